@@ -1,0 +1,127 @@
+"""The `tapequiz` command: serve the app, validate and calibrate packs, grade an answer file."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.config import get_settings
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    settings = get_settings()
+    uvicorn.run(
+        "app.main:app",
+        host=args.host or settings.host,
+        port=args.port or settings.port,
+        reload=args.reload,
+        proxy_headers=True,
+    )
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from app.packs.catalog import Catalog, pack_folders
+    from app.packs.loader import load_pack
+
+    folders = [
+        f for p in args.paths for f in (pack_folders(p) if not (p / "pack.yaml").exists() else [p])
+    ]
+    if not folders:
+        print(f"error: no pack folder (with pack.yaml) under {', '.join(map(str, args.paths))}")
+        return 2
+    catalog, problems = Catalog(), []
+    for folder in folders:
+        report = load_pack(folder)
+        problems += report.problems
+        if report.pack is not None:
+            problems += catalog.add(report.pack)
+            print(f"ok   {folder}: {len(report.pack.questions)} questions")
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} problem(s) found")
+    return 1 if problems else 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from app.grading.freetext import run_calibrate_cli
+
+    return run_calibrate_cli(args.path, args.labelled)
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from app.packs.catalog import load_catalog
+
+    settings = get_settings()
+    catalog = load_catalog([settings.packs_dir, settings.data_dir / "packs"])
+    item = catalog.questions.get(args.question)
+    if item is None:
+        print(f"error: no question with id {args.question!r}", file=sys.stderr)
+        return 2
+    text = args.answer.read_text(encoding="utf-8")
+    answer = text if item.question.type in ("free-text", "code", "code-fix") else json.loads(text)
+    graded = asyncio.run(_grade_once(item, answer, settings))
+    result = graded.result
+    print(f"verdict: {result.verdict}  score: {result.score:.2f}  ({graded.elapsed_ms:.0f} ms)")
+    for feedback in result.feedback:
+        print(f"- [{feedback.kind}] {feedback.message}")
+    if result.misconceptions:
+        print(f"misconceptions: {', '.join(result.misconceptions)}")
+    return 0 if result.verdict == "correct" else 1
+
+
+async def _grade_once(item: object, answer: object, settings: object) -> object:
+    from app.grading.dispatch import grade_answer
+
+    grader = None
+    if getattr(item, "question").type in ("code", "code-fix"):  # noqa: B009
+        from app.grading.code import CodeGrader
+
+        grader = CodeGrader(settings)
+        await grader.start()
+    try:
+        return await grade_answer(item, answer, code_grader=grader)  # type: ignore[arg-type]
+    finally:
+        if grader is not None:
+            await grader.stop()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tapequiz", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the web app")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--reload", action="store_true")
+    serve.set_defaults(func=_serve)
+    packs = sub.add_parser("packs", help="author question packs").add_subparsers(
+        dest="packs_command", required=True
+    )
+    validate = packs.add_parser("validate", help="check pack folders; non-zero exit on problems")
+    validate.add_argument("paths", nargs="+", type=Path)
+    validate.set_defaults(func=_validate)
+    calibrate = packs.add_parser("calibrate", help="compare the free-text grader with labels")
+    calibrate.add_argument("path", type=Path)
+    calibrate.add_argument("--labelled", type=Path, default=None)
+    calibrate.set_defaults(func=_calibrate)
+    grade = sub.add_parser("grade", help="grade one answer file against a question")
+    grade.add_argument("--question", required=True)
+    grade.add_argument("answer", type=Path)
+    grade.set_defaults(func=_grade)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

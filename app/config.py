@@ -1,0 +1,47 @@
+"""Settings: the only place that reads the environment (prefix TAPEQUIZ_).
+
+Every knob a deployment may turn lives here with a safe default, so a fresh clone runs
+with no configuration at all and the README's configuration table mirrors this class.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TAPEQUIZ_", env_file=None, extra="ignore")
+
+    data_dir: Path = Field(default=Path("data"), description="Runtime data: database, uploads.")
+    database_url: str = Field(default="", description="SQLAlchemy URL; default SQLite in data_dir.")
+    packs_dir: Path = Field(default=REPO_ROOT / "questions", description="Built-in packs.")
+    secret_key: str = Field(default="", description="Cookie signing key; generated if empty.")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+
+    # Code grader (sandboxed TensorFlow workers).
+    sandbox_enabled: bool = Field(default=True, description="Start the code-grading pool.")
+    sandbox_pool_size: int = Field(default=2, ge=1, le=32)
+    sandbox_queue_size: int = Field(default=16, ge=1, le=1000)
+    sandbox_wall_seconds: float = Field(default=15.0, gt=0, le=300)
+    sandbox_cpu_seconds: int = Field(default=10, ge=1, le=300)
+    sandbox_memory_mb: int = Field(default=1024, ge=256, le=16384)
+    sandbox_pids: int = Field(default=64, ge=16, le=4096)
+    sandbox_uid_base: int = Field(default=60000, ge=1000)
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'tapequiz.db').resolve()}"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,54 @@
+"""Domain errors: raised by services, turned into HTML or JSON by one handler in main.py."""
+
+from __future__ import annotations
+
+
+class TapequizError(Exception):
+    status_code = 400
+    code = "bad_request"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(TapequizError):
+    status_code = 404
+    code = "not_found"
+
+
+class AnswerInvalid(TapequizError):
+    status_code = 422
+    code = "invalid_answer"
+
+
+class Conflict(TapequizError):
+    status_code = 409
+    code = "conflict"
+
+
+class PackInvalid(TapequizError):
+    status_code = 422
+    code = "pack_invalid"
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or []
+
+
+class GraderUnavailable(TapequizError):
+    """No grader for this question type yet, or the grader is switched off (501)."""
+
+    status_code = 501
+    code = "grader_unavailable"
+
+
+class GraderBusy(TapequizError):
+    """The grading queue is full: the client should retry after `retry_after` seconds (503)."""
+
+    status_code = 503
+    code = "grader_busy"
+
+    def __init__(self, message: str, retry_after: int = 5) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -1,0 +1,97 @@
+"""The ASGI application: settings, catalog, code grader, routers and error handlers.
+
+Wiring only. The list of routers in create_app() is the URL map of the product.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from app.config import REPO_ROOT, Settings, get_settings
+from app.db import init_db, make_engine
+from app.errors import GraderBusy, PackInvalid, TapequizError
+from app.packs.catalog import load_catalog
+from app.routes import api_questions, health
+from app.web.limits import BodySizeLimit
+
+log = logging.getLogger("tapequiz")
+
+
+def _start_code_grader(settings: Settings) -> object | None:
+    if not settings.sandbox_enabled:
+        return None
+    try:
+        from app.grading.code import CodeGrader
+    except ImportError:
+        log.warning("code grader not installed; code questions answer 501")
+        return None
+    return CodeGrader(settings)
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    app.state.engine = make_engine(settings)
+    init_db(app.state.engine)
+    app.state.catalog = load_catalog([settings.packs_dir, settings.data_dir / "packs"])
+    for problem in app.state.catalog.problems:
+        log.error("pack problem: %s", problem)
+    grader = _start_code_grader(settings)
+    app.state.code_grader = grader
+    if grader is not None:
+        await grader.start()  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        if grader is not None:
+            await grader.stop()  # type: ignore[attr-defined]
+        app.state.engine.dispose()
+
+
+def _error_body(code: str, message: str, details: list[object] | None = None) -> dict[str, object]:
+    return {"error": code, "message": message, "details": details or []}
+
+
+async def _domain_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, TapequizError)
+    details: list[object] = list(exc.problems) if isinstance(exc, PackInvalid) else []
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, GraderBusy) else None
+    body = _error_body(exc.code, exc.message, details)
+    return JSONResponse(body, status_code=exc.status_code, headers=headers)
+
+
+async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    details = [{"loc": list(e.get("loc", ())), "message": e.get("msg", "")} for e in exc.errors()]
+    readable = "; ".join(f"{'.'.join(map(str, d['loc']))}: {d['message']}" for d in details)
+    return JSONResponse(_error_body("invalid_request", readable, details), status_code=422)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    app = FastAPI(
+        title="tapequiz",
+        version="0.1.0",
+        description="Interview practice on how a tf.GradientTape training step works.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings or get_settings()
+    app.add_middleware(BodySizeLimit, max_bytes=256 * 1024)
+    app.add_exception_handler(TapequizError, _domain_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    for router in (health.router, api_questions.router):
+        app.include_router(router)
+    static = Path(REPO_ROOT / "static")
+    app.mount("/static", StaticFiles(directory=static), name="static")
+    return app
+
+
+app = create_app()

@@ -1,0 +1,80 @@
+"""Request and response bodies of the JSON API that are not database tables.
+
+Declared once here so OpenAPI documents them and routes, services and tests share them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.grading.results import GradeResult
+
+
+class PackSummary(BaseModel):
+    id: str
+    title: str
+    description: str
+    question_count: int
+    version: str
+
+
+class GradeRequest(BaseModel):
+    answer: Any = Field(
+        description="A choice id, a list of ids, an ordered list of item ids, true/false, "
+        "or a string for free-text and code questions."
+    )
+    hints_used: int = Field(default=0, ge=0, le=10)
+
+
+class FeedbackItem(BaseModel):
+    kind: str
+    message: str
+
+
+class GradeResponse(BaseModel):
+    question_id: str
+    verdict: Literal["correct", "partial", "incorrect", "error"]
+    score: float = Field(ge=0, le=1)
+    feedback: list[FeedbackItem]
+    misconceptions: list[str]
+    explanation: str
+    section: str
+    details: dict[str, Any] = Field(default_factory=dict)
+    elapsed_ms: float
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        question_id: str,
+        result: GradeResult,
+        explanation: str,
+        section: str,
+        elapsed_ms: float,
+    ) -> GradeResponse:
+        return cls(
+            question_id=question_id,
+            verdict=result.verdict,
+            score=result.score,
+            feedback=[FeedbackItem(kind=f.kind, message=f.message) for f in result.feedback],
+            misconceptions=list(result.misconceptions),
+            explanation=explanation,
+            section=section,
+            details=dict(result.details),
+            elapsed_ms=elapsed_ms,
+        )
+
+
+class Hint(BaseModel):
+    question_id: str
+    index: int
+    count: int
+    text: str
+
+
+class ErrorBody(BaseModel):
+    error: str
+    message: str
+    details: list[Any] = Field(default_factory=list)

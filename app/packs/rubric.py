@@ -1,7 +1,11 @@
 """Rubric models for free-text questions: what an instructor writes to grade explanations.
 
 Kept apart from schema.py because the rubric language (phrasings, tells, thresholds) is the
-free-text grader's contract with pack authors and evolves with that grader.
+free-text grader's contract with pack authors and evolves with that grader. Phrasings are
+regular expressions (case-insensitive) matched one sentence at a time; ` ~ ` inside a
+phrasing stands for "a gap of up to eight words". `any` phrasings count when the sentence
+affirms them, `negated` phrasings count only when the sentence denies them ("does not
+update", "instead of", "unlike"), so the denial of a tell can itself be a concept.
 """
 
 from __future__ import annotations
@@ -12,40 +16,63 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Verdict = Literal["correct", "partial", "incorrect"]
+# Why a lazy, bounded word gap: authors need "X ... Y" without writing `.*`, which would
+# run across clauses and make every pattern match everything in a long answer.
+GAP_REGEX = r"(?:[^\w\n]+[\w.'()\[\]]+){0,8}?[^\w\n]+"
+SLUG = r"^[a-z0-9][a-z0-9-]{0,62}$"
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def expand_phrasing(pattern: str) -> str:
+    """The regular expression a phrasing stands for (the ` ~ ` gap expanded)."""
+    return re.sub(r"\s*(?<!\\)~\s*", lambda _: GAP_REGEX, pattern)
+
+
 def _check_patterns(patterns: list[str]) -> list[str]:
     for pattern in patterns:
         try:
-            re.compile(pattern, re.IGNORECASE)
+            compiled = re.compile(expand_phrasing(pattern), re.IGNORECASE)
         except re.error as exc:
             raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from exc
+        if compiled.search(""):
+            raise ValueError(f"phrasing {pattern!r} matches the empty answer")
     return patterns
 
 
-class Concept(_Strict):
-    """An idea a good answer states; `any` lists regular expressions for its phrasings."""
+class _Phrased(_Strict):
+    any: list[str] = Field(default_factory=list, max_length=60)
+    negated: list[str] = Field(default_factory=list, max_length=60)
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")
+    _valid_any = field_validator("any")(classmethod(lambda cls, v: _check_patterns(v)))
+    _valid_neg = field_validator("negated")(classmethod(lambda cls, v: _check_patterns(v)))
+
+    @model_validator(mode="after")
+    def _has_phrasing(self) -> _Phrased:
+        if not self.any and not self.negated:
+            raise ValueError("give at least one phrasing in `any` or `negated`")
+        return self
+
+
+class Concept(_Phrased):
+    """An idea a good answer states, recognised by any of its phrasings."""
+
+    id: str = Field(pattern=SLUG)
     label: str = Field(min_length=1, max_length=300)
     weight: float = Field(default=1.0, gt=0, le=10)
-    any: list[str] = Field(min_length=1, max_length=60)
+    required: bool = False  # without it the answer is at most partial
+    missing: str = Field(default="", max_length=500)  # actionable advice when absent
 
-    _valid = field_validator("any")(classmethod(lambda cls, v: _check_patterns(v)))
 
-
-class Misconception(_Strict):
+class Misconception(_Phrased):
     """A tell: a statement that reveals a wrong mental model, with the correction to show."""
 
-    tag: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")
-    any: list[str] = Field(min_length=1, max_length=60)
+    tag: str = Field(pattern=SLUG)
+    label: str = Field(default="", max_length=300)  # the tell in words; defaults to the tag
     correction: str = Field(min_length=1, max_length=2_000)
-
-    _valid = field_validator("any")(classmethod(lambda cls, v: _check_patterns(v)))
+    cap: float = Field(default=0.5, ge=0, le=1)  # the highest score an answer with it gets
 
 
 class Thresholds(_Strict):
@@ -64,6 +91,17 @@ class Rubric(_Strict):
     misconceptions: list[Misconception] = Field(default_factory=list, max_length=20)
     model_answer: str = Field(min_length=1, max_length=5_000)
     thresholds: Thresholds = Thresholds()
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Rubric:
+        for kind, ids in (
+            ("concept id", [c.id for c in self.concepts]),
+            ("misconception tag", [m.tag for m in self.misconceptions]),
+        ):
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
+            if dupes:
+                raise ValueError(f"duplicate {kind}(s): {', '.join(dupes)}")
+        return self
 
 
 class SampleAnswer(_Strict):

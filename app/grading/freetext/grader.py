@@ -1,0 +1,145 @@
+"""Grade one free-text answer against its question's rubric.
+
+Score = weight of the concepts the answer affirms / total weight. A stated misconception
+caps the score (each tell carries its own cap) and is named with its correction, even
+inside an otherwise good answer; a missing required concept keeps the verdict below
+correct; a bag of terms with no statements is not credited. Pure, synchronous and fast
+(regular expressions over at most 5,000 characters): it runs inside the web request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.grading.freetext.matching import Hit, find_hits
+from app.grading.freetext.normalise import MAX_CHARS, Normalised, normalise
+from app.grading.freetext.signals import is_keyword_list
+from app.grading.results import Feedback, GradeResult, Verdict
+from app.packs.rubric import Concept, Misconception, Rubric
+from app.packs.schema import FreeText
+
+KEYWORD_LIST_SHARE = 0.5
+EMPTY_MESSAGE = (
+    "No answer was given. Explain in a few sentences, as you would to an interviewer; "
+    "the hints can get you started."
+)
+KEYWORD_LIST_MESSAGE = (
+    "Your answer lists terms without saying how they relate. Write it as statements "
+    "(what happens, and why) so an interviewer can tell you understand it."
+)
+
+
+@dataclass(frozen=True)
+class Findings:
+    found: list[Concept]
+    missed: list[Concept]
+    tells: list[tuple[Misconception, Hit]]
+
+
+def _credits(hits_any: list[Hit], hits_negated: list[Hit]) -> Hit | None:
+    """The first hit that counts: an affirmed `any` phrasing or a denied `negated` one."""
+    for hit in hits_any:
+        if hit.affirmed and not hit.foreign:
+            return hit
+    for hit in hits_negated:
+        if not hit.affirmed:
+            return hit
+    return None
+
+
+def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | None:
+    units = normalised.units
+    return _credits(find_hits(units, item.any), find_hits(units, item.negated))
+
+
+def _find(rubric: Rubric, normalised: Normalised) -> Findings:
+    found, missed, tells = [], [], []
+    for concept in rubric.concepts:
+        (found if _hit_for(concept, normalised) else missed).append(concept)
+    for tell in rubric.misconceptions:
+        hit = _credits(
+            find_hits(normalised.units, tell.any), find_hits(normalised.units, tell.negated)
+        )
+        if hit:
+            tells.append((tell, hit))
+    return Findings(found, missed, tells)
+
+
+def _score(rubric: Rubric, findings: Findings, keyword_list: bool) -> float:
+    total = sum(c.weight for c in rubric.concepts)
+    score = sum(c.weight for c in findings.found) / total
+    for tell, _ in findings.tells:
+        score = min(score, tell.cap)
+    if any(c.required for c in findings.missed):
+        score = min(score, rubric.thresholds.correct - 0.01)
+    if keyword_list:  # never enough for partial credit
+        score = min(score, rubric.thresholds.partial * KEYWORD_LIST_SHARE)
+    return round(score, 3)
+
+
+def _verdict(rubric: Rubric, score: float) -> Verdict:
+    if score >= rubric.thresholds.correct:
+        return "correct"
+    if score >= rubric.thresholds.partial:
+        return "partial"
+    return "incorrect"
+
+
+def _feedback(findings: Findings, keyword_list: bool, truncated: bool) -> list[Feedback]:
+    items = [_tell_feedback(tell, hit) for tell, hit in findings.tells]
+    if keyword_list:
+        items.append(Feedback("info", KEYWORD_LIST_MESSAGE))
+    else:
+        items += [Feedback("correct", f"You explained that {c.label}.") for c in findings.found]
+    items += [
+        Feedback("missing", c.missing or f"Also explain that {c.label}.") for c in findings.missed
+    ]
+    if truncated:
+        items.append(Feedback("info", f"Only the first {MAX_CHARS:,} characters were graded."))
+    return items
+
+
+def _missing_message(concept: Concept) -> str:
+    return concept.missing or f"Also explain that {concept.label}."
+
+
+def _tell_feedback(tell: Misconception, hit: Hit) -> Feedback:
+    quote = hit.snippet if len(hit.sentence) > 160 else hit.sentence
+    name = tell.label or tell.tag
+    return Feedback(
+        "misconception", f"Misconception – {name}: you wrote \u201c{quote}\u201d. {tell.correction}"
+    )
+
+
+def _empty_result(rubric: Rubric) -> GradeResult:
+    return GradeResult(
+        verdict="incorrect",
+        score=0.0,
+        feedback=[Feedback("info", EMPTY_MESSAGE)]
+        + [Feedback("missing", _missing_message(c)) for c in rubric.concepts],
+        details={"model_answer": rubric.model_answer, "concepts_found": [], "empty": True},
+    )
+
+
+def grade_freetext(question: FreeText, answer: str) -> GradeResult:
+    """Verdict, score, per-concept feedback and named misconceptions for one answer."""
+    rubric = question.rubric
+    normalised = normalise(answer or "")
+    if normalised.empty or not any(ch.isalnum() for u in normalised.units for ch in u.text):
+        return _empty_result(rubric)
+    findings = _find(rubric, normalised)
+    keyword_list = is_keyword_list(normalised)
+    score = _score(rubric, findings, keyword_list)
+    return GradeResult(
+        verdict=_verdict(rubric, score),
+        score=score,
+        feedback=_feedback(findings, keyword_list, normalised.truncated),
+        misconceptions=[tell.tag for tell, _ in findings.tells],
+        details={
+            "model_answer": rubric.model_answer,
+            "concepts_found": [c.id for c in findings.found],
+            "concepts_missed": [c.id for c in findings.missed],
+            "keyword_list": keyword_list,
+            "truncated": normalised.truncated,
+        },
+    )

@@ -1,0 +1,99 @@
+"""Read labelled free-text answers (a pack author's calibration data) from disk.
+
+Authors label answers the way they would grade them, in YAML or JSON Lines, one file per
+question or one file for the pack. Each answer carries the question id, the expected
+verdict, the expected misconception tags and, optionally, a split (`dev` answers may be
+used to tune a rubric, `holdout` answers never are) and a free-form `style` note.
+Reading collects every problem with its file instead of stopping at the first.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+VERDICTS = ("correct", "partial", "incorrect")
+SUFFIXES = (".yaml", ".yml", ".jsonl")
+
+
+@dataclass(frozen=True)
+class LabelledAnswer:
+    question_id: str
+    answer: str
+    verdict: str
+    misconceptions: tuple[str, ...]
+    split: str  # dev | holdout | sample (from the question file) | any author-chosen name
+    style: str  # what kind of answer this is (terse-expert, negation-trap, ...)
+    source: str = ""  # file and position, for messages
+
+
+def _entry(raw: Any, question_id: str | None, source: str) -> LabelledAnswer | str:
+    if not isinstance(raw, dict):
+        return f"{source}: expected a mapping with answer and verdict"
+    qid = raw.get("question", question_id)
+    answer, verdict = raw.get("answer"), raw.get("verdict")
+    tags = raw.get("misconceptions") or []
+    if not isinstance(qid, str) or not qid:
+        return f"{source}: missing question id"
+    if not isinstance(answer, str):
+        return f"{source}: answer must be a string"
+    if verdict not in VERDICTS:
+        return f"{source}: verdict must be one of {', '.join(VERDICTS)}"
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        return f"{source}: misconceptions must be a list of tags"
+    split, style = str(raw.get("split", "dev")), str(raw.get("style", ""))
+    return LabelledAnswer(qid, answer, verdict, tuple(tags), split, style, source)
+
+
+def _yaml_entries(path: Path) -> list[tuple[Any, str | None, str]]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if isinstance(data, dict) and isinstance(data.get("answers"), list):
+        qid = data.get("question")
+        return [(raw, qid, f"{path}: answers[{i}]") for i, raw in enumerate(data["answers"])]
+    if isinstance(data, list):
+        return [(raw, None, f"{path}: [{i}]") for i, raw in enumerate(data)]
+    return [(None, None, f"{path}: expected a list of answers or {{question, answers}}")]
+
+
+def _jsonl_entries(path: Path) -> list[tuple[Any, str | None, str]]:
+    entries: list[tuple[Any, str | None, str]] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            try:
+                entries.append((json.loads(line), None, f"{path}:{number}"))
+            except json.JSONDecodeError as exc:
+                entries.append((None, None, f"{path}:{number}: invalid JSON ({exc.msg})"))
+    return entries
+
+
+def _read_file(path: Path) -> tuple[list[LabelledAnswer], list[str]]:
+    try:
+        entries = _jsonl_entries(path) if path.suffix == ".jsonl" else _yaml_entries(path)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        return [], [f"{path}: cannot read ({exc})"]
+    labels, problems = [], []
+    for raw, qid, source in entries:
+        item = _entry(raw, qid, source) if raw is not None else source
+        (problems if isinstance(item, str) else labels).append(item)
+    return labels, problems
+
+
+def load_labelled(path: Path) -> tuple[list[LabelledAnswer], list[str]]:
+    """Labelled answers from a file or a folder of files, and the problems found."""
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix in SUFFIXES)
+    elif path.is_file():
+        files = [path]
+    else:
+        return [], [f"{path}: no such file or folder"]
+    labels: list[LabelledAnswer] = []
+    problems: list[str] = []
+    for file in files:
+        found, issues = _read_file(file)
+        labels += found
+        problems += issues
+    return labels, problems

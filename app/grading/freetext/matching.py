@@ -1,0 +1,114 @@
+"""Find rubric phrasings in an answer and decide whether each one is affirmed or denied.
+
+Keywords are not enough: "tape.gradient does not update the weights" contains every word
+of the tell "tape.gradient updates the weights". Like NegEx, we treat negation and
+contrast words ("not", "n't", "never", "no", "without", "instead of", "rather than",
+"unlike") as cues whose scope runs to the end of their clause; a match is denied when an
+odd number of cues lie in its clause before it or in the last clause it spans. Statements about
+another framework ("in PyTorch you call zero_grad") are attributed to it, not to the
+candidate's model of TensorFlow.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from app.grading.freetext.normalise import Unit
+from app.packs.rubric import expand_phrasing
+
+_CUE = re.compile(
+    r"\b(?:not|never|no|nothing|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
+    r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent)\b|n't\b",
+    re.IGNORECASE,
+)
+# Phrases that contain a cue word but deny nothing.
+_NOT_CUES = re.compile(
+    r"\bnot\s+(?:only|just|merely)\b|\bno\s+(?:matter|doubt)\b|\bnot\s+sure\b|\bif\s+not\b",
+    re.IGNORECASE,
+)
+_SUBJECT = (
+    r"(?:it|the|then|you|we|i|they|this|that|these|tf|tensorflow|pytorch|keras|optimizer"
+    r"|apply_gradients|tape|gradients?|grads|numpy|everything)"
+)
+_TERMINATOR = re.compile(
+    r"[,;:!?]|\s-+>?\s|=>|\b(?:but|however|whereas|although|though|while|so|because|since"
+    r"|which|otherwise|therefore|hence|yet|instead|thus|unless)\b|\band\s+(?=" + _SUBJECT + r"\b)",
+    re.IGNORECASE,
+)
+_CALL_ARGS = re.compile(r"(?<=[\w\]])\([^()\n]*\)")
+_FOREIGN = re.compile(r"\b(?:pytorch|torch|other\s+frameworks?|chainer|mxnet)\b", re.I)
+_SAME_AS_FOREIGN = re.compile(
+    r"(?<!un)\blike\s+(?:in\s+)?(?:pytorch|torch)|\bas\s+in\s+(?:pytorch|torch)"
+    r"|\bsame\s+as\s+(?:in\s+)?(?:pytorch|torch)|\bsimilar\s+to\s+(?:pytorch|torch)",
+    re.IGNORECASE,
+)
+_OWN = re.compile(r"\b(?:tensorflow|tf|keras|GradientTape)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One phrasing found: the sentence it was in, the matched words, and its polarity."""
+
+    snippet: str
+    sentence: str
+    affirmed: bool
+    foreign: bool  # said about another framework, not about TensorFlow
+
+
+@lru_cache(maxsize=4096)
+def compile_phrasing(pattern: str) -> re.Pattern[str]:
+    return re.compile(expand_phrasing(pattern), re.IGNORECASE)
+
+
+def _mask(text: str) -> str:
+    """Blank call arguments and non-cues so `f(a, b)` and 'not only' cut no clauses."""
+    text = _CALL_ARGS.sub(lambda m: "(" + "x" * (len(m.group()) - 2) + ")", text)
+    return _NOT_CUES.sub(lambda m: "x" * len(m.group()), text)
+
+
+def _clause_start(masked: str, position: int) -> int:
+    start = 0
+    for term in _TERMINATOR.finditer(masked, 0, position):
+        start = term.end()
+    return start
+
+
+def is_affirmed(masked: str, start: int, end: int) -> bool:
+    """Even number of negation cues in the lead-in and the last clause of the match.
+
+    The lead-in (clause start to match start) catches "rather than tape.gradient, ...";
+    the match's last clause catches "tape.gradient does not update". Cues in earlier
+    clauses of a long match ("the loss did not - it was computed after") deny nothing.
+    """
+    lead_in = _CUE.findall(masked, _clause_start(masked, start), start)
+    last_clause = _CUE.findall(masked, max(start, _clause_start(masked, end)), end)
+    return (len(lead_in) + len(last_clause)) % 2 == 0
+
+
+def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
+    if not _FOREIGN.search(sentence) or _SAME_AS_FOREIGN.search(sentence):
+        return False
+    clause = masked[_clause_start(masked, start) : end]
+    return not _OWN.search(clause)
+
+
+def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
+    """Every match of any phrasing in every unit, with its polarity."""
+    hits = []
+    for unit in units:
+        masked = _mask(unit.text)
+        for pattern in patterns:
+            for match in compile_phrasing(pattern).finditer(unit.text):
+                hits.append(_hit(unit, masked, match))
+    return hits
+
+
+def _hit(unit: Unit, masked: str, match: re.Match[str]) -> Hit:
+    start, end = match.span()
+    if unit.is_code:  # code states what it does; `not` in code is logic, not denial
+        return Hit(match.group(), unit.text, affirmed=True, foreign=False)
+    affirmed = is_affirmed(masked, start, end)
+    foreign = _is_foreign(unit.text, masked, start, end)
+    return Hit(match.group(), unit.text, affirmed, foreign)

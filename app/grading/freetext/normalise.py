@@ -1,0 +1,126 @@
+"""Turn a raw free-text answer into clean units the matcher can read one at a time.
+
+Candidates paste HTML, Markdown, code and curly quotes; the grader must read all of it as
+plain text (the templates escape whatever is shown back). We cap the length, strip markup
+to its text, normalise spelling variants that carry no meaning (quotes, `zero grad` vs
+`zero_grad`), and split the answer into sentences of prose and blocks of code, because
+negation is judged inside a sentence and code is not prose.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass
+
+MAX_CHARS = 5_000  # longer answers are graded on their first 5,000 characters
+
+_TAG = re.compile(r"<(/?)([A-Za-z][\w-]*)[^<>]*>|<!--.*?-->", re.DOTALL)
+_BLOCK_TAGS = {"p", "br", "div", "li", "pre", "tr", "h1", "h2", "h3", "h4", "ul", "ol"}
+_DROP_CONTENT = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_QUOTES = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": " - ",
+     "\u2014": " - ", "\u2192": " -> ", "\u00a0": " "}
+)  # fmt: skip
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[.!?][\"')])\s+")
+_CODE_LINE = re.compile(
+    r"^\s*(?:with\s+\S.*:|def\s+\w+\(.*|for\s+.+:|if\s+.+:|import\s+\w+.*|from\s+\w+.*import.*"
+    r"|return\b.*|@\w.*|>>>.*|[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*[-+*/]?=(?!=)\s*\S.*"
+    r"|[A-Za-z_][\w.]*\(.*\)\s*(?:#.*)?|del\s+\w+.*|[\])}]\s*)$"
+)
+# Variants that are the same token to an interviewer; mapped before matching so that
+# rubric authors write one spelling.
+_SPELLINGS = [
+    (re.compile(r"\bzero[\s-]?grad(?:ient)?s?\b(?!\s+(?:is|are|was)\s+(?:none|zero))", re.I),
+     "zero_grad"),
+    (re.compile(r"\bgradient[\s-]?tape\b", re.I), "GradientTape"),
+    (re.compile(r"\bapply[\s-]gradients\b", re.I), "apply_gradients"),
+    (re.compile(r"\btrainable[\s-]variables\b", re.I), "trainable_variables"),
+    (re.compile(r"\bnum[\s-]?py\b", re.I), "numpy"),
+    (re.compile(r"\bpy[\s-]?torch\b", re.I), "pytorch"),
+    (re.compile(r"\btf\s*\.\s*function\b", re.I), "tf.function"),
+    (re.compile(r"\bgradiant", re.I), "gradient"),
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One sentence of prose, or one block of consecutive code lines."""
+
+    text: str
+    is_code: bool
+
+
+@dataclass(frozen=True)
+class Normalised:
+    units: tuple[Unit, ...]
+    truncated: bool
+    prose_words: int
+
+    @property
+    def empty(self) -> bool:
+        return not self.units
+
+
+def strip_markup(text: str) -> str:
+    """HTML to its text content (block tags become line breaks), entities decoded."""
+    text = _DROP_CONTENT.sub(" ", text)
+
+    def replace(match: re.Match[str]) -> str:
+        name = (match.group(2) or "").lower()
+        return "\n" if name in _BLOCK_TAGS else " "
+
+    return html.unescape(_TAG.sub(replace, text))
+
+
+def clean(text: str) -> tuple[str, bool]:
+    """Normalised text and whether it had to be cut to MAX_CHARS."""
+    truncated = len(text) > MAX_CHARS
+    if truncated:
+        cut = text.rfind(" ", 0, MAX_CHARS)
+        text = text[: cut if cut > MAX_CHARS // 2 else MAX_CHARS]
+    text = unicodedata.normalize("NFKC", strip_markup(text)).translate(_QUOTES)
+    text = text.replace("\r\n", "\n").replace("\t", "    ")
+    for pattern, replacement in _SPELLINGS:
+        text = pattern.sub(replacement, text)
+    return text, truncated
+
+
+def _is_code(line: str, in_fence: bool) -> bool:
+    return in_fence or bool(_CODE_LINE.match(line))
+
+
+def _prose_sentences(line: str) -> list[str]:
+    line = re.sub(r"`+", "", line).strip(" -*>#")
+    return [s.strip() for s in _SENTENCE_END.split(line) if s.strip()]
+
+
+def split_units(text: str) -> list[Unit]:
+    """Sentences of prose and blocks of code; a code line's `# comment` counts as prose."""
+    units: list[Unit] = []
+    code: list[str] = []
+    in_fence = False
+    for line in text.split("\n"):
+        if line.strip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        body, _, comment = line.partition("  #") if not in_fence else (line, "", "")
+        if line.strip() and _is_code(body, in_fence):
+            code.append(body.rstrip())
+            units.extend(Unit(s, False) for s in _prose_sentences(comment))
+            continue
+        if code:
+            units.append(Unit("\n".join(code), True))
+            code = []
+        units.extend(Unit(s, False) for s in _prose_sentences(line))
+    if code:
+        units.append(Unit("\n".join(code), True))
+    return units
+
+
+def normalise(answer: str) -> Normalised:
+    text, truncated = clean(answer)
+    units = split_units(text)
+    words = sum(len(re.findall(r"[A-Za-z']+", u.text)) for u in units if not u.is_code)
+    return Normalised(units=tuple(units), truncated=truncated, prose_words=words)

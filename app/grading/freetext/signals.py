@@ -1,0 +1,60 @@
+"""Shape signals that say whether an answer makes statements at all.
+
+A rule-based matcher can be gamed by pasting the right terms ("tape, loss, inside, None,
+trainable_variables"). Real explanations, even terse or non-native ones, carry verbs,
+modals and connectives; a bag of terms carries almost none. We measure that share on the
+prose (code is judged by the phrasings themselves).
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.grading.freetext.normalise import Normalised
+
+_FUNCTION_WORDS = frozenset(
+    """a an the this that these those it its they them their you your we our i my he she
+    is are was were be been being am do does did done doing has have had having will would
+    can could should must may might shall need needs needed to of in on at for from by
+    into onto about as than then so because since if when while after before until unless
+    not no never nothing n't dont doesnt isnt without and or but also only just still even
+    which who what where why how there here all each every any some both either neither nor
+    get gets got become becomes make makes made keep keeps let lets it's you're don't
+    doesn't isn't aren't won't can't didn't otherwise instead rather via like means happen
+    happens give gives take takes""".split()  # noqa: SIM905 - a word list reads best as text
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+MIN_WORDS_FOR_SHAPE = 4
+MIN_FUNCTION_SHARE = 0.15
+LIST_FUNCTION_SHARE = 0.3
+
+
+def prose_words(normalised: Normalised) -> list[str]:
+    text = " ".join(u.text for u in normalised.units if not u.is_code)
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def function_share(words: list[str]) -> float:
+    if not words:
+        return 0.0
+    return sum(w in _FUNCTION_WORDS for w in words) / len(words)
+
+
+def _is_list_shaped(normalised: Normalised) -> bool:
+    """Mostly short items separated by commas, semicolons or lines: a list of terms."""
+    text = "\n".join(u.text for u in normalised.units if not u.is_code)
+    items = [i for i in re.split(r"[,;\n]|\s-+>?\s|\.\s", text) if i.strip()]
+    short = [i for i in items if len(_WORD.findall(i)) <= 3]
+    return len(items) >= 4 and len(short) >= 0.75 * len(items)
+
+
+def is_keyword_list(normalised: Normalised) -> bool:
+    """True when the prose is a list of terms with (almost) no statement in it."""
+    words = prose_words(normalised)
+    has_code = any(u.is_code for u in normalised.units)
+    share = function_share(words)
+    if len(words) < MIN_WORDS_FOR_SHAPE:
+        return not has_code and len(words) > 0 and share == 0
+    return share < MIN_FUNCTION_SHARE or (
+        share < LIST_FUNCTION_SHARE and _is_list_shaped(normalised)
+    )

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlmodel import Session
 
 from app.config import Settings
 from app.grading.dispatch import CodeGraderLike
@@ -26,6 +28,12 @@ def get_app_settings(request: Request) -> Settings:
     return settings
 
 
+def get_session(request: Request) -> Iterator[Session]:
+    with Session(request.app.state.engine) as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
 CatalogDep = Annotated[Catalog, Depends(get_catalog)]
 CodeGraderDep = Annotated[CodeGraderLike | None, Depends(get_code_grader)]
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]

@@ -1,3 +1,0 @@
-"""SQLModel tables: the durable record of learners and their attempts."""
-
-from __future__ import annotations

@@ -14,10 +14,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /srv/tapequiz
 COPY pyproject.toml README.md ./
 COPY app ./app
-RUN pip install .
 COPY questions ./questions
 COPY templates ./templates
 COPY static ./static
+# Editable, so the app finds questions/, templates/ and static/ beside its package.
+RUN pip install -e .
 
 RUN useradd --system --uid 10001 --home-dir /data tapequiz \
     && mkdir -p /data && chown tapequiz /data

@@ -56,6 +56,18 @@ def _calibrate(args: argparse.Namespace) -> int:
     return run_calibrate_cli(args.path, args.labelled)
 
 
+def _coverage(args: argparse.Namespace) -> int:
+    from app.packs.coverage import coverage_table
+    from app.packs.loader import load_pack
+
+    report = load_pack(args.path)
+    if report.pack is None:
+        print(*report.problems, sep="\n")
+        return 1
+    print(coverage_table(report.pack))
+    return 0
+
+
 def _grade(args: argparse.Namespace) -> int:
     from app.packs.catalog import load_catalog
 
@@ -111,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("path", type=Path)
     calibrate.add_argument("--labelled", type=Path, default=None)
     calibrate.set_defaults(func=_calibrate)
+    coverage = packs.add_parser("coverage", help="print the section-by-type coverage table")
+    coverage.add_argument("path", type=Path)
+    coverage.set_defaults(func=_coverage)
     grade = sub.add_parser("grade", help="grade one answer file against a question")
     grade.add_argument("--question", required=True)
     grade.add_argument("answer", type=Path)

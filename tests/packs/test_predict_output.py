@@ -1,0 +1,92 @@
+"""Every predict-output question's marked answer matches what TensorFlow really does.
+
+A predict-output question is a factual claim about TensorFlow 2.21 / Keras 3 ("prints
+None", "raises RuntimeError"). Claims that nobody runs drift when a library changes, so
+this test executes every snippet of the core pack in ONE subprocess (the TensorFlow
+import dominates the cost; this process never imports TensorFlow) and checks both the
+real outcome and that the correct choice states it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from app.packs.schema import PredictOutput
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CORE_PACK = REPO_ROOT / "questions" / "gradient-tape"
+RUNNER = Path(__file__).with_name("snippet_runner.py")
+RUN_TIMEOUT_S = 180
+
+
+@dataclass(frozen=True)
+class Outcome:
+    stdout: str = ""
+    raises: str | None = None
+
+
+# The ground truth, checked against real runs: the exact stdout (stripped) and the type
+# of any exception. The correct choice must quote every stdout line and the exception name.
+EXPECTED: dict[str, Outcome] = {
+    "predict-unwatched-constant": Outcome("None"),
+    "predict-watch-keras-variable": Outcome(raises="ValueError"),
+    "predict-loss-after-block": Outcome("None"),
+    "predict-gradient-then-apply": Outcome("[1. 2.]\n[0. 0.]"),
+    "predict-keras3-minimize": Outcome(raises="AttributeError"),
+}
+
+
+def _predict_output_questions() -> dict[str, PredictOutput]:
+    questions = {}
+    for path in sorted(CORE_PACK.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and data.get("type") == "predict-output":
+            question = PredictOutput.model_validate(data)
+            questions[question.id] = question
+    return questions
+
+
+QUESTIONS = _predict_output_questions()
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    result_file = tmp_path_factory.mktemp("snippets") / "results.json"
+    payload = json.dumps([{"id": q.id, "code": q.code} for q in QUESTIONS.values()])
+    subprocess.run(
+        [sys.executable, str(RUNNER), str(result_file)],
+        input=payload,
+        text=True,
+        capture_output=True,
+        timeout=RUN_TIMEOUT_S,
+        check=True,
+    )
+    raw = json.loads(result_file.read_text(encoding="utf-8"))
+    return {qid: Outcome(r["stdout"].strip(), r["raises"]) for qid, r in raw.items()}
+
+
+def test_expectations_cover_every_predict_output_question() -> None:
+    assert sorted(EXPECTED) == sorted(QUESTIONS)
+
+
+@pytest.mark.parametrize("question_id", sorted(QUESTIONS))
+def test_snippet_runs_as_expected(question_id: str, outcomes: dict[str, Outcome]) -> None:
+    actual, expected = outcomes[question_id], EXPECTED[question_id]
+    assert actual == expected, f"ran as {actual}, question claims {expected}"
+
+
+@pytest.mark.parametrize("question_id", sorted(QUESTIONS))
+def test_correct_choice_states_expected_outcome(question_id: str) -> None:
+    question, expected = QUESTIONS[question_id], EXPECTED[question_id]
+    (correct,) = [c for c in question.choices if c.correct]
+    fragments = [line.strip() for line in expected.stdout.splitlines() if line.strip()]
+    fragments += [expected.raises] if expected.raises else []
+    missing = [f for f in fragments if f not in correct.text]
+    assert not missing, f"correct choice {correct.id!r} does not state {missing}"

@@ -8,8 +8,13 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from app.config import get_settings
+from app.config import Settings, get_settings
+
+if TYPE_CHECKING:
+    from app.grading.dispatch import Graded
+    from app.packs.loader import LoadedQuestion
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -89,17 +94,17 @@ def _grade(args: argparse.Namespace) -> int:
     return 0 if result.verdict == "correct" else 1
 
 
-async def _grade_once(item: object, answer: object, settings: object) -> object:
+async def _grade_once(item: LoadedQuestion, answer: object, settings: Settings) -> Graded:
     from app.grading.dispatch import grade_answer
 
     grader = None
-    if getattr(item, "question").type in ("code", "code-fix"):  # noqa: B009
+    if item.question.type in ("code", "code-fix"):
         from app.grading.code import CodeGrader
 
         grader = CodeGrader(settings)
         await grader.start()
     try:
-        return await grade_answer(item, answer, code_grader=grader)  # type: ignore[arg-type]
+        return await grade_answer(item, answer, code_grader=grader)
     finally:
         if grader is not None:
             await grader.stop()

@@ -6,7 +6,7 @@ Wiring only. The list of routers in create_app() is the URL map of the product.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -57,8 +57,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.engine.dispose()
 
 
-def _error_body(code: str, message: str, details: list[object] | None = None) -> dict[str, object]:
-    return {"error": code, "message": message, "details": details or []}
+def _error_body(code: str, message: str, details: Sequence[object] = ()) -> dict[str, object]:
+    return {"error": code, "message": message, "details": list(details)}
 
 
 async def _domain_error(_request: Request, exc: Exception) -> JSONResponse:

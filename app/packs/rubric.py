@@ -31,6 +31,24 @@ def expand_phrasing(pattern: str) -> str:
     return re.sub(r"\s*(?<!\\)~\s*", lambda _: GAP_REGEX, pattern)
 
 
+_NEGATION_IN_SOURCE = re.compile(
+    r"\b(?:not|no|never|nothing|without|cannot|unlike|instead of|rather than|dont|doesnt|isnt)\b"
+    r"|n't\b|n\[o'\]\??t\b",
+    re.IGNORECASE,
+)
+
+
+def _check_affirmative(patterns: list[str]) -> list[str]:
+    """`any` phrasings must be affirmative, or the grader would read them as denied."""
+    for pattern in patterns:
+        if _NEGATION_IN_SOURCE.search(pattern):
+            raise ValueError(
+                f"phrasing {pattern!r} contains a negation; put its affirmative form under"
+                " `negated` instead (a denied phrasing there counts)"
+            )
+    return _check_patterns(patterns)
+
+
 def _check_patterns(patterns: list[str]) -> list[str]:
     for pattern in patterns:
         try:
@@ -46,7 +64,7 @@ class _Phrased(_Strict):
     any: list[str] = Field(default_factory=list, max_length=60)
     negated: list[str] = Field(default_factory=list, max_length=60)
 
-    _valid_any = field_validator("any")(classmethod(lambda cls, v: _check_patterns(v)))
+    _valid_any = field_validator("any")(classmethod(lambda cls, v: _check_affirmative(v)))
     _valid_neg = field_validator("negated")(classmethod(lambda cls, v: _check_patterns(v)))
 
     @model_validator(mode="after")
@@ -72,7 +90,8 @@ class Misconception(_Phrased):
     tag: str = Field(pattern=SLUG)
     label: str = Field(default="", max_length=300)  # the tell in words; defaults to the tag
     correction: str = Field(min_length=1, max_length=2_000)
-    cap: float = Field(default=0.5, ge=0, le=1)  # the highest score an answer with it gets
+    # The best verdict an answer stating this tell can get, however good the rest is.
+    cap: Literal["partial", "incorrect"] = "partial"
 
 
 class Thresholds(_Strict):

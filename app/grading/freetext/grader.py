@@ -18,7 +18,7 @@ from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
 from app.packs.schema import FreeText
 
-KEYWORD_LIST_SHARE = 0.5
+BELOW_PARTIAL_SHARE = 0.5  # capped scores sit halfway below the partial threshold
 EMPTY_MESSAGE = (
     "No answer was given. Explain in a few sentences, as you would to an interviewer; "
     "the hints can get you started."
@@ -36,10 +36,14 @@ class Findings:
     tells: list[tuple[Misconception, Hit]]
 
 
-def _credits(hits_any: list[Hit], hits_negated: list[Hit]) -> Hit | None:
-    """The first hit that counts: an affirmed `any` phrasing or a denied `negated` one."""
+def _credits(hits_any: list[Hit], hits_negated: list[Hit], is_tell: bool) -> Hit | None:
+    """The first hit that counts: an affirmed `any` phrasing or a denied `negated` one.
+
+    A tell said about another framework ("PyTorch needs zero_grad") is not the
+    candidate's claim about TensorFlow, so it does not count as the tell.
+    """
     for hit in hits_any:
-        if hit.affirmed and not hit.foreign:
+        if hit.affirmed and not (is_tell and hit.foreign):
             return hit
     for hit in hits_negated:
         if not hit.affirmed:
@@ -49,7 +53,8 @@ def _credits(hits_any: list[Hit], hits_negated: list[Hit]) -> Hit | None:
 
 def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | None:
     units = normalised.units
-    return _credits(find_hits(units, item.any), find_hits(units, item.negated))
+    is_tell = isinstance(item, Misconception)
+    return _credits(find_hits(units, item.any), find_hits(units, item.negated), is_tell)
 
 
 def _find(rubric: Rubric, normalised: Normalised) -> Findings:
@@ -57,10 +62,7 @@ def _find(rubric: Rubric, normalised: Normalised) -> Findings:
     for concept in rubric.concepts:
         (found if _hit_for(concept, normalised) else missed).append(concept)
     for tell in rubric.misconceptions:
-        hit = _credits(
-            find_hits(normalised.units, tell.any), find_hits(normalised.units, tell.negated)
-        )
-        if hit:
+        if hit := _hit_for(tell, normalised):
             tells.append((tell, hit))
     return Findings(found, missed, tells)
 
@@ -68,12 +70,14 @@ def _find(rubric: Rubric, normalised: Normalised) -> Findings:
 def _score(rubric: Rubric, findings: Findings, keyword_list: bool) -> float:
     total = sum(c.weight for c in rubric.concepts)
     score = sum(c.weight for c in findings.found) / total
+    below_correct = rubric.thresholds.correct - 0.01
+    below_partial = rubric.thresholds.partial * BELOW_PARTIAL_SHARE
     for tell, _ in findings.tells:
-        score = min(score, tell.cap)
+        score = min(score, below_correct if tell.cap == "partial" else below_partial)
     if any(c.required for c in findings.missed):
-        score = min(score, rubric.thresholds.correct - 0.01)
+        score = min(score, below_correct)
     if keyword_list:  # never enough for partial credit
-        score = min(score, rubric.thresholds.partial * KEYWORD_LIST_SHARE)
+        score = min(score, below_partial)
     return round(score, 3)
 
 

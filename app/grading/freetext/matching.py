@@ -25,7 +25,8 @@ _CUE = re.compile(
 )
 # Phrases that contain a cue word but deny nothing.
 _NOT_CUES = re.compile(
-    r"\bnot\s+(?:only|just|merely)\b|\bno\s+(?:matter|doubt)\b|\bnot\s+sure\b|\bif\s+not\b",
+    r"\bnot\s+(?:only|just|merely)\b|\bno\s+(?:matter|doubt)\b|\bnot\s+sure\b|\bif\s+not\b"
+    r"|\b(?:don't|dont|do\s+not|never)\s+forget\b",
     re.IGNORECASE,
 )
 _SUBJECT = (
@@ -69,9 +70,11 @@ def _mask(text: str) -> str:
 
 
 def _clause_start(masked: str, position: int) -> int:
+    """Where the clause holding `position` starts; a terminator ending there does not count."""
     start = 0
     for term in _TERMINATOR.finditer(masked, 0, position):
-        start = term.end()
+        if term.end() < position:
+            start = term.end()
     return start
 
 

@@ -96,26 +96,44 @@ def _prose_sentences(line: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(line) if s.strip()]
 
 
+_NEW_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+
+
+def _flush(prose: list[str], code: list[str], units: list[Unit]) -> None:
+    if prose:
+        units.extend(Unit(s, False) for s in _prose_sentences(" ".join(prose)))
+        prose.clear()
+    if code:
+        units.append(Unit("\n".join(code), True))
+        code.clear()
+
+
 def split_units(text: str) -> list[Unit]:
-    """Sentences of prose and blocks of code; a code line's `# comment` counts as prose."""
+    """Sentences of prose and blocks of code; a code line's `# comment` counts as prose.
+
+    Hard-wrapped prose lines are joined back into paragraphs; a blank line, a list item
+    or a code line ends a paragraph.
+    """
     units: list[Unit] = []
+    prose: list[str] = []
     code: list[str] = []
     in_fence = False
     for line in text.split("\n"):
         if line.strip().startswith("```"):
             in_fence = not in_fence
+            _flush(prose, code, units)
             continue
         body, _, comment = line.partition("  #") if not in_fence else (line, "", "")
         if line.strip() and _is_code(body, in_fence):
+            _flush(prose, [], units)
             code.append(body.rstrip())
             units.extend(Unit(s, False) for s in _prose_sentences(comment))
             continue
-        if code:
-            units.append(Unit("\n".join(code), True))
-            code = []
-        units.extend(Unit(s, False) for s in _prose_sentences(line))
-    if code:
-        units.append(Unit("\n".join(code), True))
+        if code or not line.strip() or _NEW_ITEM.match(line):
+            _flush(prose, code, units)
+        if line.strip():
+            prose.append(line.strip())
+    _flush(prose, code, units)
     return units
 
 

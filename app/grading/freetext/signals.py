@@ -23,9 +23,9 @@ _FUNCTION_WORDS = frozenset(
     doesn't isn't aren't won't can't didn't otherwise instead rather via like means happen
     happens give gives take takes""".split()  # noqa: SIM905 - a word list reads best as text
 )
-_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_WORD = re.compile(r"[A-Za-z][\w'.-]*[\w']|[A-Za-z]")  # identifiers stay one word
 MIN_WORDS_FOR_SHAPE = 4
-MIN_FUNCTION_SHARE = 0.15
+MIN_FUNCTION_SHARE = 0.12
 LIST_FUNCTION_SHARE = 0.3
 
 
@@ -53,8 +53,8 @@ def is_keyword_list(normalised: Normalised) -> bool:
     words = prose_words(normalised)
     has_code = any(u.is_code for u in normalised.units)
     share = function_share(words)
-    if len(words) < MIN_WORDS_FOR_SHAPE:
-        return not has_code and len(words) > 0 and share == 0
+    if len(words) < MIN_WORDS_FOR_SHAPE or (has_code and len(words) < 2 * MIN_WORDS_FOR_SHAPE):
+        return False  # too short to judge its shape; the rubric alone decides
     return share < MIN_FUNCTION_SHARE or (
         share < LIST_FUNCTION_SHARE and _is_list_shaped(normalised)
     )

@@ -73,6 +73,18 @@ def _coverage(args: argparse.Namespace) -> int:
     return 0
 
 
+def _new_pack(args: argparse.Namespace) -> int:
+    from app.packs.scaffold import ScaffoldError, scaffold_pack
+
+    try:
+        folder = scaffold_pack(args.dir, args.name)
+    except ScaffoldError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"created {folder}; edit it, then run: tapequiz packs test {folder}")
+    return 0
+
+
 def _grade(args: argparse.Namespace) -> int:
     from app.packs.catalog import load_catalog
 
@@ -131,6 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
     coverage = packs.add_parser("coverage", help="print the section-by-type coverage table")
     coverage.add_argument("path", type=Path)
     coverage.set_defaults(func=_coverage)
+    new = packs.add_parser("new", help="scaffold a new pack folder that validates")
+    new.add_argument("name", help="pack id, e.g. tape-basics")
+    new.add_argument("--dir", type=Path, default=Path("questions"), help="parent folder")
+    new.set_defaults(func=_new_pack)
     grade = sub.add_parser("grade", help="grade one answer file against a question")
     grade.add_argument("--question", required=True)
     grade.add_argument("answer", type=Path)

@@ -40,6 +40,10 @@ EXPECTED: dict[str, Outcome] = {
     "predict-loss-after-block": Outcome("None"),
     "predict-gradient-then-apply": Outcome("[1. 2.]\n[0. 0.]"),
     "predict-keras3-minimize": Outcome(raises="AttributeError"),
+    "predict-fresh-gradients-each-step": Outcome("5.0\n5.0\n5.0"),
+    "predict-accumulation-missing-reset": Outcome("-3.0"),
+    "predict-second-gradient-call": Outcome("4.0", raises="RuntimeError"),
+    "predict-nested-outer-closed": Outcome("27.0 None"),
 }
 
 

@@ -57,11 +57,12 @@ def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | Non
     return _credits(find_hits(units, item.any), find_hits(units, item.negated), is_tell)
 
 
-def _find(rubric: Rubric, normalised: Normalised) -> Findings:
+def _find(rubric: Rubric, normalised: Normalised, keyword_list: bool) -> Findings:
+    """Concepts found and missed, and tells stated (a bare list of terms states none)."""
     found, missed, tells = [], [], []
     for concept in rubric.concepts:
         (found if _hit_for(concept, normalised) else missed).append(concept)
-    for tell in rubric.misconceptions:
+    for tell in [] if keyword_list else rubric.misconceptions:
         if hit := _hit_for(tell, normalised):
             tells.append((tell, hit))
     return Findings(found, missed, tells)
@@ -131,8 +132,8 @@ def grade_freetext(question: FreeText, answer: str) -> GradeResult:
     normalised = normalise(answer or "")
     if normalised.empty or not any(ch.isalnum() for u in normalised.units for ch in u.text):
         return _empty_result(rubric)
-    findings = _find(rubric, normalised)
     keyword_list = is_keyword_list(normalised)
+    findings = _find(rubric, normalised, keyword_list)
     score = _score(rubric, findings, keyword_list)
     return GradeResult(
         verdict=_verdict(rubric, score),

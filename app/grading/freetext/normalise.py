@@ -87,8 +87,21 @@ def clean(text: str) -> tuple[str, bool]:
     return text, truncated
 
 
+_ASSIGNMENT = re.compile(r"^\s*[A-Za-z_][\w.,\s\[\]]*?[-+*/]?=(?!=)(?P<rhs>.*)$")
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+
+
 def _is_code(line: str, in_fence: bool) -> bool:
-    return in_fence or bool(_CODE_LINE.match(line))
+    if in_fence:
+        return True
+    if not _CODE_LINE.match(line):
+        return False
+    assignment = _ASSIGNMENT.match(line)
+    if assignment is None:
+        return True
+    # "persistent=True, then del the tape, GAN, two losses" is prose with an `=` in it.
+    rhs = _BRACKETED.sub("()", _BRACKETED.sub("()", assignment.group("rhs")))
+    return len(re.findall(r"[A-Za-z]{2,}", rhs)) <= 4
 
 
 def _prose_sentences(line: str) -> list[str]:

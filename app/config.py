@@ -35,6 +35,11 @@ class Settings(BaseSettings):
     sandbox_pids: int = Field(default=64, ge=16, le=4096)
     sandbox_uid_base: int = Field(default=60000, ge=1000)
 
+    # Web: identity cookies and rate limits (issue 5, WEB).
+    cookie_secure: bool = Field(default=False, description="Send cookies over HTTPS only.")
+    login_attempts_per_minute: int = Field(default=10, ge=1, le=1000)
+    grades_per_minute: int = Field(default=30, ge=1, le=10000)
+
     @property
     def resolved_database_url(self) -> str:
         if self.database_url:

@@ -1,4 +1,5 @@
-"""Database engine and sessions: SQLite by default (WAL, foreign keys), any SQLAlchemy URL else."""
+"""Database engine, sessions and migrations: SQLite by default (WAL, foreign keys), any
+SQLAlchemy URL else; Alembic brings the schema up to date on start-up."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session, create_engine
 
-from app.config import Settings
+from app.config import REPO_ROOT, Settings
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -34,10 +35,22 @@ def make_engine(settings: Settings) -> Engine:
     return engine
 
 
-def init_db(engine: Engine) -> None:
-    import app.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+def alembic_config() -> Any:
+    from alembic.config import Config
 
-    SQLModel.metadata.create_all(engine)
+    config = Config(str(REPO_ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(REPO_ROOT / "app" / "migrations"))
+    return config
+
+
+def init_db(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (every start-up; a no-op when current)."""
+    from alembic import command
+
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
 
 
 def sessions(engine: Engine) -> Iterator[Session]:

@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from app.config import REPO_ROOT, Settings, get_settings
 from app.db import init_db, make_engine
 from app.errors import GraderBusy, PackInvalid, TapequizError
+from app.identity import IdentityCookies
 from app.packs.catalog import load_catalog
 from app.routes import api_questions, health
 from app.web.limits import BodySizeLimit
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings or get_settings()
     app.add_middleware(BodySizeLimit, max_bytes=256 * 1024)
+    app.add_middleware(IdentityCookies, secure=app.state.settings.cookie_secure)
     app.add_exception_handler(TapequizError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     for router in (health.router, api_questions.router):

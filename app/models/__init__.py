@@ -4,3 +4,5 @@ Alembic's autogenerate and `init_db` rely on every table module being imported h
 """
 
 from __future__ import annotations
+
+from app.models import progress, users  # noqa: F401  (WEB: users, quiz sessions, attempts, reviews)

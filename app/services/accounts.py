@@ -1,0 +1,94 @@
+"""Guests and accounts: create a guest, sign up, log in, and adopt a guest's progress.
+
+Signing up turns the current guest row into an account in place. Logging in to an existing
+account moves whatever the guest did (every table with a `user_id`) onto the account, so
+practising first and signing up later never loses anything.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import delete, update
+from sqlmodel import Session, SQLModel, select
+
+from app.errors import AnswerInvalid, Conflict
+from app.models.progress import ReviewState
+from app.models.users import User
+from app.security import hash_password, verify_password
+
+EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,60}$")
+MIN_PASSWORD = 8
+
+
+def find_user(session: Session, *, user_id: int) -> User | None:
+    return session.get(User, user_id)
+
+
+def create_guest(session: Session) -> User:
+    user = User()
+    session.add(user)
+    session.commit()
+    session.refresh(user)
+    return user
+
+
+def _clean_email(email: str) -> str:
+    email = email.strip().lower()
+    if not EMAIL.match(email):
+        raise AnswerInvalid("enter a valid email address")
+    return email
+
+
+def sign_up(
+    session: Session, *, guest: User, email: str, password: str, display_name: str = ""
+) -> User:
+    email = _clean_email(email)
+    if len(password) < MIN_PASSWORD or len(password) > 256:
+        raise AnswerInvalid(f"choose a password of {MIN_PASSWORD} to 256 characters")
+    if session.exec(select(User).where(User.email == email)).first():
+        raise Conflict("an account with this email exists; log in instead")
+    user = guest if guest.is_guest else User()
+    user.email, user.password_hash, user.is_guest = email, hash_password(password), False
+    user.display_name = display_name.strip()[:80] or email.split("@")[0]
+    session.add(user)
+    session.commit()
+    session.refresh(user)
+    return user
+
+
+def log_in(session: Session, *, current: User, email: str, password: str) -> User:
+    email = email.strip().lower()
+    found = session.exec(select(User).where(User.email == email)).first()
+    # verify even for unknown emails: equal timing does not reveal which emails exist
+    if not verify_password(found.password_hash if found else None, password) or found is None:
+        raise AnswerInvalid("that email and password do not match an account")
+    if current.is_guest and current.id != found.id:
+        adopt_guest(session, guest=current, account=found)
+    return found
+
+
+def adopt_guest(session: Session, *, guest: User, account: User) -> None:
+    """Move every row owned by the guest to the account; on a review-state clash keep the
+    newer card, since that is the learner's most recent memory of the question."""
+    _merge_review_states(session, guest=guest, account=account)
+    for table in SQLModel.metadata.sorted_tables:
+        column = table.columns.get("user_id")
+        if column is None or not any(fk.column.table.name == "user" for fk in column.foreign_keys):
+            continue
+        session.execute(update(table).where(column == guest.id).values(user_id=account.id))
+    session.commit()
+
+
+def _merge_review_states(session: Session, *, guest: User, account: User) -> None:
+    owned = select(ReviewState).where(ReviewState.user_id == account.id)
+    theirs = {r.question_id: r for r in session.exec(owned)}
+    for mine in session.exec(select(ReviewState).where(ReviewState.user_id == guest.id)).all():
+        other = theirs.get(mine.question_id)
+        if other is None:
+            continue
+        older = (
+            other if (other.last_review or other.due) <= (mine.last_review or mine.due) else mine
+        )
+        session.execute(delete(ReviewState).where(ReviewState.id == older.id))  # type: ignore[arg-type]
+    session.flush()

@@ -1,0 +1,94 @@
+"""Spaced review with FSRS: turn a graded attempt into a rating and schedule the question.
+
+The scheduling maths is the `fsrs` package's; this module only maps outcomes to ratings
+(first-try correct -> Good, correct after hints or a retry -> Hard, partial or incorrect ->
+Again) and keeps each card in a `ReviewState` row.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from fsrs import Card, Rating, Scheduler, State
+from sqlmodel import Session, col, func, select
+
+from app.models.progress import ReviewState
+from app.models.users import utcnow
+
+# One short learning step: a first-try correct answer graduates straight to a multi-day
+# interval, while a miss (or a hinted answer) comes back within minutes. No fuzzing, so
+# schedules are deterministic and testable.
+_scheduler = Scheduler(
+    enable_fuzzing=False,
+    learning_steps=(timedelta(minutes=1),),
+    relearning_steps=(timedelta(minutes=10),),
+)
+# Like Anki's "learn ahead" limit: cards in (re)learning due within this window are offered
+# now, so a question missed a minute ago is already in the review queue.
+LEARN_AHEAD = timedelta(minutes=20)
+
+
+def rating_for(*, verdict: str, hints_used: int, first_try: bool) -> Rating | None:
+    """None for "error": a grader that could not grade says nothing about memory."""
+    if verdict == "correct":
+        return Rating.Good if hints_used == 0 and first_try else Rating.Hard
+    if verdict in ("partial", "incorrect"):
+        return Rating.Again
+    return None
+
+
+def _card(state: ReviewState) -> Card:
+    return Card(
+        state=State(state.state),
+        step=state.step,
+        stability=state.stability,
+        difficulty=state.difficulty,
+        due=state.due,
+        last_review=state.last_review,
+    )
+
+
+def schedule(
+    session: Session, *, user_id: int, question_id: str, rating: Rating, at: datetime | None = None
+) -> ReviewState:
+    """Review the user's card for this question (creating it on first sight); no commit."""
+    found = session.exec(
+        select(ReviewState).where(
+            ReviewState.user_id == user_id, ReviewState.question_id == question_id
+        )
+    ).first()
+    row = found or ReviewState(user_id=user_id, question_id=question_id)
+    card = Card() if found is None else _card(found)
+    card, _log = _scheduler.review_card(card, rating, review_datetime=at or utcnow())
+    row.state, row.step = int(card.state), card.step
+    row.stability, row.difficulty = card.stability, card.difficulty
+    row.due, row.last_review = card.due, card.last_review
+    row.last_rating, row.reviews = int(rating), row.reviews + 1
+    row.lapses += int(rating == Rating.Again and found is not None)
+    session.add(row)
+    return row
+
+
+def due_question_ids(
+    session: Session, *, user_id: int, now: datetime | None = None, limit: int = 50
+) -> list[str]:
+    """Questions due for review, most overdue first."""
+    query = (
+        select(ReviewState.question_id)
+        .where(ReviewState.user_id == user_id, ReviewState.due <= (now or utcnow()) + LEARN_AHEAD)
+        .order_by(col(ReviewState.due))
+        .limit(limit)
+    )
+    return list(session.exec(query).all())
+
+
+def due_count(session: Session, *, user_id: int, now: datetime | None = None) -> int:
+    query = select(func.count()).where(
+        ReviewState.user_id == user_id, ReviewState.due <= (now or utcnow()) + LEARN_AHEAD
+    )
+    return int(session.exec(query).one())
+
+
+def next_due(session: Session, *, user_id: int) -> datetime | None:
+    query = select(func.min(ReviewState.due)).where(ReviewState.user_id == user_id)
+    return session.exec(query).one()

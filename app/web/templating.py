@@ -1,0 +1,55 @@
+"""The one Jinja2 environment for every page: autoescaping, safe Markdown, CSRF, labels.
+
+Question prompts and explanations are Markdown written by pack authors; they are rendered
+with raw HTML disabled, so a pack (or anything a learner typed) can never inject markup.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from fastapi.templating import Jinja2Templates
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from app.config import REPO_ROOT
+from app.identity import csrf_token
+
+_md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+_md.enable("table")
+
+QUESTION_TYPE_LABELS = {
+    "single-choice": "Single choice",
+    "multiple-choice": "Multiple choice",
+    "true-false": "True or false",
+    "ordering": "Put in order",
+    "predict-output": "Predict the output",
+    "free-text": "Explain in words",
+    "code": "Write the code",
+    "code-fix": "Fix the code",
+}
+VERDICT_LABELS = {
+    "correct": "Correct",
+    "partial": "Partly right",
+    "incorrect": "Not quite",
+    "error": "Could not grade",
+}
+
+
+def markdown(text: str | None) -> Markup:
+    return Markup(_md.render(text or ""))  # noqa: S704 (markdown-it escapes; raw HTML is off)
+
+
+def humanize_tag(tag: str | None) -> str:
+    return (tag or "").replace("-", " ").replace("_", " ").capitalize()
+
+
+def when(moment: datetime | None) -> str:
+    return moment.strftime("%d %b %Y, %H:%M") if moment else ""
+
+
+templates = Jinja2Templates(directory=str(REPO_ROOT / "templates"))
+templates.env.filters.update(markdown=markdown, humanize=humanize_tag, when=when)
+templates.env.globals.update(
+    csrf_token=csrf_token, type_labels=QUESTION_TYPE_LABELS, verdict_labels=VERDICT_LABELS
+)

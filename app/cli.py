@@ -14,7 +14,8 @@ from app.config import Settings, get_settings
 
 if TYPE_CHECKING:
     from app.grading.dispatch import Graded
-    from app.packs.loader import LoadedQuestion
+    from app.packs.loader import LoadedQuestion, Pack
+    from app.services.selftest import SelfTestReport
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -85,6 +86,40 @@ def _new_pack(args: argparse.Namespace) -> int:
     return 0
 
 
+def _test_pack(args: argparse.Namespace) -> int:
+    from app.packs.loader import load_pack
+    from app.services.selftest import SelfTestReport, format_report
+
+    loaded = load_pack(args.path)
+    if loaded.pack is None:
+        problems = tuple(str(p) for p in loaded.problems)
+        print(format_report(SelfTestReport(pack_id=str(args.path), problems=problems)))
+        return 2
+    try:
+        report = asyncio.run(_selftest(loaded.pack, skip_code=args.skip_code))
+    except ImportError:
+        print("error: the code grader is not installed; use --skip-code", file=sys.stderr)
+        return 2
+    print(format_report(report))
+    return 0 if report.passed else 1
+
+
+async def _selftest(pack: Pack, *, skip_code: bool) -> SelfTestReport:
+    from app.services.selftest import has_code, run_selftest
+
+    grader = None
+    if not skip_code and has_code(pack):
+        from app.grading.code import CodeGrader
+
+        grader = CodeGrader(get_settings())
+        await grader.start()
+    try:
+        return await run_selftest(pack, code_grader=grader)
+    finally:
+        if grader is not None:
+            await grader.stop()
+
+
 def _grade(args: argparse.Namespace) -> int:
     from app.packs.catalog import load_catalog
 
@@ -147,6 +182,10 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("name", help="pack id, e.g. tape-basics")
     new.add_argument("--dir", type=Path, default=Path("questions"), help="parent folder")
     new.set_defaults(func=_new_pack)
+    test = packs.add_parser("test", help="self-test a pack: keys, samples, code solutions")
+    test.add_argument("path", type=Path)
+    test.add_argument("--skip-code", action="store_true", help="do not start the sandbox")
+    test.set_defaults(func=_test_pack)
     grade = sub.add_parser("grade", help="grade one answer file against a question")
     grade.add_argument("--question", required=True)
     grade.add_argument("answer", type=Path)

@@ -44,6 +44,8 @@ EXPECTED: dict[str, Outcome] = {
     "predict-accumulation-missing-reset": Outcome("-3.0"),
     "predict-second-gradient-call": Outcome("4.0", raises="RuntimeError"),
     "predict-nested-outer-closed": Outcome("27.0 None"),
+    "predict-tf-function-trace-count": Outcome("tracing\ntracing\ntracing"),
+    "predict-numpy-inside-tape": Outcome("None"),
 }
 
 

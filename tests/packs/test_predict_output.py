@@ -46,6 +46,10 @@ EXPECTED: dict[str, Outcome] = {
     "predict-nested-outer-closed": Outcome("27.0 None"),
     "predict-tf-function-trace-count": Outcome("tracing\ntracing\ntracing"),
     "predict-numpy-inside-tape": Outcome("None"),
+    "predict-model-variables-gradients": Outcome("8 2\n1"),
+    "predict-persistent-two-gradients": Outcome("4.0 12.0 4.0"),
+    "predict-dropout-training-flag": Outcome("[1.]\n[0. 2.]"),
+    "predict-nonscalar-target": Outcome("[2. 4. 6.]"),
 }
 
 

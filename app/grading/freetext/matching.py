@@ -23,6 +23,17 @@ _CUE = re.compile(
     r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent)\b|n't\b",
     re.IGNORECASE,
 )
+# Cues that deny only the phrase right after them ("without the flag, ...", "unlike
+# PyTorch you ...", "instead of model.variables"), not the rest of the clause.
+_SHORT_CUE = re.compile(
+    r"(?:no|nothing|neither|nor|without|unlike|instead\s+of|rather\s+than)", re.IGNORECASE
+)
+SHORT_SCOPE_WORDS = 6
+# A word that opens a new phrase ends a short cue's scope: "without it | the gradients
+# are None", "unlike PyTorch | you need ...".
+_OPENERS = frozenset(
+    "the a an you we i they he she tensorflow tf keras your our their its this these".split()
+)
 # Phrases that contain a cue word but deny nothing.
 _NOT_CUES = re.compile(
     r"\bnot\s+(?:only|just|merely)\b|\bno\s+(?:matter|doubt)\b|\bnot\s+sure\b|\bif\s+not\b"
@@ -85,9 +96,21 @@ def is_affirmed(masked: str, start: int, end: int) -> bool:
     the match's last clause catches "tape.gradient does not update". Cues in earlier
     clauses of a long match ("the loss did not - it was computed after") deny nothing.
     """
-    lead_in = _CUE.findall(masked, _clause_start(masked, start), start)
+    lead_in = [
+        cue
+        for cue in _CUE.finditer(masked, _clause_start(masked, start), start)
+        if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
+    ]
     last_clause = _CUE.findall(masked, max(start, _clause_start(masked, end)), end)
     return (len(lead_in) + len(last_clause)) % 2 == 0
+
+
+def _reaches(between: str) -> bool:
+    """Whether a short cue's scope spans the words between it and a match."""
+    words = between.lower().split()
+    if len(words) > SHORT_SCOPE_WORDS:
+        return False
+    return not any(word in _OPENERS for word in words[1:])
 
 
 def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:

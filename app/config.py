@@ -40,6 +40,11 @@ class Settings(BaseSettings):
     login_attempts_per_minute: int = Field(default=10, ge=1, le=1000)
     grades_per_minute: int = Field(default=30, ge=1, le=10000)
 
+    # Instructor pack uploads (issue 7, INSTRUCTOR): limits checked before anything is unpacked.
+    pack_upload_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
+    pack_unpacked_max_bytes: int = Field(default=8 * 1024 * 1024, ge=1024, le=500 * 1024 * 1024)
+    pack_max_files: int = Field(default=200, ge=2, le=5000)
+
     @property
     def resolved_database_url(self) -> str:
         if self.database_url:

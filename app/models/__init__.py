@@ -5,4 +5,8 @@ Alembic's autogenerate and `init_db` rely on every table module being imported h
 
 from __future__ import annotations
 
-from app.models import progress, users  # noqa: F401  (WEB: users, quiz sessions, attempts, reviews)
+from app.models import (  # noqa: F401  (registers the tables)
+    progress,  # WEB: quiz sessions, attempts, reviews
+    publishing,  # INSTRUCTOR: pack versions, cohorts
+    users,  # WEB: users
+)

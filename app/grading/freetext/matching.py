@@ -31,9 +31,10 @@ _SHORT_CUE = re.compile(
 SHORT_SCOPE_WORDS = 6
 # A word that opens a new phrase ends a short cue's scope: "without it | the gradients
 # are None", "unlike PyTorch | you need ...".
-_OPENERS = frozenset(
-    "the a an you we i they he she tensorflow tf keras your our their its this these".split()
-)
+_OPENERS = frozenset({
+    "the", "a", "an", "you", "we", "i", "they", "he", "she", "tensorflow", "tf", "keras",
+    "your", "our", "their", "its", "this", "these",
+})  # fmt: skip
 # Phrases that contain a cue word but deny nothing.
 _NOT_CUES = re.compile(
     r"\bnot\s+(?:only|just|merely)\b|\bno\s+(?:matter|doubt)\b|\bnot\s+sure\b|\bif\s+not\b"

@@ -81,11 +81,15 @@ def _mask(text: str) -> str:
     return _NOT_CUES.sub(lambda m: "x" * len(m.group()), text)
 
 
-def _clause_start(masked: str, position: int) -> int:
-    """Where the clause holding `position` starts; a terminator ending there does not count."""
+def _clause_start(masked: str, position: int, *, inclusive: bool = True) -> int:
+    """Where the clause holding `position` starts.
+
+    With inclusive=False a terminator ending exactly at `position` is ignored: a match
+    that ends on "unless" still belongs to the clause before it.
+    """
     start = 0
     for term in _TERMINATOR.finditer(masked, 0, position):
-        if term.end() < position:
+        if inclusive or term.end() < position:
             start = term.end()
     return start
 
@@ -102,7 +106,7 @@ def is_affirmed(masked: str, start: int, end: int) -> bool:
         for cue in _CUE.finditer(masked, _clause_start(masked, start), start)
         if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
     ]
-    last_clause = _CUE.findall(masked, max(start, _clause_start(masked, end)), end)
+    last_clause = _CUE.findall(masked, max(start, _clause_start(masked, end, inclusive=False)), end)
     return (len(lead_in) + len(last_clause)) % 2 == 0
 
 

@@ -15,7 +15,7 @@ from app.grading.freetext.normalise import Normalised
 _FUNCTION_WORDS = frozenset(
     """a an the this that these those it its they them their you your we our i my he she
     is are was were be been being am do does did done doing has have had having will would
-    can could should must may might shall need needs needed to of in on at for from by
+    can could should must may might shall need needs needed to of in on at for from by with one another other
     into onto about as than then so because since if when while after before until unless
     not no never nothing n't dont doesnt isnt without and or but also only just still even
     which who what where why how there here all each every any some both either neither nor
@@ -55,6 +55,6 @@ def is_keyword_list(normalised: Normalised) -> bool:
     share = function_share(words)
     if len(words) < MIN_WORDS_FOR_SHAPE or (has_code and len(words) < 2 * MIN_WORDS_FOR_SHAPE):
         return False  # too short to judge its shape; the rubric alone decides
-    return share < MIN_FUNCTION_SHARE or (
-        share < LIST_FUNCTION_SHARE and _is_list_shaped(normalised)
-    )
+    if share < MIN_FUNCTION_SHARE and len(words) >= 2 * MIN_WORDS_FOR_SHAPE:
+        return True
+    return share < LIST_FUNCTION_SHARE and _is_list_shaped(normalised)

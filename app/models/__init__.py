@@ -6,6 +6,7 @@ Alembic's autogenerate and `init_db` rely on every table module being imported h
 from __future__ import annotations
 
 from app.models import (  # noqa: F401  (registers the tables)
+    interviews,  # INTERVIEW: mock interviews and their answers
     progress,  # WEB: quiz sessions, attempts, reviews
     publishing,  # INSTRUCTOR: pack versions, cohorts
     users,  # WEB: users

@@ -1,0 +1,90 @@
+"""Mock interviews: one row per interview, one row per question served in it.
+
+An answer row is written before its grading starts, so a grader that is busy, switched off
+or crashing can never lose what the candidate typed; the grading result is kept server-side
+(never sent back while the interview runs) and read only by the report. Times are stored as
+naive UTC like the rest of the schema (SQLite has no zones).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from app.packs.public import QuestionDetail
+
+
+class Interview(SQLModel, table=True):
+    id: str = Field(primary_key=True, max_length=32)  # random: ids appear in URLs
+    user_id: int = Field(foreign_key="user.id", index=True, ondelete="CASCADE")
+    pack_id: str = Field(max_length=64)
+    minutes: int
+    difficulty: str | None = Field(default=None, max_length=10)
+    started_at: datetime
+    ends_at: datetime
+    finished_at: datetime | None = Field(default=None, index=True)
+    finish_reason: str | None = Field(default=None, max_length=20)  # candidate|deadline|completed
+    # Slot kinds still to serve, e.g. ["explanation", "code"]; follow-ups are chosen live.
+    plan: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    followups_left: int = Field(default=0)
+    score: float | None = Field(default=None)  # overall score, set at finish (for comparisons)
+    topic_scores: dict[str, float] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False)
+    )
+
+
+class InterviewAnswer(SQLModel, table=True):
+    __tablename__ = "interview_answer"
+    __table_args__ = (UniqueConstraint("interview_id", "position"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    interview_id: str = Field(
+        foreign_key="interview.id", index=True, ondelete="CASCADE", max_length=32
+    )
+    position: int  # 0-based order of serving
+    question_id: str = Field(max_length=64)
+    question_version: str = Field(max_length=64)
+    kind: str = Field(max_length=20)  # warm-up | explanation | code | follow-up
+    reason: str = Field(default="", max_length=300)  # why a follow-up was chosen (report only)
+    served_at: datetime
+    answered_at: datetime | None = Field(default=None)
+    answer: Any = Field(default=None, sa_column=Column(JSON))
+    # open (being answered) | skipped | graded | pending (grader busy, retried at finish)
+    # | ungraded (no grader) | unanswered (time ran out first)
+    status: str = Field(default="open", max_length=20)
+    result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    grading_error: str | None = Field(default=None, max_length=500)
+
+
+# Public forms: what the API returns while an interview runs (no grading in any of them).
+
+
+class InterviewQuestion(QuestionDetail):
+    position: int = Field(description="0-based place in the interview")
+
+
+class InterviewStarted(BaseModel):
+    id: str
+    ends_at: datetime
+    question: InterviewQuestion
+
+
+class NextQuestion(BaseModel):
+    next: InterviewQuestion | None
+
+
+class InterviewStatus(BaseModel):
+    id: str
+    pack: str
+    minutes: int
+    difficulty: str | None
+    started_at: datetime
+    ends_at: datetime
+    remaining_seconds: float
+    finished: bool
+    question: InterviewQuestion | None
+    answered: int

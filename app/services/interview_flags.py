@@ -1,0 +1,281 @@
+"""Red flags: the tells an interviewer notes, each with the evidence that showed it.
+
+The source document names five tells (asking for zero_grad, "tape.gradient updates the
+weights", gradients against model.variables, the loss after the tape block, NumPy inside the
+tape). Graders report misconception tags; this module maps them to tells and finds the
+evidence: the sentence the free-text grader quoted, the code line that does it, or the
+wrong statement a candidate picked. Other misconceptions a grader names are kept too, as
+lesser flags. Only graded results are read: nothing here grades.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.packs.loader import LoadedQuestion
+from app.packs.schema import ChoiceQuestionBase, TrueFalse
+from app.services.interview_plans import related
+
+MAX_EVIDENCE = 300
+_QUOTE = re.compile(r"\u201c(.+?)\u201d", re.DOTALL)
+_NAMED = re.compile(r"^Misconception\s*[\u2013-]\s*(.+?):")
+
+
+class RedFlag(BaseModel):
+    tell: str  # a tell id, or the grader's misconception tag for lesser flags
+    kind: str  # "tell" | "misconception"
+    label: str
+    evidence: str
+    correction: str
+    question_id: str
+    position: int
+
+
+@dataclass(frozen=True)
+class Tell:
+    id: str
+    label: str
+    correction: str
+    tags: tuple[str, ...]  # misconception tags graders use for it
+    statement: re.Pattern[str]  # a wrong claim a candidate may pick in a closed question
+    code_lines: Callable[[str], list[str]]  # lines of source that show it
+
+
+def _lines_matching(pattern: str) -> Callable[[str], list[str]]:
+    compiled = re.compile(pattern)
+    return lambda source: [ln.strip() for ln in source.splitlines() if compiled.search(ln)]
+
+
+def _tape_blocks(source: str) -> list[ast.With]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    return [node for node in ast.walk(tree) if isinstance(node, ast.With) and _is_tape_block(node)]
+
+
+def _numpy_in_tape(source: str) -> list[str]:
+    lines = source.splitlines()
+    found = []
+    for block in _tape_blocks(source):
+        body = lines[block.body[0].lineno - 1 : (block.end_lineno or block.lineno)]
+        found += [ln.strip() for ln in body if re.search(r"\.numpy\(\)|\bnp\.\w+\(", ln)]
+    return found
+
+
+def _loss_after_tape(source: str) -> list[str]:
+    """`loss = ...` assigned after a tape block closes, in the same body, before any gradient."""
+    found = []
+    for body in _bodies_with_tape_blocks(source):
+        after = False
+        for stmt in body:
+            if _is_tape_block(stmt):
+                after = True
+            elif after and _assigns_loss(stmt):
+                found.append(ast.unparse(stmt))
+            elif after and "gradient(" in ast.unparse(stmt):
+                break
+    return found
+
+
+def _bodies_with_tape_blocks(source: str) -> list[list[ast.stmt]]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    bodies: list[list[ast.stmt]] = []
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            body = getattr(node, name, None)
+            if isinstance(body, list) and any(_is_tape_block(s) for s in body):
+                bodies.append(body)
+    return bodies
+
+
+def _is_tape_block(stmt: object) -> bool:
+    return isinstance(stmt, ast.With) and any(
+        "GradientTape" in ast.unparse(item.context_expr) for item in stmt.items
+    )
+
+
+def _assigns_loss(stmt: ast.stmt) -> bool:
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign):
+        targets = [stmt.target]
+    names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    return any("loss" in name.lower() for name in names)
+
+
+TELLS: tuple[Tell, ...] = (
+    Tell(
+        "zero-grad",
+        "Reached for zero_grad",
+        "TensorFlow has no gradient-zeroing step: tape.gradient returns fresh tensors every "
+        "step and nothing accumulates on the variables.",
+        ("needs-zero-grad", "zero-grad"),
+        re.compile(r"zero_grad|zero(ing)? (out )?the grad", re.IGNORECASE),
+        _lines_matching(r"\bzero_grad\b"),
+    ),
+    Tell(
+        "gradient-updates-weights",
+        '"tape.gradient updates the weights"',
+        "tape.gradient only computes gradients; optimizer.apply_gradients changes the weights.",
+        ("gradient-updates-weights",),
+        re.compile(r"tape\.gradient\b.{0,60}\b(updat|modif|chang|assign)", re.IGNORECASE),
+        lambda _source: [],
+    ),
+    Tell(
+        "model-variables",
+        "Took gradients against model.variables",
+        "Pass model.trainable_variables: model.variables also holds non-trainable state such "
+        "as batch-norm moving statistics that no optimizer should update.",
+        ("model-variables", "pass-model-variables"),
+        re.compile(r"\bmodel\.variables\b"),
+        _lines_matching(r"\.variables\b"),
+    ),
+    Tell(
+        "loss-after-tape",
+        "Computed the loss after the tape block",
+        "The forward pass and the loss must both run inside the `with` block, or the loss is "
+        "not connected to the recording and the gradients come back None.",
+        ("loss-outside-tape", "loss-outside-is-fine", "loss-after-tape"),
+        re.compile(r"loss.{0,40}\b(after|outside)\b.{0,30}(block|tape|with)", re.IGNORECASE),
+        _loss_after_tape,
+    ),
+    Tell(
+        "numpy-in-tape",
+        "Used NumPy inside the tape",
+        "NumPy operations are not recorded: converting to NumPy inside the block silently "
+        "breaks the chain. Keep everything in TensorFlow ops.",
+        ("numpy-in-tape", "numpy-inside-tape"),
+        re.compile(
+            r"(numpy|\bnp\.).{0,80}\b(record|watch|track|fine|differentiat)"
+            r"|\b(record|watch|track)\w*.{0,80}numpy",
+            re.IGNORECASE,
+        ),
+        _numpy_in_tape,
+    ),
+)
+
+
+def tell_for_tag(tag: str) -> Tell | None:
+    return next((t for t in TELLS if any(related(tag, known) for known in t.tags)), None)
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_EVIDENCE else text[: MAX_EVIDENCE - 1] + "\u2026"
+
+
+@dataclass(frozen=True)
+class Quote:
+    """What the free-text grader said about one misconception tag."""
+
+    quote: str
+    label: str
+    correction: str
+
+
+def _quotes_by_tag(result: dict[str, Any]) -> dict[str, Quote]:
+    """The grader's misconception feedback pairs with its tags in order (one item per tell)."""
+    items = [f["message"] for f in result.get("feedback", []) if f["kind"] == "misconception"]
+    found: dict[str, Quote] = {}
+    for tag, message in zip(result.get("misconceptions", []), items, strict=False):
+        quote, named = _QUOTE.search(message), _NAMED.search(message)
+        correction = message.rsplit("\u201d.", 1)[-1].strip() if quote else ""
+        found[tag] = Quote(
+            quote.group(1) if quote else "", named.group(1) if named else tag, correction
+        )
+    return found
+
+
+def _affirmed_statements(item: LoadedQuestion, answer: object) -> list[str]:
+    """What a closed answer claims that is false: wrong picks, or a false statement deemed true."""
+    q = item.question
+    if isinstance(q, TrueFalse):
+        says_true = answer is True or answer == "true"
+        return [q.prompt.strip()] if says_true and not q.answer else []
+    if isinstance(q, ChoiceQuestionBase):
+        picked = set(answer) if isinstance(answer, list) else {answer}
+        return [c.text for c in q.choices if c.id in picked and not c.correct]
+    return []
+
+
+def _flag(tell: Tell, evidence: str, item: LoadedQuestion, position: int) -> RedFlag:
+    return RedFlag(
+        tell=tell.id,
+        kind="tell",
+        label=tell.label,
+        evidence=_clip(evidence),
+        correction=tell.correction,
+        question_id=item.question.id,
+        position=position,
+    )
+
+
+def _from_tags(
+    item: LoadedQuestion, position: int, answer: object, result: dict[str, Any]
+) -> list[RedFlag]:
+    quotes = _quotes_by_tag(result)
+    source = answer if isinstance(answer, str) else ""
+    flags = []
+    for tag in result.get("misconceptions", []):
+        said = quotes.get(tag, Quote("", tag, ""))
+        tell = tell_for_tag(tag)
+        if tell is None:
+            flags.append(_lesser_flag(tag, said, source, item, position))
+            continue
+        lines = tell.code_lines(source) if item.question.type in ("code", "code-fix") else []
+        flags.append(_flag(tell, said.quote or (lines[0] if lines else source), item, position))
+    return flags
+
+
+def _lesser_flag(
+    tag: str, said: Quote, source: str, item: LoadedQuestion, position: int
+) -> RedFlag:
+    return RedFlag(
+        tell=tag,
+        kind="misconception",
+        label=said.label,
+        evidence=_clip(said.quote or source or "(named by the grader)"),
+        correction=said.correction,
+        question_id=item.question.id,
+        position=position,
+    )
+
+
+def find_red_flags(
+    item: LoadedQuestion, position: int, answer: object, result: dict[str, Any] | None
+) -> list[RedFlag]:
+    """Every tell (and other named misconception) one answer showed, with its evidence."""
+    flags = _from_tags(item, position, answer, result) if result else []
+    if item.question.type in ("code", "code-fix") and isinstance(answer, str):
+        for tell in TELLS:
+            lines = tell.code_lines(answer)
+            if lines:
+                flags.append(_flag(tell, lines[0], item, position))
+    for statement in _affirmed_statements(item, answer):
+        flags += [
+            _flag(tell, f"Chose: {statement}", item, position)
+            for tell in TELLS
+            if tell.statement.search(statement)
+        ]
+    return _unique(flags)
+
+
+def _unique(flags: list[RedFlag]) -> list[RedFlag]:
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for flag in flags:
+        if (flag.tell, flag.question_id) not in seen:
+            seen.add((flag.tell, flag.question_id))
+            kept.append(flag)
+    return kept

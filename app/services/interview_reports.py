@@ -1,0 +1,323 @@
+"""The interview report: what the candidate knows, which tells they showed, what to review.
+
+Built from stored rows only (the grading happened while the interview ran), so the JSON
+report, the page and the print view all say the same thing. Scores weigh a question by the
+work it asks for (code 3, explanation 2, a concept question 1); skipped questions count as
+zero, questions the grader could not grade or time ran out on are listed but not scored.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.clock import as_utc
+from app.models.interviews import Interview, InterviewAnswer
+from app.packs.catalog import Catalog
+from app.packs.loader import LoadedQuestion
+from app.packs.schema import ChoiceQuestionBase, Code, CodeFix, FreeText, Ordering, TrueFalse
+from app.schemas import FeedbackItem
+from app.services.interview_flags import TELLS, RedFlag, find_red_flags
+from app.services.interview_plans import related
+
+TYPE_WEIGHTS = {"free-text": 2.0, "code": 3.0, "code-fix": 3.0}
+SCORED_STATUSES = ("graded", "skipped")
+
+
+class ReportAnswer(BaseModel):
+    position: int
+    question_id: str
+    title: str
+    type: str
+    topic: str
+    kind: str = Field(description="warm-up | explanation | code | follow-up")
+    reason: str = Field(description="Why a follow-up was asked (empty for planned questions).")
+    answer: Any
+    answer_text: str = Field(description="The answer in words (choice texts, not ids).")
+    status: str = Field(description="graded | skipped | ungraded | pending | unanswered")
+    verdict: str = Field(description="correct | partial | incorrect | error | skipped | ungraded")
+    score: float | None
+    feedback: list[FeedbackItem]
+    misconceptions: list[str]
+    model_answer: str = Field(description="Markdown: what a strong answer says or does.")
+    explanation: str
+    grading_error: str | None
+    seconds: float | None = Field(description="Time from being shown to being answered.")
+
+
+class TopicScore(BaseModel):
+    topic: str
+    title: str
+    score: float | None
+    questions: int
+
+
+class Scores(BaseModel):
+    overall: float | None = Field(description="0..1, weighted; null when nothing was scored")
+    scored: int
+    questions: int
+    topics: list[TopicScore]
+
+
+class PastInterview(BaseModel):
+    id: str
+    minutes: int
+    finished_at: datetime
+    score: float | None
+
+
+class Comparison(BaseModel):
+    previous: list[PastInterview] = Field(description="Earlier interviews, newest first.")
+    change: float | None = Field(description="Overall score minus the previous interview's.")
+    topic_changes: dict[str, float]
+
+
+class Review(BaseModel):
+    question_id: str
+    title: str
+    reason: str
+
+
+class InterviewReport(BaseModel):
+    id: str
+    pack: str
+    pack_title: str
+    minutes: int
+    difficulty: str | None
+    started_at: datetime
+    ends_at: datetime
+    finished_at: datetime
+    finish_reason: str
+    scores: Scores
+    answers: list[ReportAnswer]
+    red_flags: list[RedFlag]
+    total_seconds: float
+    comparison: Comparison
+    recommended_reviews: list[Review]
+    summary: str
+
+
+def model_answer(item: LoadedQuestion) -> str:
+    q = item.question
+    if isinstance(q, FreeText):
+        return q.rubric.model_answer
+    if isinstance(q, Code | CodeFix):
+        return f"```python\n{q.reference.rstrip()}\n```"
+    if isinstance(q, TrueFalse):
+        return "True." if q.answer else "False."
+    if isinstance(q, Ordering):
+        return "\n".join(f"{n}. {i.text}" for n, i in enumerate(q.items, 1))
+    if isinstance(q, ChoiceQuestionBase):
+        return "\n".join(f"- {c.text}" for c in q.choices if c.correct)
+    return ""
+
+
+def answer_text(item: LoadedQuestion | None, answer: object) -> str:
+    """The answer as the candidate saw it: choice and item texts rather than their ids."""
+    if answer is None:
+        return ""
+    q = item.question if item else None
+    texts: dict[str, str] = {}
+    if isinstance(q, ChoiceQuestionBase):
+        texts = {c.id: c.text for c in q.choices}
+    elif isinstance(q, Ordering):
+        texts = {i.id: i.text for i in q.items}
+    if isinstance(answer, list):
+        return "\n".join(f"- {texts.get(str(a), str(a))}" for a in answer)
+    if isinstance(answer, bool):
+        return "True" if answer else "False"
+    return texts.get(str(answer), str(answer))
+
+
+def seconds_taken(row: InterviewAnswer) -> float | None:
+    if row.answered_at is None:
+        return None
+    return round((as_utc(row.answered_at) - as_utc(row.served_at)).total_seconds(), 1)
+
+
+def _verdict(row: InterviewAnswer) -> str:
+    if row.status == "graded" and row.result:
+        return str(row.result["verdict"])
+    return {"skipped": "skipped", "unanswered": "unanswered"}.get(row.status, "ungraded")
+
+
+def report_answer(row: InterviewAnswer, item: LoadedQuestion | None) -> ReportAnswer:
+    result = row.result or {}
+    q = item.question if item else None
+    return ReportAnswer(
+        position=row.position,
+        question_id=row.question_id,
+        title=q.title if q else row.question_id,
+        type=q.type if q else "",
+        topic=q.topic if q else "",
+        kind=row.kind,
+        reason=row.reason,
+        answer=row.answer,
+        answer_text=answer_text(item, row.answer),
+        status=row.status,
+        verdict=_verdict(row),
+        score=result.get("score") if row.status == "graded" else _unscored(row),
+        feedback=[FeedbackItem(**f) for f in result.get("feedback", [])],
+        misconceptions=list(result.get("misconceptions", [])),
+        model_answer=model_answer(item) if item else "",
+        explanation=q.explanation if q else "",
+        grading_error=row.grading_error,
+        seconds=seconds_taken(row),
+    )
+
+
+def _unscored(row: InterviewAnswer) -> float | None:
+    return 0.0 if row.status == "skipped" else None
+
+
+def _weighted(answers: list[ReportAnswer]) -> float | None:
+    scored = [a for a in answers if a.status in SCORED_STATUSES and a.score is not None]
+    total = sum(TYPE_WEIGHTS.get(a.type, 1.0) for a in scored)
+    if not total:
+        return None
+    return round(sum(TYPE_WEIGHTS.get(a.type, 1.0) * (a.score or 0) for a in scored) / total, 3)
+
+
+def score_answers(answers: list[ReportAnswer], topic_titles: dict[str, str]) -> Scores:
+    topics = sorted({a.topic for a in answers if a.topic})
+    return Scores(
+        overall=_weighted(answers),
+        scored=sum(1 for a in answers if a.status in SCORED_STATUSES),
+        questions=len(answers),
+        topics=[
+            TopicScore(
+                topic=t,
+                title=topic_titles.get(t, t),
+                score=_weighted([a for a in answers if a.topic == t]),
+                questions=sum(1 for a in answers if a.topic == t),
+            )
+            for t in topics
+        ],
+    )
+
+
+def red_flags(rows: list[InterviewAnswer], catalog: Catalog) -> list[RedFlag]:
+    flags: list[RedFlag] = []
+    for row in rows:
+        item = catalog.questions.get(row.question_id)
+        if item is not None and row.status not in ("skipped", "unanswered"):
+            flags += find_red_flags(item, row.position, row.answer, row.result)
+    return flags
+
+
+def compare(scores: Scores, previous: list[Interview]) -> Comparison:
+    past = [
+        PastInterview(id=p.id, minutes=p.minutes, finished_at=as_utc(p.finished_at), score=p.score)
+        for p in previous
+        if p.finished_at is not None
+    ]
+    last = previous[0] if previous else None
+    change = None
+    if last is not None and last.score is not None and scores.overall is not None:
+        change = round(scores.overall - last.score, 3)
+    topic_changes = {
+        t.topic: round(t.score - last.topic_scores[t.topic], 3)
+        for t in scores.topics
+        if last is not None and t.score is not None and t.topic in last.topic_scores
+    }
+    return Comparison(previous=past, change=change, topic_changes=topic_changes)
+
+
+def _tell_reviews(
+    flags: list[RedFlag], catalog: Catalog, pack_id: str, asked: set[str]
+) -> list[Review]:
+    """For each tell shown, a question of the pack that teaches the point (not asked yet)."""
+    reviews = []
+    for flag in flags:
+        tell = next((t for t in TELLS if t.id == flag.tell), None)
+        if tell is None:
+            continue
+        match = next(
+            (
+                i
+                for i in catalog.questions.values()
+                if i.pack_id == pack_id
+                and i.question.id not in asked
+                and any(related(tag, t) for tag in tell.tags for t in i.question.tags)
+            ),
+            None,
+        )
+        if match is not None:
+            reason = f"Revisits the tell you showed: {tell.label}."
+            reviews.append(
+                Review(question_id=match.question.id, title=match.question.title, reason=reason)
+            )
+    return reviews
+
+
+def recommend(
+    answers: list[ReportAnswer], flags: list[RedFlag], catalog: Catalog, pack_id: str
+) -> list[Review]:
+    reasons = {
+        "skipped": "You skipped it.",
+        "incorrect": "You missed it.",
+        "partial": "Your answer was only partly right.",
+        "error": "Your answer did not run cleanly.",
+    }
+    reviews = [
+        Review(question_id=a.question_id, title=a.title, reason=reasons[a.verdict])
+        for a in answers
+        if a.verdict in reasons
+    ]
+    reviews += _tell_reviews(flags, catalog, pack_id, {a.question_id for a in answers})
+    seen: set[str] = set()
+    return [r for r in reviews if not (r.question_id in seen or seen.add(r.question_id))]
+
+
+def summarize(scores: Scores, flags: list[RedFlag], reviews: list[Review]) -> str:
+    """Two or three sentences an interviewer would say at the end."""
+    if scores.overall is None:
+        return "Nothing was scored in this interview; answer a few questions next time."
+    parts = [f"Overall {scores.overall:.0%} over {scores.questions} question(s)."]
+    ranked = sorted((t for t in scores.topics if t.score is not None), key=lambda t: t.score or 0)
+    if len(ranked) > 1:
+        parts.append(
+            f"Strongest on {ranked[-1].title} ({ranked[-1].score:.0%}), "
+            f"weakest on {ranked[0].title} ({ranked[0].score:.0%})."
+        )
+    tells = sorted({f.label for f in flags if f.kind == "tell"})
+    if tells:
+        parts.append(f"Tells an interviewer would note: {'; '.join(tells)}.")
+    if reviews:
+        parts.append(f"{len(reviews)} question(s) were added to your review queue.")
+    return " ".join(parts)
+
+
+def build_report(
+    interview: Interview,
+    rows: list[InterviewAnswer],
+    catalog: Catalog,
+    previous: list[Interview],
+) -> InterviewReport:
+    pack = catalog.packs.get(interview.pack_id)
+    topic_titles = {t.id: t.title for t in pack.meta.topics} if pack else {}
+    answers = [report_answer(r, catalog.questions.get(r.question_id)) for r in rows]
+    scores = score_answers(answers, topic_titles)
+    flags = red_flags(rows, catalog)
+    reviews = recommend(answers, flags, catalog, interview.pack_id)
+    assert interview.finished_at is not None
+    return InterviewReport(
+        id=interview.id,
+        pack=interview.pack_id,
+        pack_title=pack.meta.title if pack else interview.pack_id,
+        minutes=interview.minutes,
+        difficulty=interview.difficulty,
+        started_at=as_utc(interview.started_at),
+        ends_at=as_utc(interview.ends_at),
+        finished_at=as_utc(interview.finished_at),
+        finish_reason=interview.finish_reason or "candidate",
+        scores=scores,
+        answers=answers,
+        red_flags=flags,
+        total_seconds=round(sum(a.seconds or 0 for a in answers), 1),
+        comparison=compare(scores, previous),
+        recommended_reviews=reviews,
+        summary=summarize(scores, flags, reviews),
+    )

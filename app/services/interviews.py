@@ -1,0 +1,326 @@
+"""Mock interviews: start one, answer against a server-side deadline, finish, read the report.
+
+The server owns time (an injectable Clock): an answer that arrives after the deadline (plus a
+short grace for the network) is refused and the interview finishes itself; any later access
+to an expired interview finishes it too. Every answer is graded when it arrives, because the
+next question depends on it, but the result is stored and never returned until the report.
+An answer row is committed before grading starts, so a busy or absent grader cannot lose it:
+busy ones are retried at the finish, the rest are reported as ungraded. Finishing feeds every
+scored answer into the progress history and the spaced-review queue.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, col, select
+
+from app.clock import Clock, as_utc
+from app.errors import AnswerInvalid, Conflict, NotFound
+from app.models.interviews import (
+    Interview,
+    InterviewAnswer,
+    InterviewQuestion,
+    InterviewStarted,
+    InterviewStatus,
+    NextQuestion,
+)
+from app.models.users import User
+from app.packs.catalog import Catalog
+from app.services import interview_answers as answers
+from app.services import interview_plans as plans
+from app.services import questions
+from app.services.interview_answers import Graders
+from app.services.interview_reports import InterviewReport, build_report
+
+log = logging.getLogger("tapequiz.interviews")
+GRACE_SECONDS = 2  # the countdown's last answer may take this long to arrive
+HISTORY = 5  # earlier interviews compared in a report
+
+
+class DeadlinePassed(Conflict):
+    code = "deadline_passed"
+
+
+def _public(catalog: Catalog, row: InterviewAnswer) -> InterviewQuestion:
+    detail = questions.get_question(catalog, row.question_id)
+    return InterviewQuestion(**detail.model_dump(), position=row.position)
+
+
+def _rows(session: Session, interview_id: str) -> list[InterviewAnswer]:
+    query = select(InterviewAnswer).where(InterviewAnswer.interview_id == interview_id)
+    return list(session.exec(query.order_by(col(InterviewAnswer.position))).all())
+
+
+def _owned(session: Session, user: User, interview_id: str) -> Interview:
+    """The interview if it belongs to this user; anyone else learns nothing (404)."""
+    interview = session.get(Interview, interview_id[:32])
+    if interview is None or interview.user_id != user.id:
+        raise NotFound(f"no interview with id {interview_id[:32]!r}")
+    return interview
+
+
+def _minutes_left(interview: Interview, now: datetime) -> float:
+    return max(0.0, (as_utc(interview.ends_at) - as_utc(now)).total_seconds() / 60)
+
+
+def _serve(
+    session: Session, interview: Interview, choice: plans.Choice, position: int, now: datetime
+) -> InterviewAnswer:
+    row = InterviewAnswer(
+        interview_id=interview.id,
+        position=position,
+        question_id=choice.item.question.id,
+        question_version=choice.item.version,
+        kind=choice.kind,
+        reason=choice.reason,
+        served_at=as_utc(now),
+    )
+    session.add(row)
+    return row
+
+
+def _next_choice(
+    interview: Interview,
+    pool: list[plans.LoadedQuestion],
+    *,
+    asked: set[str],
+    outcome: plans.Outcome | None,
+    now: datetime,
+) -> plans.Choice | None:
+    """A follow-up when one is due and fits, else the next planned slot that fits."""
+    left = _minutes_left(interview, now)
+    rng = random.Random(f"{interview.id}:{len(asked)}")  # noqa: S311 (variety, not secrecy)
+    if outcome is not None and interview.followups_left > 0:
+        choice = plans.choose_followup(outcome, pool, asked=asked, minutes_left=left)
+        if choice is not None:
+            interview.followups_left -= 1
+            return choice
+    while interview.plan:
+        kind, interview.plan = interview.plan[0], list(interview.plan[1:])
+        choice = plans.pick_for_slot(
+            kind, pool, asked=asked, difficulty=interview.difficulty, minutes_left=left, rng=rng
+        ) or plans.pick_filler(pool, asked=asked, minutes_left=left, rng=rng)
+        if choice is not None:
+            return choice
+    return None
+
+
+def _expired(interview: Interview, now: datetime) -> bool:
+    return as_utc(now) > as_utc(interview.ends_at) + timedelta(seconds=GRACE_SECONDS)
+
+
+async def _finish_expired(session: Session, *, graders: Graders, user: User, now: datetime) -> None:
+    query = select(Interview).where(
+        Interview.user_id == user.id,
+        col(Interview.finished_at).is_(None),
+        Interview.ends_at < as_utc(now - timedelta(seconds=GRACE_SECONDS)),
+    )
+    for interview in session.exec(query).all():
+        await _close(session, interview, graders=graders, user=user, now=now, reason="deadline")
+
+
+async def start_interview(
+    session: Session,
+    *,
+    graders: Graders,
+    user: User,
+    pack: str,
+    minutes: int,
+    difficulty: str | None,
+    clock: Clock,
+) -> InterviewStarted:
+    if minutes not in plans.LENGTHS:
+        raise AnswerInvalid(f"minutes must be one of {', '.join(map(str, plans.LENGTHS))}")
+    if pack not in graders.catalog.packs:
+        raise NotFound(f"no pack with id {pack[:80]!r}")
+    now = clock.now()
+    await _finish_expired(session, graders=graders, user=user, now=now)
+    assert user.id is not None
+    interview = Interview(
+        id=secrets.token_hex(8),
+        user_id=user.id,
+        pack_id=pack,
+        minutes=minutes,
+        difficulty=difficulty,
+        started_at=as_utc(now),
+        ends_at=as_utc(now + timedelta(minutes=minutes)),
+        plan=list(plans.PLANS[minutes]),
+        followups_left=plans.FOLLOWUPS[minutes],
+    )
+    pool = plans.pack_pool(graders.catalog.questions.values(), pack)
+    choice = _next_choice(interview, pool, asked=set(), outcome=None, now=now)
+    if choice is None:
+        raise Conflict(f"pack {pack!r} has no question that fits a {minutes}-minute interview")
+    session.add(interview)
+    row = _serve(session, interview, choice, 0, now)
+    session.commit()
+    return InterviewStarted(
+        id=interview.id,
+        ends_at=as_utc(interview.ends_at),
+        question=_public(graders.catalog, row),
+    )
+
+
+async def submit_answer(
+    session: Session,
+    *,
+    graders: Graders,
+    user: User,
+    interview_id: str,
+    question_id: str,
+    answer: object,
+    clock: Clock,
+) -> NextQuestion:
+    """Record (and quietly grade) the answer to the current question; `None` skips it."""
+    interview = _owned(session, user, interview_id)
+    now = clock.now()
+    if interview.finished_at is not None:
+        raise Conflict("this interview is finished: answers are no longer accepted")
+    if _expired(interview, now):
+        await _close(session, interview, graders=graders, user=user, now=now, reason="deadline")
+        late = (as_utc(now) - as_utc(interview.ends_at)).total_seconds()
+        raise DeadlinePassed(
+            f"Time is up: the interview ended at {as_utc(interview.ends_at):%H:%M:%S} UTC and "
+            f"this answer arrived {late:.0f} s later, so it was not recorded. The interview "
+            "has finished itself; its report is ready."
+        )
+    rows = _rows(session, interview.id)
+    current = rows[-1]
+    if current.status != "open" or current.question_id != question_id:
+        raise Conflict(
+            f"question {question_id[:64]!r} is not the one being asked; "
+            f"the current question is {current.question_id!r}"
+        )
+    await answers.take_answer(session, current, graders, answer=answer, now=now)
+    return await _advance(session, interview, rows, graders=graders, user=user, clock=clock)
+
+
+async def _advance(
+    session: Session,
+    interview: Interview,
+    rows: list[InterviewAnswer],
+    *,
+    graders: Graders,
+    user: User,
+    clock: Clock,
+) -> NextQuestion:
+    now = clock.now()  # grading may have taken a while
+    pool = plans.pack_pool(graders.catalog.questions.values(), interview.pack_id)
+    outcome = answers.outcome_of(rows[-1], graders.catalog)
+    asked = {r.question_id for r in rows}
+    choice = _next_choice(interview, pool, asked=asked, outcome=outcome, now=now)
+    if choice is None:
+        await _close(session, interview, graders=graders, user=user, now=now, reason="completed")
+        return NextQuestion(next=None)
+    row = _serve(session, interview, choice, len(rows), now)
+    session.add(interview)
+    session.commit()
+    return NextQuestion(next=_public(graders.catalog, row))
+
+
+def _previous(session: Session, interview: Interview) -> list[Interview]:
+    query = (
+        select(Interview)
+        .where(
+            Interview.user_id == interview.user_id,
+            Interview.pack_id == interview.pack_id,
+            Interview.id != interview.id,
+            col(Interview.finished_at).is_not(None),
+            Interview.started_at < interview.started_at,
+        )
+        .order_by(col(Interview.started_at).desc())
+        .limit(HISTORY)
+    )
+    return list(session.exec(query).all())
+
+
+async def _close(
+    session: Session,
+    interview: Interview,
+    *,
+    graders: Graders,
+    user: User,
+    now: datetime,
+    reason: str,
+) -> InterviewReport:
+    rows = _rows(session, interview.id)
+    await answers.settle(session, rows, graders)
+    ended = min(as_utc(now), as_utc(interview.ends_at)) if reason == "deadline" else now
+    interview.finished_at, interview.finish_reason = as_utc(ended), reason
+    report = build_report(interview, rows, graders.catalog, _previous(session, interview))
+    interview.score = report.scores.overall
+    interview.topic_scores = {t.topic: t.score for t in report.scores.topics if t.score is not None}
+    session.add(interview)
+    answers.record_attempts(session, user, rows, graders.catalog)
+    session.commit()
+    return report
+
+
+async def finish_interview(
+    session: Session, *, graders: Graders, user: User, interview_id: str, clock: Clock
+) -> InterviewReport:
+    """End the interview now (idempotent: a finished one just returns its report)."""
+    interview = _owned(session, user, interview_id)
+    if interview.finished_at is not None:
+        return _report_of(session, interview, graders.catalog)
+    now = clock.now()
+    reason = "deadline" if _expired(interview, now) else "candidate"
+    return await _close(session, interview, graders=graders, user=user, now=now, reason=reason)
+
+
+def _report_of(session: Session, interview: Interview, catalog: Catalog) -> InterviewReport:
+    rows = _rows(session, interview.id)
+    return build_report(interview, rows, catalog, _previous(session, interview))
+
+
+async def get_report(
+    session: Session, *, graders: Graders, user: User, interview_id: str, clock: Clock
+) -> InterviewReport:
+    interview = _owned(session, user, interview_id)
+    if interview.finished_at is None:
+        now = clock.now()
+        if not _expired(interview, now):
+            raise Conflict("the interview is still running: finish it first to see the report")
+        return await _close(
+            session, interview, graders=graders, user=user, now=now, reason="deadline"
+        )
+    return _report_of(session, interview, graders.catalog)
+
+
+async def get_status(
+    session: Session, *, graders: Graders, user: User, interview_id: str, clock: Clock
+) -> InterviewStatus:
+    """Where the interview stands (finishing it if its time ran out meanwhile)."""
+    interview = _owned(session, user, interview_id)
+    now = clock.now()
+    if interview.finished_at is None and _expired(interview, now):
+        await _close(session, interview, graders=graders, user=user, now=now, reason="deadline")
+    rows = _rows(session, interview.id)
+    current = rows[-1] if rows and rows[-1].status == "open" else None
+    running = interview.finished_at is None
+    return InterviewStatus(
+        id=interview.id,
+        pack=interview.pack_id,
+        minutes=interview.minutes,
+        difficulty=interview.difficulty,
+        started_at=as_utc(interview.started_at),
+        ends_at=as_utc(interview.ends_at),
+        remaining_seconds=round(_minutes_left(interview, now) * 60, 1) if running else 0.0,
+        finished=not running,
+        question=_public(graders.catalog, current) if current and running else None,
+        answered=sum(1 for r in rows if r.status != "open"),
+    )
+
+
+def list_interviews(session: Session, *, user: User, limit: int = 20) -> list[Interview]:
+    query = (
+        select(Interview)
+        .where(Interview.user_id == user.id)
+        .order_by(col(Interview.started_at).desc())
+        .limit(limit)
+    )
+    return list(session.exec(query).all())

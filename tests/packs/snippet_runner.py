@@ -1,9 +1,10 @@
-"""Execute predict-output snippets for real and report what each printed or raised.
+"""Execute pack snippets for real and report what each printed or raised.
 
-The predict-output test must not import TensorFlow itself (the web side never does, and
-one import is the slow part), so it starts this script once for all snippets. Input: a
-JSON list of {"id", "code"} on stdin. Output: a JSON object {id: {"stdout", "raises"}}
-written to the path in argv[1], because TensorFlow may write noise to the real stdout.
+Tests that check pack claims about TensorFlow must not import TensorFlow themselves (the
+web side never does, and the import is the slow part), so they call `run_snippets`, which
+starts this file once as a script for all snippets. The script reads a JSON list of
+{"id", "code"} on stdin and writes {id: {"stdout", "raises"}} to the path in argv[1],
+because TensorFlow may write noise to the real stdout.
 """
 
 from __future__ import annotations
@@ -13,16 +14,41 @@ import io
 import json
 import os
 import runpy
+import subprocess
 import sys
 import tempfile
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
-# Quieter TensorFlow start-up; must be set before any snippet imports it.
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+RUN_TIMEOUT_S = 180
 
 
-def run_snippet(code: str, folder: Path, snippet_id: str) -> dict[str, str | None]:
+@dataclass(frozen=True)
+class Outcome:
+    """What a snippet did: its stripped stdout and the type name of what it raised."""
+
+    stdout: str = ""
+    raises: str | None = None
+
+
+def run_snippets(snippets: dict[str, str], workdir: Path) -> dict[str, Outcome]:
+    """Run every snippet in one fresh interpreter; keys are snippet ids."""
+    result_file = workdir / "results.json"
+    payload = json.dumps([{"id": key, "code": code} for key, code in snippets.items()])
+    subprocess.run(
+        [sys.executable, __file__, str(result_file)],
+        input=payload,
+        text=True,
+        capture_output=True,
+        timeout=RUN_TIMEOUT_S,
+        check=True,
+    )
+    raw = json.loads(result_file.read_text(encoding="utf-8"))
+    return {key: Outcome(r["stdout"].strip(), r["raises"]) for key, r in raw.items()}
+
+
+def _run_one(code: str, folder: Path, snippet_id: str) -> dict[str, str | None]:
     """Run one snippet from a real file (autograph needs source) and capture its outcome."""
     path = folder / f"{snippet_id.replace('-', '_')}.py"
     path.write_text(code, encoding="utf-8")
@@ -38,9 +64,11 @@ def run_snippet(code: str, folder: Path, snippet_id: str) -> dict[str, str | Non
 
 
 def main() -> None:
+    # Quieter TensorFlow start-up; must be set before any snippet imports it.
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     snippets = json.load(sys.stdin)
     with tempfile.TemporaryDirectory() as tmp:
-        results = {s["id"]: run_snippet(s["code"], Path(tmp), s["id"]) for s in snippets}
+        results = {s["id"]: _run_one(s["code"], Path(tmp), s["id"]) for s in snippets}
     Path(sys.argv[1]).write_text(json.dumps(results), encoding="utf-8")
 
 

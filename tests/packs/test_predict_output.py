@@ -9,27 +9,15 @@ real outcome and that the correct choice states it.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
 
 from app.packs.schema import PredictOutput
+from tests.packs.snippet_runner import Outcome, run_snippets
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CORE_PACK = REPO_ROOT / "questions" / "gradient-tape"
-RUNNER = Path(__file__).with_name("snippet_runner.py")
-RUN_TIMEOUT_S = 180
-
-
-@dataclass(frozen=True)
-class Outcome:
-    stdout: str = ""
-    raises: str | None = None
+CORE_PACK = Path(__file__).resolve().parents[2] / "questions" / "gradient-tape"
 
 
 # The ground truth, checked against real runs: the exact stdout (stripped) and the type
@@ -68,18 +56,8 @@ QUESTIONS = _predict_output_questions()
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
-    result_file = tmp_path_factory.mktemp("snippets") / "results.json"
-    payload = json.dumps([{"id": q.id, "code": q.code} for q in QUESTIONS.values()])
-    subprocess.run(
-        [sys.executable, str(RUNNER), str(result_file)],
-        input=payload,
-        text=True,
-        capture_output=True,
-        timeout=RUN_TIMEOUT_S,
-        check=True,
-    )
-    raw = json.loads(result_file.read_text(encoding="utf-8"))
-    return {qid: Outcome(r["stdout"].strip(), r["raises"]) for qid, r in raw.items()}
+    snippets = {q.id: q.code for q in QUESTIONS.values()}
+    return run_snippets(snippets, tmp_path_factory.mktemp("snippets"))
 
 
 def test_expectations_cover_every_predict_output_question() -> None:

@@ -1,0 +1,170 @@
+"""JSON API for mock interviews: start, answer against the clock, finish, read the report.
+
+While an interview runs, no response carries grading (no verdict, score or feedback); the
+report holds all of it. Writes need `Content-Type: application/json` (the CSRF guard, see
+app/identity.py). Another identity's interview is a 404, never a 403, so ids reveal nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, Field
+
+from app.clock import ClockDep, as_utc
+from app.deps import CatalogDep, CodeGraderDep, SessionDep
+from app.identity import CurrentUserDep, GradeLimitDep, JsonBodyDep
+from app.models.interviews import InterviewStarted, InterviewStatus, NextQuestion
+from app.schemas import ErrorBody
+from app.services import interviews
+from app.services.interview_answers import Graders
+from app.services.interview_reports import InterviewReport
+
+router = APIRouter(prefix="/api/interviews", tags=["interviews"])
+ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"model": ErrorBody, "description": "Not JSON (CSRF guard)"},
+    404: {"model": ErrorBody, "description": "No such interview (or pack) for this identity"},
+    409: {
+        "model": ErrorBody,
+        "description": "Finished interview, not the current question, still running (report), "
+        "or `deadline_passed`: the answer came after the deadline and the interview finished",
+    },
+    422: {"model": ErrorBody, "description": "Malformed request or answer"},
+}
+
+
+def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep) -> Graders:
+    return Graders(catalog=catalog, code_grader=code_grader)
+
+
+GradersDep = Annotated[Graders, Depends(get_graders)]
+
+
+class StartRequest(BaseModel):
+    pack: str = Field(max_length=64, examples=["gradient-tape"])
+    minutes: Literal[10, 20, 45] = Field(description="Length of the interview.")
+    difficulty: Literal["easy", "medium", "hard"] | None = Field(
+        default=None, description="Preferred difficulty (warm-ups stay easy)."
+    )
+
+
+class AnswerRequest(BaseModel):
+    question_id: str = Field(max_length=64, description="Must be the question being asked.")
+    answer: Any = Field(
+        default=None,
+        description="Same shapes as POST /api/questions/{id}/grade. `null` skips the question.",
+    )
+    skip: bool = Field(default=False, description="Skip the question (the answer is ignored).")
+
+
+class InterviewSummary(BaseModel):
+    id: str
+    pack: str
+    minutes: int
+    started_at: datetime
+    finished_at: datetime | None
+    score: float | None
+
+
+@router.post(
+    "",
+    response_model=InterviewStarted,
+    status_code=201,
+    responses=ERRORS,
+    dependencies=[JsonBodyDep],
+)
+async def start(
+    body: StartRequest,
+    db: SessionDep,
+    user: CurrentUserDep,
+    graders: GradersDep,
+    clock: ClockDep,
+) -> InterviewStarted:
+    """Start an interview; the deadline is `ends_at` and the server enforces it."""
+    return await interviews.start_interview(
+        db,
+        graders=graders,
+        user=user,
+        pack=body.pack,
+        minutes=body.minutes,
+        difficulty=body.difficulty,
+        clock=clock,
+    )
+
+
+@router.get("", response_model=list[InterviewSummary])
+def list_mine(db: SessionDep, user: CurrentUserDep) -> list[InterviewSummary]:
+    return [
+        InterviewSummary(
+            id=i.id,
+            pack=i.pack_id,
+            minutes=i.minutes,
+            started_at=as_utc(i.started_at),
+            finished_at=as_utc(i.finished_at) if i.finished_at else None,
+            score=i.score,
+        )
+        for i in interviews.list_interviews(db, user=user)
+    ]
+
+
+@router.get("/{interview_id}", response_model=InterviewStatus, responses=ERRORS)
+async def status(
+    interview_id: str, db: SessionDep, user: CurrentUserDep, graders: GradersDep, clock: ClockDep
+) -> InterviewStatus:
+    """Time left and the current question (an expired interview is finished on the way)."""
+    return await interviews.get_status(
+        db, graders=graders, user=user, interview_id=interview_id, clock=clock
+    )
+
+
+@router.post(
+    "/{interview_id}/answers",
+    response_model=NextQuestion,
+    responses=ERRORS,
+    dependencies=[JsonBodyDep, GradeLimitDep],
+)
+async def answer(
+    interview_id: str,
+    body: AnswerRequest,
+    db: SessionDep,
+    user: CurrentUserDep,
+    graders: GradersDep,
+    clock: ClockDep,
+) -> NextQuestion:
+    """Answer (or skip) the current question; the reply is the next question or null."""
+    return await interviews.submit_answer(
+        db,
+        graders=graders,
+        user=user,
+        interview_id=interview_id,
+        question_id=body.question_id,
+        answer=None if body.skip else body.answer,
+        clock=clock,
+    )
+
+
+@router.post(
+    "/{interview_id}/finish",
+    response_model=InterviewReport,
+    responses=ERRORS,
+    dependencies=[JsonBodyDep],
+)
+async def finish(
+    interview_id: str, db: SessionDep, user: CurrentUserDep, graders: GradersDep, clock: ClockDep
+) -> InterviewReport:
+    """End the interview now and get the report (finishing twice returns the same report)."""
+    return await interviews.finish_interview(
+        db, graders=graders, user=user, interview_id=interview_id, clock=clock
+    )
+
+
+@router.get("/{interview_id}/report", response_model=InterviewReport, responses=ERRORS)
+async def report(
+    interview_id: str, db: SessionDep, user: CurrentUserDep, graders: GradersDep, clock: ClockDep
+) -> InterviewReport:
+    """The report of a finished (or expired) interview; 409 while it still runs."""
+    return await interviews.get_report(
+        db, graders=graders, user=user, interview_id=interview_id, clock=clock
+    )

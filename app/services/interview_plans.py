@@ -97,7 +97,10 @@ def pick_for_slot(
     if not typed:
         return None
     rng.shuffle(typed)  # variety between interviews; the sort below is stable
-    typed.sort(key=lambda i: (_preference(i, kind, difficulty), _ladder_rank(i)))
+    if kind == "code":  # the ladder first: a passing training step leads up it
+        typed.sort(key=lambda i: (_ladder_rank(i), _preference(i, kind, difficulty)))
+    else:
+        typed.sort(key=lambda i: _preference(i, kind, difficulty))
     return Choice(typed[0], kind)
 
 

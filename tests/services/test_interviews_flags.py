@@ -1,0 +1,137 @@
+"""Red flags: the source document's tells found in graded answers, with their evidence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.packs.catalog import Catalog, load_catalog
+from app.packs.loader import LoadedQuestion
+from app.services.interview_flags import find_red_flags
+from tests.services.interview_kit import FIXTURES
+
+GOOD_STEP = """\
+def train_step(model, optimizer, loss_fn, x, y):
+    with tf.GradientTape() as tape:
+        logits = model(x, training=True)
+        loss = loss_fn(y, logits)
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+"""
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog([FIXTURES])
+
+
+def question(catalog: Catalog, question_id: str) -> LoadedQuestion:
+    return catalog.questions[question_id]
+
+
+@pytest.mark.parametrize(
+    ("source", "tell", "evidence"),
+    [
+        (
+            GOOD_STEP.replace("    with tf", "    optimizer.zero_grad()\n    with tf"),
+            "zero-grad",
+            "optimizer.zero_grad()",
+        ),
+        (
+            GOOD_STEP.replace("tape.gradient(loss, model.trainable_variables)",
+                              "tape.gradient(loss, model.variables)"),
+            "model-variables",
+            "grads = tape.gradient(loss, model.variables)",
+        ),
+        (
+            GOOD_STEP.replace("        loss = loss_fn(y, logits)\n", "").replace(
+                "    grads =", "    loss = loss_fn(y, logits)\n    grads ="),
+            "loss-after-tape",
+            "loss = loss_fn(y, logits)",
+        ),
+        (
+            GOOD_STEP.replace("logits = model(x, training=True)",
+                              "logits = np.tanh(model(x, training=True).numpy())"),
+            "numpy-in-tape",
+            "logits = np.tanh(model(x, training=True).numpy())",
+        ),
+    ],
+    ids=["zero-grad", "model-variables", "loss-after-tape", "numpy-in-tape"],
+)  # fmt: skip
+def test_code_tell_is_flagged_with_its_line(
+    catalog: Catalog, source: str, tell: str, evidence: str
+) -> None:
+    flags = find_red_flags(question(catalog, "k-train-step"), 3, source, None)
+    assert [(f.tell, f.evidence, f.position) for f in flags] == [(tell, evidence, 3)]
+
+
+def test_correct_code_raises_no_flag(catalog: Catalog) -> None:
+    assert find_red_flags(question(catalog, "k-train-step"), 0, GOOD_STEP, None) == []
+
+
+def test_numpy_after_the_tape_is_not_flagged(catalog: Catalog) -> None:
+    source = GOOD_STEP.replace("    return loss", "    return loss.numpy()")
+    assert find_red_flags(question(catalog, "k-train-step"), 0, source, None) == []
+
+
+def test_free_text_tell_quotes_the_sentence(catalog: Catalog) -> None:
+    result: dict[str, Any] = {
+        "misconceptions": ["needs-zero-grad"],
+        "feedback": [
+            {
+                "kind": "misconception",
+                "message": "Misconception – TensorFlow needs a gradient-zeroing call: you wrote "
+                "\u201cCall zero_grad first.\u201d. TensorFlow has no zeroing call.",
+            }
+        ],
+    }
+    flags = find_red_flags(question(catalog, "e-zero-grad"), 1, "Call zero_grad first.", result)
+    assert [(f.tell, f.kind, f.evidence) for f in flags] == [
+        ("zero-grad", "tell", "Call zero_grad first.")
+    ]
+
+
+def test_other_misconception_is_a_lesser_flag(catalog: Catalog) -> None:
+    result: dict[str, Any] = {
+        "misconceptions": ["tape-accumulates"],
+        "feedback": [
+            {
+                "kind": "misconception",
+                "message": "Misconception – the tape keeps gradients: you wrote "
+                "\u201cThe tape sums them.\u201d. A tape holds a recording, not gradients.",
+            }
+        ],
+    }
+    flags = find_red_flags(question(catalog, "e-zero-grad"), 1, "The tape sums them.", result)
+    assert [(f.kind, f.label, f.evidence, f.correction) for f in flags] == [
+        (
+            "misconception",
+            "the tape keeps gradients",
+            "The tape sums them.",
+            "A tape holds a recording, not gradients.",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question_id", "answer", "tell"),
+    [
+        ("w-updates", True, "gradient-updates-weights"),
+        ("c-sources", "all", "model-variables"),
+    ],
+)
+def test_wrong_pick_of_a_tell_is_flagged(
+    catalog: Catalog, question_id: str, answer: object, tell: str
+) -> None:
+    flags = find_red_flags(question(catalog, question_id), 0, answer, {"misconceptions": []})
+    assert [f.tell for f in flags] == [tell]
+    assert flags[0].evidence.startswith("Chose: ")
+
+
+@pytest.mark.parametrize(
+    ("question_id", "answer"), [("w-updates", False), ("c-sources", "trainable")]
+)
+def test_right_pick_raises_no_flag(catalog: Catalog, question_id: str, answer: object) -> None:
+    assert find_red_flags(question(catalog, question_id), 0, answer, {"misconceptions": []}) == []

@@ -23,7 +23,9 @@ _QUOTES = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": " - ",
      "\u2014": " - ", "\u2192": " -> ", "\u00a0": " "}
 )  # fmt: skip
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[.!?][\"')])\s+")
+# A semicolon ends a statement too: a phrasing must not pair the subject of one with the
+# verb of the next ("not updated by tape.gradient; it only computes").
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[.!?][\"')])\s+|;\s*")
 _CODE_LINE = re.compile(
     r"^\s*(?:with\s+\S.*:|def\s+\w+\(.*|for\s+.+:|if\s+.+:|import\s+\w+.*|from\s+\w+.*import.*"
     r"|return\b.*|@\w.*|>>>.*|[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*[-+*/]?=(?!=)\s*\S.*"

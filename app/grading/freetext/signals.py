@@ -15,8 +15,9 @@ from app.grading.freetext.normalise import Normalised
 _FUNCTION_WORDS = frozenset(
     """a an the this that these those it its they them their you your we our i my he she
     is are was were be been being am do does did done doing has have had having will would
-    can could should must may might shall need needs needed to of in on at for from by with one another other
-    into onto about as than then so because since if when while after before until unless
+    can could should must may might shall need needs needed to of in on at for from by with
+    one another other into onto about as than then so because since if when while after
+    before until unless
     not no never nothing n't dont doesnt isnt without and or but also only just still even
     which who what where why how there here all each every any some both either neither nor
     get gets got become becomes make makes made keep keeps let lets it's you're don't

@@ -120,11 +120,33 @@ async def _selftest(pack: Pack, *, skip_code: bool) -> SelfTestReport:
             await grader.stop()
 
 
+def _set_role(args: argparse.Namespace) -> int:
+    from sqlmodel import Session
+
+    from app.db import init_db, make_engine
+    from app.errors import NotFound
+    from app.services.instructors import set_role
+
+    engine = make_engine(get_settings())
+    init_db(engine)
+    role = "instructor" if args.users_command == "promote" else "learner"
+    try:
+        with Session(engine) as session:
+            user = set_role(session, email=args.email, role=role)
+    except NotFound as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    print(f"{user.email} is now {user.role}")
+    return 0
+
+
 def _grade(args: argparse.Namespace) -> int:
-    from app.packs.catalog import load_catalog
+    from app.services.publishing import load_serving_catalog
 
     settings = get_settings()
-    catalog = load_catalog([settings.packs_dir, settings.data_dir / "packs"])
+    catalog = load_serving_catalog(settings)
     item = catalog.questions.get(args.question)
     if item is None:
         print(f"error: no question with id {args.question!r}", file=sys.stderr)
@@ -186,6 +208,13 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("path", type=Path)
     test.add_argument("--skip-code", action="store_true", help="do not start the sandbox")
     test.set_defaults(func=_test_pack)
+    users = sub.add_parser("users", help="manage roles").add_subparsers(
+        dest="users_command", required=True
+    )
+    for command, text in (("promote", "make an account an instructor"), ("demote", "undo it")):
+        role = users.add_parser(command, help=text)
+        role.add_argument("email")
+        role.set_defaults(func=_set_role)
     grade = sub.add_parser("grade", help="grade one answer file against a question")
     grade.add_argument("--question", required=True)
     grade.add_argument("answer", type=Path)

@@ -18,27 +18,7 @@ from app.services.selftest import (
     format_report,
     run_selftest,
 )
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-pack"
-
-
-class FakeGrader:
-    """Stands in for the sandbox: the reference passes, each wrong solution gets its tag."""
-
-    def __init__(self, tags: dict[str, list[str]] | None = None, fail: bool = False) -> None:
-        self.tags = tags  # source marker -> tags reported, overriding the labelled tag
-        self.fail = fail
-        self.calls = 0
-
-    async def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
-        self.calls += 1
-        if self.fail:
-            raise RuntimeError("worker pool is down")
-        if source == question.reference:
-            return GradeResult("correct", 1.0)
-        wrong = next(w for w in question.wrong if w.code == source)
-        tags = (self.tags or {}).get(wrong.tag, [wrong.tag])
-        return GradeResult("incorrect", 0.0, misconceptions=tags)
+from tests.services.instructor_fakes import EXAMPLE, FakeGrader
 
 
 def _copy_example(tmp_path: Path) -> Path:

@@ -1,0 +1,212 @@
+"""Publish an uploaded pack: stage, validate, self-test, then switch it in atomically.
+
+Nothing an upload does touches the published packs until every check has passed: the zip is
+unpacked into a staging folder beside data_dir/packs (same filesystem, so the final move is
+one atomic rename), loaded and self-tested there, and only then renamed to
+data_dir/packs/<pack>/<version>/. Versions are never overwritten; the catalog serves the
+highest version of each pack, and attempts keep the version hash they were graded against.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlmodel import Session, col, select
+
+from app.config import Settings
+from app.errors import Conflict, PackInvalid
+from app.grading.dispatch import CodeGraderLike
+from app.models.publishing import PackVersion
+from app.models.users import User
+from app.packs.catalog import Catalog, pack_folders
+from app.packs.loader import Pack, load_pack
+from app.services.pack_archives import ArchiveRefused, Limits, extract_pack
+from app.services.selftest import SelfTestReport, has_code, run_selftest
+
+VERSION = re.compile(r"^\d+\.\d+\.\d+$")
+_publish_lock = asyncio.Lock()  # one publication at a time: checks and the move stay atomic
+
+
+@dataclass(frozen=True)
+class Published:
+    version: PackVersion
+    selftest: SelfTestReport
+    catalog: Catalog
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def published_root(settings: Settings) -> Path:
+    return settings.data_dir / "packs"
+
+
+def latest_folders(root: Path) -> list[Path]:
+    """Per pack under `root`: its highest <version>/ folder, or the folder itself if flat."""
+    folders = []
+    for pack_dir in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+        if (pack_dir / "pack.yaml").exists():
+            folders.append(pack_dir)  # a pack folder copied in by hand, unversioned
+            continue
+        versions = [v for v in pack_dir.iterdir() if VERSION.match(v.name) and v.is_dir()]
+        if versions:
+            folders.append(max(versions, key=lambda v: version_key(v.name)))
+    return folders
+
+
+def load_serving_catalog(settings: Settings) -> Catalog:
+    """Built-in packs plus the latest published version of each uploaded pack."""
+    catalog = Catalog()
+    for folder in pack_folders(settings.packs_dir) + latest_folders(published_root(settings)):
+        report = load_pack(folder)
+        catalog.problems.extend(report.problems)
+        if report.pack is not None:
+            catalog.problems.extend(catalog.add(report.pack))
+    return catalog
+
+
+def _relative(problems: list[str], staging: Path) -> list[str]:
+    # Authors need paths inside their zip, not the server's staging directory.
+    prefix = str(staging) + "/"
+    return [p.replace(prefix, "") for p in problems]
+
+
+def _load_staged(staging: Path) -> Pack:
+    report = load_pack(staging)
+    if report.pack is None:
+        problems = _relative([str(p) for p in report.problems], staging)
+        raise PackInvalid(f"the pack has {len(problems)} problem(s)", problems)
+    return report.pack
+
+
+def _check_ownership(session: Session, pack: Pack, catalog: Catalog, user: User) -> None:
+    meta = pack.meta
+    existing = session.exec(
+        select(PackVersion).where(PackVersion.pack_id == meta.id).order_by(col(PackVersion.id))
+    ).all()
+    if meta.id in catalog.packs and not existing:
+        raise Conflict(f"pack id {meta.id!r} belongs to a built-in pack; choose another id")
+    if existing and existing[0].published_by not in (None, user.id):
+        raise Conflict(f"pack {meta.id!r} was published by another instructor")
+    newest = max((v.version for v in existing), key=version_key, default=None)
+    if newest is not None and version_key(meta.version) <= version_key(newest):
+        raise Conflict(
+            f"version {meta.version} of {meta.id!r} is not newer than the published"
+            f" {newest}; raise `version` in pack.yaml"
+        )
+
+
+def _check_ids(pack: Pack, catalog: Catalog, staging: Path) -> None:
+    clashes = []
+    for item in pack.questions:
+        owner = catalog.questions.get(item.question.id)
+        if owner is not None and owner.pack_id != pack.meta.id:
+            clashes.append(
+                f"{item.file.relative_to(staging)}:1: question id {item.question.id!r}"
+                f" is already used by pack {owner.pack_id!r}"
+            )
+    if clashes:
+        raise PackInvalid(f"{len(clashes)} question id(s) are taken by other packs", clashes)
+
+
+async def _self_test(
+    pack: Pack, code_grader: CodeGraderLike | None, staging: Path
+) -> SelfTestReport:
+    if has_code(pack) and code_grader is None:
+        raise PackInvalid(
+            "this pack has code questions and the code sandbox is off on this server, so"
+            " they cannot be self-tested; a pack that is not self-tested is not published"
+        )
+    report = await run_selftest(pack, code_grader=code_grader)
+    if not report.passed:
+        failures = _relative([str(f) for f in report.failures], staging)
+        raise PackInvalid(f"the self-test failed ({len(failures)} failing check(s))", failures)
+    return report
+
+
+def _move_into_place(staging: Path, settings: Settings, pack: Pack) -> Path:
+    target = published_root(settings) / pack.meta.id / pack.meta.version
+    if target.exists():
+        raise Conflict(f"version {pack.meta.version} of {pack.meta.id!r} is already published")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging.rename(target)  # same filesystem: atomic, and never a half-copied pack
+    return target
+
+
+def _limits(settings: Settings) -> Limits:
+    return Limits(
+        max_compressed=settings.pack_upload_max_bytes,
+        max_unpacked=settings.pack_unpacked_max_bytes,
+        max_files=settings.pack_max_files,
+    )
+
+
+async def publish_zip(
+    session: Session,
+    *,
+    settings: Settings,
+    catalog: Catalog,
+    user: User,
+    data: bytes,
+    code_grader: CodeGraderLike | None,
+) -> Published:
+    """Validate, self-test and publish a zipped pack; raise PackInvalid/Conflict otherwise."""
+    stage_root = settings.data_dir / "staging"
+    stage_root.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix="upload-", dir=stage_root))
+    try:
+        async with _publish_lock:
+            return await _publish_staged(
+                session, settings, catalog, user, data, code_grader, staging
+            )
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # gone already when published (renamed)
+
+
+async def _publish_staged(
+    session: Session,
+    settings: Settings,
+    catalog: Catalog,
+    user: User,
+    data: bytes,
+    code_grader: CodeGraderLike | None,
+    staging: Path,
+) -> Published:
+    try:
+        extract_pack(data, staging, _limits(settings))
+    except ArchiveRefused as exc:
+        raise PackInvalid("the upload was refused", exc.problems) from None
+    pack = _load_staged(staging)
+    _check_ownership(session, pack, catalog, user)
+    _check_ids(pack, catalog, staging)
+    report = await _self_test(pack, code_grader, staging)
+    row = PackVersion(
+        pack_id=pack.meta.id,
+        version=pack.meta.version,
+        title=pack.meta.title,
+        question_count=len(pack.questions),
+        published_by=user.id,
+    )
+    session.add(row)
+    session.flush()  # the row first: a failed move rolls it back, leaving no trace
+    try:
+        _move_into_place(staging, settings, pack)
+    except BaseException:
+        session.rollback()
+        raise
+    session.commit()
+    session.refresh(row)
+    return Published(version=row, selftest=report, catalog=load_serving_catalog(settings))
+
+
+def list_versions(session: Session, *, pack_id: str | None = None) -> list[PackVersion]:
+    query = select(PackVersion).order_by(col(PackVersion.pack_id), col(PackVersion.id).desc())
+    if pack_id is not None:
+        query = query.where(PackVersion.pack_id == pack_id)
+    return list(session.exec(query).all())

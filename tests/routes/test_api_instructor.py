@@ -1,0 +1,74 @@
+"""Instructor JSON API: role and header checks, pack upload, refusal details."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session, select
+
+from app.models.users import User
+from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
+
+HEADERS = {"X-Requested-With": "test"}
+
+
+def promote_current_user(client: TestClient) -> None:
+    client.get("/api/instructor/packs")  # creates the guest and its cookie
+    with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
+        for user in session.exec(select(User)).all():
+            user.role = "instructor"
+            session.add(user)
+        session.commit()
+
+
+@pytest.fixture
+def teacher(client: TestClient) -> Iterator[TestClient]:
+    promote_current_user(client)
+    client.app.state.code_grader = FakeGrader()  # type: ignore[attr-defined]
+    yield client
+
+
+def _upload(client: TestClient, data: bytes, headers: dict[str, str] = HEADERS) -> httpx.Response:
+    files = {"file": ("pack.zip", data, "application/zip")}
+    return client.post("/api/instructor/packs", files=files, headers=headers)
+
+
+def test_list_packs_refuses_learner(client: TestClient) -> None:
+    response = client.get("/api/instructor/packs")
+    assert response.status_code == 403 and response.json()["error"] == "forbidden"
+
+
+def test_upload_refuses_without_custom_header(teacher: TestClient) -> None:
+    response = _upload(teacher, zip_folder(EXAMPLE), headers={})
+    assert response.status_code == 403
+
+
+def test_upload_publishes_and_serves_questions(teacher: TestClient) -> None:
+    response = _upload(teacher, zip_folder(EXAMPLE))
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["pack_id"], body["version"], body["question_count"]) == (
+        "tape-example",
+        "1.0.0",
+        8,
+    )
+    assert teacher.get("/api/questions/ex-what-records").status_code == 200
+
+
+def test_upload_refused_lists_problems_in_details(teacher: TestClient) -> None:
+    edits = {"ex-what-records.yaml": "id: ex-what-records\ntype: single-choice\n"}
+    response = _upload(teacher, zip_folder(EXAMPLE, edits))
+    assert response.status_code == 422
+    body = response.json()
+    assert body["error"] == "pack_invalid"
+    assert any(d.startswith("ex-what-records.yaml:") for d in body["details"])
+    assert teacher.get("/api/questions/ex-what-records").status_code == 404
+
+
+def test_list_packs_shows_published_version(teacher: TestClient) -> None:
+    _upload(teacher, zip_folder(EXAMPLE))
+    [row] = teacher.get("/api/instructor/packs").json()
+    assert (row["pack_id"], row["version"]) == ("tape-example", "1.0.0")

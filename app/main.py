@@ -19,8 +19,8 @@ from app.config import REPO_ROOT, Settings, get_settings
 from app.db import init_db, make_engine
 from app.errors import GraderBusy, PackInvalid, TapequizError
 from app.identity import IdentityCookies
-from app.packs.catalog import load_catalog
-from app.routes import api_questions, health
+from app.routes import api_instructor, api_questions, health
+from app.services.publishing import load_serving_catalog
 from app.web.limits import BodySizeLimit
 
 log = logging.getLogger("tapequiz")
@@ -43,7 +43,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     app.state.engine = make_engine(settings)
     init_db(app.state.engine)
-    app.state.catalog = load_catalog([settings.packs_dir, settings.data_dir / "packs"])
+    app.state.catalog = load_serving_catalog(settings)  # built-in + latest published versions
     for problem in app.state.catalog.problems:
         log.error("pack problem: %s", problem)
     grader = _start_code_grader(settings)
@@ -89,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(IdentityCookies, secure=app.state.settings.cookie_secure)
     app.add_exception_handler(TapequizError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    for router in (health.router, api_questions.router):
+    for router in (health.router, api_questions.router, api_instructor.router):
         app.include_router(router)
     static = Path(REPO_ROOT / "static")
     app.mount("/static", StaticFiles(directory=static), name="static")

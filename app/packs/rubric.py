@@ -55,6 +55,11 @@ def _check_patterns(patterns: list[str]) -> list[str]:
             compiled = re.compile(expand_phrasing(pattern), re.IGNORECASE)
         except re.error as exc:
             raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from exc
+        if re.search(r"\\\\[wsbdWSBD.()]", pattern):
+            raise ValueError(
+                f"phrasing {pattern!r} has a doubled backslash; in YAML plain or single-quoted"
+                " text write \\w, \\s, \\. with one backslash"
+            )
         if compiled.search(""):
             raise ValueError(f"phrasing {pattern!r} matches the empty answer")
     return patterns

@@ -47,7 +47,13 @@ _SUBJECT = (
 )
 _TERMINATOR = re.compile(
     r"[,;:!?]|\s-+>?\s|=>|\b(?:but|however|whereas|although|though|while|so|because|since"
-    r"|which|otherwise|therefore|hence|yet|instead|thus|unless)\b|\band\s+(?=" + _SUBJECT + r"\b)",
+    r"|which|otherwise|therefore|hence|yet|instead|thus|unless)\b|\band\s+(?=" + _SUBJECT + r"\b)"
+    r"|\band\s+(?=(?:don't|dont|do\s+not|not|never|no)\b)",
+    re.IGNORECASE,
+)
+_NEW_SUBJECT = re.compile(
+    r"\s*(?:the\s+)?(?:apply_gradients|optimizer|tape\.gradient|tensorflow|tf|pytorch|torch|keras"
+    r"|you|we|i)\b",
     re.IGNORECASE,
 )
 _CALL_ARGS = re.compile(r"(?<=[\w\]])\([^()\n]*\)")
@@ -88,9 +94,10 @@ def _clause_start(masked: str, position: int, *, inclusive: bool = True) -> int:
     that ends on "unless" still belongs to the clause before it.
     """
     start = 0
-    for term in _TERMINATOR.finditer(masked, 0, position):
-        if inclusive or term.end() < position:
-            start = term.end()
+    for term in _TERMINATOR.finditer(masked):  # whole text: look-aheads must see past
+        if term.end() > position or (term.end() == position and not inclusive):
+            break
+        start = term.end()
     return start
 
 
@@ -125,13 +132,55 @@ def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     return not _OWN.search(clause)
 
 
+def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
+    """End of a terminator inside the span that a new subject follows, if any.
+
+    "tape.gradient computes gradients, apply_gradients updates the variables" holds two
+    statements; a phrasing must not take its subject from the first and its verb from
+    the second. Pronouns are left alone: they usually point back at the same subject.
+    """
+    for term in _TERMINATOR.finditer(masked, start, end):
+        if term.start() > start and _NEW_SUBJECT.match(masked, term.end()):
+            return term.end()
+    return None
+
+
+def _matches(pattern: re.Pattern[str], text: str, masked: str) -> list[re.Match[str]]:
+    found, position = [], 0
+    while (match := pattern.search(text, position)) is not None:
+        split = None if "\n" in match.group() else _new_subject_inside(masked, *match.span())
+        if split is None:
+            found.append(_tightest(pattern, text, masked, match))
+        position = split or max(match.end(), match.start() + 1)
+    return found
+
+
+def _tightest(
+    pattern: re.Pattern[str], text: str, masked: str, match: re.Match[str]
+) -> re.Match[str]:
+    """The same statement matched from the latest clause start inside the match.
+
+    "It's not the variables - trainable variables are watched automatically" matches
+    from the first "variables"; judged from there the "not" would deny it.
+    """
+    for term in reversed(list(_TERMINATOR.finditer(masked, match.start() + 1, match.end()))):
+        tighter = pattern.search(text, term.end() + _leading_space(text, term.end()))
+        if tighter is not None and tighter.start() < match.end():
+            return tighter
+    return match
+
+
+def _leading_space(text: str, position: int) -> int:
+    return len(text[position:]) - len(text[position:].lstrip())
+
+
 def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
     """Every match of any phrasing in every unit, with its polarity."""
     hits = []
     for unit in units:
         masked = _mask(unit.text)
         for pattern in patterns:
-            for match in compile_phrasing(pattern).finditer(unit.text):
+            for match in _matches(compile_phrasing(pattern), unit.text, masked):
                 hits.append(_hit(unit, masked, match))
     return hits
 

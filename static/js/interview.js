@@ -1,0 +1,77 @@
+/* Mock interview: the countdown and the print button. The countdown only displays the
+   server's deadline; the server refuses late answers whatever this shows. It re-syncs with
+   GET /api/interviews/{id} when the tab becomes visible again (timers sleep in background
+   tabs) and, when time runs out, goes to the report, which the server finishes itself. */
+(function () {
+  "use strict";
+
+  function format(seconds) {
+    var s = Math.max(0, Math.ceil(seconds));
+    var m = Math.floor(s / 60);
+    var rest = s % 60;
+    return m + ":" + (rest < 10 ? "0" : "") + rest;
+  }
+
+  function setupCountdown() {
+    var bar = document.getElementById("interview-bar");
+    var out = document.getElementById("countdown");
+    if (!bar || !out) return;
+    var announcer = document.getElementById("time-announcer");
+    var clock = out.closest(".clock");
+    var deadline = performance.now() + parseFloat(bar.dataset.remaining) * 1000;
+    var announced = {};
+
+    function announce(left) {
+      [300, 60].forEach(function (mark) {
+        if (left <= mark && left > mark - 2 && !announced[mark] && announcer) {
+          announced[mark] = true;
+          announcer.textContent = (mark / 60) + (mark === 60 ? " minute" : " minutes") + " left.";
+        }
+      });
+    }
+
+    function timeUp() {
+      clearInterval(timer);
+      if (clock) clock.classList.add("out");
+      if (announcer) announcer.textContent = "Time is up.";
+      document.querySelectorAll("#answer-form button, #answer-form input, #answer-form textarea")
+        .forEach(function (el) { el.disabled = true; });
+      setTimeout(function () { location.assign(bar.dataset.report); }, 800);
+    }
+
+    function tick() {
+      var left = (deadline - performance.now()) / 1000;
+      out.textContent = format(left);
+      if (clock) clock.classList.toggle("low", left <= 60);
+      announce(left);
+      if (left <= 0) timeUp();
+    }
+
+    function resync() {
+      if (document.visibilityState !== "visible" || !window.fetch) return;
+      fetch("/api/interviews/" + encodeURIComponent(bar.dataset.interview), {
+        credentials: "same-origin", headers: { Accept: "application/json" }
+      }).then(function (response) {
+        return response.ok ? response.json() : null;
+      }).then(function (status) {
+        if (!status) return;
+        if (status.finished) { location.assign(bar.dataset.report); return; }
+        deadline = performance.now() + status.remaining_seconds * 1000;
+        tick();
+      }).catch(function () { /* keep counting locally */ });
+    }
+
+    var timer = setInterval(tick, 250);
+    document.addEventListener("visibilitychange", resync);
+    tick();
+  }
+
+  function setupPrint() {
+    document.querySelectorAll("[data-print]").forEach(function (button) {
+      button.addEventListener("click", function () { window.print(); });
+    });
+  }
+
+  setupCountdown();
+  setupPrint();
+})();

@@ -1,0 +1,110 @@
+"""The interview pages, driven through forms without JavaScript (the browser test adds JS)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.clock import FakeClock
+from app.config import Settings
+from app.main import create_app
+from tests.services.interview_kit import FIXTURES, PACK, WRONG, ScriptedCodeGrader
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def web(tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        packs_dir=FIXTURES,
+        sandbox_enabled=False,
+        secret_key="test-secret-key-not-for-production",
+    )
+    with TestClient(create_app(settings), follow_redirects=False) as client:
+        client.app.state.clock = clock  # type: ignore[attr-defined]
+        client.app.state.code_grader = ScriptedCodeGrader()  # type: ignore[attr-defined]
+        yield client
+
+
+def csrf(html: str) -> str:
+    found = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert found, "no CSRF token on the page"
+    return found.group(1)
+
+
+def start(web: TestClient, minutes: int = 10) -> str:
+    token = csrf(web.get("/interviews").text)
+    form = {"csrf_token": token, "pack": PACK, "minutes": str(minutes), "difficulty": ""}
+    response = web.post("/interviews", data=form)
+    assert response.status_code == 303
+    return response.headers["location"]
+
+
+def current_question(page: str) -> tuple[str, str]:
+    qid = re.search(r'name="question_id" value="([^"]+)"', page)
+    qtype = re.search(r'name="question_type" value="([^"]+)"', page)
+    assert qid and qtype
+    return qid.group(1), qtype.group(1)
+
+
+def test_setup_page_offers_the_three_lengths(web: TestClient) -> None:
+    page = web.get("/interviews").text
+    assert re.findall(r'name="minutes" id="minutes-(\d+)"', page) == ["10", "20", "45"]
+
+
+def test_question_page_shows_server_countdown(web: TestClient, clock: FakeClock) -> None:
+    url = start(web)
+    clock.advance(75)
+    page = web.get(url).text
+    assert 'data-remaining="525.0"' in page
+    assert ">8:45<" in page
+
+
+def test_start_with_other_length_is_422_page(web: TestClient) -> None:
+    token = csrf(web.get("/interviews").text)
+    response = web.post("/interviews", data={"csrf_token": token, "pack": PACK, "minutes": "15"})
+    assert response.status_code == 422
+    assert "minutes must be one of 10, 20, 45" in response.text
+
+
+def test_skip_then_finish_shows_report(web: TestClient) -> None:
+    url = start(web)
+    page = web.get(url).text
+    qid, qtype = current_question(page)
+    form = {"csrf_token": csrf(page), "question_id": qid, "question_type": qtype, "skip": "1"}
+    assert web.post(f"{url}/answer", data=form).status_code == 303
+    finished = web.post(f"{url}/finish", data={"csrf_token": csrf(page)})
+    assert finished.headers["location"] == f"{url}/report"
+    report = web.get(f"{url}/report").text
+    assert "Skipped" in report and "Review next" in report
+
+
+def test_late_form_answer_lands_on_report_with_notice(web: TestClient, clock: FakeClock) -> None:
+    url = start(web)
+    page = web.get(url).text
+    qid, qtype = current_question(page)
+    clock.advance(minutes=11)
+    form = {"csrf_token": csrf(page), "question_id": qid, "question_type": qtype,
+            "answer": str(WRONG[qid]).lower()}  # fmt: skip
+    response = web.post(f"{url}/answer", data=form)
+    assert response.headers["location"] == f"{url}/report?late=1"
+    assert "Time was up." in web.get(response.headers["location"]).text
+
+
+def test_report_of_running_interview_redirects_to_question(web: TestClient) -> None:
+    url = start(web)
+    assert web.get(f"{url}/report").headers["location"] == url
+
+
+def test_other_visitor_gets_404_page(web: TestClient) -> None:
+    url = start(web)
+    web.cookies.clear()
+    assert web.get(url).status_code == 404

@@ -10,16 +10,19 @@ from __future__ import annotations
 from datetime import datetime
 
 from fastapi import APIRouter, Depends, Request, UploadFile
-from pydantic import BaseModel
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
 
 from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
-from app.identity import InstructorDep
+from app.identity import CurrentUserDep, InstructorDep, JsonBodyDep
+from app.models.publishing import Cohort
 from app.schemas import ErrorBody
 from app.security import Forbidden
-from app.services import publishing
+from app.services import cohort_reports, cohorts, publishing
+from app.services.cohorts import CohortDashboard
 from app.services.selftest import SelfTestReport
 
-router = APIRouter(prefix="/api/instructor", tags=["instructor"])
+router = APIRouter(tags=["instructor"])  # full paths: /api/cohorts/join is for learners
 ERRORS: dict[int | str, dict[str, object]] = {
     403: {"model": ErrorBody, "description": "Not an instructor, or no X-Requested-With header"},
     409: {"model": ErrorBody, "description": "Version not newer, or pack owned by someone else"},
@@ -68,7 +71,7 @@ def selftest_rows(report: SelfTestReport) -> list[SelfTestRow]:
     ]
 
 
-@router.get("/packs", response_model=list[PackVersionOut], responses=ERRORS)
+@router.get("/api/instructor/packs", response_model=list[PackVersionOut], responses=ERRORS)
 def list_pack_versions(_user: InstructorDep, session: SessionDep) -> list[PackVersionOut]:
     return [
         PackVersionOut.model_validate(v, from_attributes=True)
@@ -81,7 +84,7 @@ async def read_upload(file: UploadFile, limit: int) -> bytes:
 
 
 @router.post(
-    "/packs",
+    "/api/instructor/packs",
     response_model=PublishedOut,
     status_code=201,
     responses=ERRORS,
@@ -104,3 +107,83 @@ async def publish_pack(
     request.app.state.catalog = published.catalog
     version = PackVersionOut.model_validate(published.version, from_attributes=True)
     return PublishedOut(**version.model_dump(), selftest=selftest_rows(published.selftest))
+
+
+class CohortIn(BaseModel):
+    name: str = Field(min_length=1, max_length=120)
+    pack_id: str = Field(min_length=1, max_length=64)
+
+
+class CohortOut(BaseModel):
+    id: int
+    name: str
+    pack_id: str
+    join_code: str
+    members: int
+    created_at: datetime
+
+
+class JoinIn(BaseModel):
+    code: str = Field(min_length=4, max_length=20)
+
+
+class JoinedOut(BaseModel):
+    name: str
+    pack_id: str
+
+
+def cohort_out(cohort: Cohort, members: int) -> CohortOut:
+    return CohortOut(**cohort.model_dump(exclude={"owner_id"}), members=members)
+
+
+@router.post(
+    "/api/instructor/cohorts",
+    response_model=CohortOut,
+    status_code=201,
+    responses=ERRORS,
+    dependencies=[JsonBodyDep],
+)
+def create_cohort(
+    body: CohortIn, user: InstructorDep, session: SessionDep, catalog: CatalogDep
+) -> CohortOut:
+    cohort = cohorts.create_cohort(
+        session, owner=user, name=body.name, pack_id=body.pack_id, catalog=catalog
+    )
+    return cohort_out(cohort, 0)
+
+
+@router.get("/api/instructor/cohorts", response_model=list[CohortOut], responses=ERRORS)
+def list_cohorts(user: InstructorDep, session: SessionDep) -> list[CohortOut]:
+    return [cohort_out(c, n) for c, n in cohorts.list_cohorts(session, owner=user)]
+
+
+@router.get("/api/instructor/cohorts/{cohort_id}", response_model=CohortDashboard, responses=ERRORS)
+def cohort_dashboard(
+    cohort_id: int, user: InstructorDep, session: SessionDep, catalog: CatalogDep
+) -> CohortDashboard:
+    cohort = cohorts.get_cohort(session, owner=user, cohort_id=cohort_id)
+    return cohort_reports.dashboard(session, cohort=cohort, catalog=catalog)
+
+
+@router.get("/api/instructor/cohorts/{cohort_id}/export.csv", responses=ERRORS)
+def export_cohort(
+    cohort_id: int, user: InstructorDep, session: SessionDep, catalog: CatalogDep
+) -> Response:
+    """Every attempt of the cohort as CSV (formula-like cells are prefixed with ')."""
+    cohort = cohorts.get_cohort(session, owner=user, cohort_id=cohort_id)
+    text = cohort_reports.export_csv(session, cohort=cohort, catalog=catalog)
+    filename = f"cohort-{cohort_id}-{cohort.pack_id}.csv"
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    return Response(text, media_type="text/csv; charset=utf-8", headers=headers)
+
+
+@router.post(
+    "/api/cohorts/join",
+    response_model=JoinedOut,
+    responses={404: {"model": ErrorBody, "description": "Unknown join code"}},
+    dependencies=[JsonBodyDep],
+)
+def join_cohort(body: JoinIn, user: CurrentUserDep, session: SessionDep) -> JoinedOut:
+    """Any visitor (guest or account) joins a cohort with the code their instructor gave."""
+    cohort = cohorts.join_cohort(session, user=user, code=body.code)
+    return JoinedOut(name=cohort.name, pack_id=cohort.pack_id)

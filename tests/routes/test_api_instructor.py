@@ -72,3 +72,40 @@ def test_list_packs_shows_published_version(teacher: TestClient) -> None:
     _upload(teacher, zip_folder(EXAMPLE))
     [row] = teacher.get("/api/instructor/packs").json()
     assert (row["pack_id"], row["version"]) == ("tape-example", "1.0.0")
+
+
+def _create_cohort(client: TestClient) -> dict:
+    body = {"name": "Spring cohort", "pack_id": "gradient-tape"}
+    response = client.post("/api/instructor/cohorts", json=body)
+    assert response.status_code == 201
+    return response.json()
+
+
+def test_create_cohort_returns_join_code(teacher: TestClient) -> None:
+    cohort = _create_cohort(teacher)
+    assert len(cohort["join_code"]) == 9 and cohort["members"] == 0
+
+
+def test_join_cohort_as_guest_shows_on_dashboard(teacher: TestClient) -> None:
+    cohort = _create_cohort(teacher)
+    instructor_cookies = dict(teacher.cookies)
+    teacher.cookies.clear()  # a new visitor: a guest learner
+    joined = teacher.post("/api/cohorts/join", json={"code": cohort["join_code"].lower()})
+    assert joined.json() == {"name": "Spring cohort", "pack_id": "gradient-tape"}
+    assert teacher.get(f"/api/instructor/cohorts/{cohort['id']}").status_code == 403
+    teacher.cookies.clear()
+    teacher.cookies.update(instructor_cookies)
+    board = teacher.get(f"/api/instructor/cohorts/{cohort['id']}").json()
+    assert [learner["name"] for learner in board["learners"]] == ["Guest #2"]
+
+
+def test_join_cohort_unknown_code_is_404(client: TestClient) -> None:
+    response = client.post("/api/cohorts/join", json={"code": "AAAA-AAAA"})
+    assert response.status_code == 404
+
+
+def test_export_cohort_csv_has_header(teacher: TestClient) -> None:
+    cohort = _create_cohort(teacher)
+    response = teacher.get(f"/api/instructor/cohorts/{cohort['id']}/export.csv")
+    assert response.headers["content-type"].startswith("text/csv")
+    assert response.text.startswith("learner,email,question_id")

@@ -25,6 +25,12 @@ from app.services.interview_plans import related
 MAX_EVIDENCE = 300
 _QUOTE = re.compile(r"\u201c(.+?)\u201d", re.DOTALL)
 _NAMED = re.compile(r"^Misconception\s*[\u2013-]\s*(.+?):")
+_LINES = re.compile(r"\[lines? ([\d, ]+)\]")
+# Code-checker outcomes that say the code failed, not what the candidate believes.
+NOT_MISCONCEPTIONS = {
+    "exception", "wrong-result", "syntax-error", "missing-function", "wrong-signature",
+    "resource-limit",
+}  # fmt: skip
 
 
 class RedFlag(BaseModel):
@@ -184,17 +190,33 @@ class Quote:
     correction: str
 
 
-def _quotes_by_tag(result: dict[str, Any]) -> dict[str, Quote]:
-    """The grader's misconception feedback pairs with its tags in order (one item per tell)."""
-    items = [f["message"] for f in result.get("feedback", []) if f["kind"] == "misconception"]
+def _quotes_by_tag(result: dict[str, Any], source: str, is_code: bool) -> dict[str, Quote]:
+    """What the grader said per tag: the free-text grader's tells come first among its
+    misconception feedback, in tag order; the code checker gives one message per tag, in
+    order, naming the lines (`[line 4, 6]`) that show it."""
+    feedback = result.get("feedback", [])
+    items = [f["message"] for f in feedback if is_code or f["kind"] == "misconception"]
     found: dict[str, Quote] = {}
     for tag, message in zip(result.get("misconceptions", []), items, strict=False):
+        if is_code:
+            label = tag.replace("-", " ").capitalize()
+            found[tag] = Quote(_cited_lines(message, source), label, message.split(" [line")[0])
+            continue
         quote, named = _QUOTE.search(message), _NAMED.search(message)
         correction = message.rsplit("\u201d.", 1)[-1].strip() if quote else ""
         found[tag] = Quote(
             quote.group(1) if quote else "", named.group(1) if named else tag, correction
         )
     return found
+
+
+def _cited_lines(message: str, source: str) -> str:
+    cited = _LINES.search(message)
+    if not cited:
+        return ""
+    lines = source.splitlines()
+    numbers = [int(n) for n in re.findall(r"\d+", cited.group(1))]
+    return " / ".join(lines[n - 1].strip() for n in numbers if 0 < n <= len(lines))
 
 
 def _affirmed_statements(item: LoadedQuestion, answer: object) -> list[str]:
@@ -224,17 +246,19 @@ def _flag(tell: Tell, evidence: str, item: LoadedQuestion, position: int) -> Red
 def _from_tags(
     item: LoadedQuestion, position: int, answer: object, result: dict[str, Any]
 ) -> list[RedFlag]:
-    quotes = _quotes_by_tag(result)
     source = answer if isinstance(answer, str) else ""
+    is_code = item.question.type in ("code", "code-fix")
+    quotes = _quotes_by_tag(result, source, is_code)
     flags = []
     for tag in result.get("misconceptions", []):
         said = quotes.get(tag, Quote("", tag, ""))
         tell = tell_for_tag(tag)
-        if tell is None:
+        if tell is None and tag not in NOT_MISCONCEPTIONS:
             flags.append(_lesser_flag(tag, said, source, item, position))
-            continue
-        lines = tell.code_lines(source) if item.question.type in ("code", "code-fix") else []
-        flags.append(_flag(tell, said.quote or (lines[0] if lines else source), item, position))
+        elif tell is not None:
+            lines = tell.code_lines(source) if is_code else []
+            evidence = (lines[0] if lines else "") or said.quote or source
+            flags.append(_flag(tell, evidence, item, position))
     return flags
 
 

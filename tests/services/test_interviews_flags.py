@@ -135,3 +135,40 @@ def test_wrong_pick_of_a_tell_is_flagged(
 )
 def test_right_pick_raises_no_flag(catalog: Catalog, question_id: str, answer: object) -> None:
     assert find_red_flags(question(catalog, question_id), 0, answer, {"misconceptions": []}) == []
+
+
+def code_result(tag: str, message: str) -> dict[str, Any]:
+    return {
+        "verdict": "partial",
+        "misconceptions": ["exception", tag],
+        "feedback": [
+            {"kind": "error", "message": "Your code raised an exception. [line 2]"},
+            {"kind": "misconception", "message": message},
+        ],
+    }
+
+
+def test_code_checker_tag_cites_its_line(catalog: Catalog) -> None:
+    source = GOOD_STEP.replace(
+        "    optimizer.apply_gradients(zip(grads, model.trainable_variables))\n",
+        "    for g, v in zip(grads, model.trainable_variables):\n        v.assign_sub(0.1 * g)\n",
+    )
+    result = code_result("optimizer-bypassed", "The optimizer was never used. [line 7]")
+    flags = find_red_flags(question(catalog, "k-train-step"), 2, source, result)
+    assert [(f.kind, f.label, f.evidence, f.correction) for f in flags] == [
+        (
+            "misconception",
+            "Optimizer bypassed",
+            "v.assign_sub(0.1 * g)",
+            "The optimizer was never used.",
+        )
+    ]
+
+
+def test_code_checker_tell_tag_maps_to_the_tell(catalog: Catalog) -> None:
+    source = GOOD_STEP.replace("model.trainable_variables)\n    opt", "model.variables)\n    opt")
+    result = code_result("model-variables", "Gradients against model.variables. [line 5]")
+    flags = find_red_flags(question(catalog, "k-train-step"), 2, source, result)
+    assert [(f.tell, f.evidence) for f in flags] == [
+        ("model-variables", "grads = tape.gradient(loss, model.variables)")
+    ]

@@ -1,0 +1,233 @@
+"""From observations to named mistakes: rules over probes, counters and source facts.
+
+Each rule looks for the signature of one misconception (all gradients None plus a loss
+assigned after the tape block; optimizer.iterations advanced twice; moving statistics handed
+to the optimizer) and returns a Finding with its tag, teaching message and lines. Rules only
+ever add findings; a "correct" verdict is decided elsewhere, by the numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.grading.code.messages import message_for
+from app.grading.code.static import SourceFacts
+
+
+@dataclass(frozen=True)
+class Finding:
+    tag: str
+    message: str
+    scenario: str = ""
+    lines: list[int] = field(default_factory=list)
+
+
+def scenario_findings(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    found: list[Finding] = []
+    rules = (
+        _exception,
+        _none_gradients,
+        _variables,
+        _targets,
+        _training_flag,
+        _steps,
+        _forward_passes,
+        _clipping,
+    )
+    for rule in rules:
+        found += rule(contract, ref, cand, facts)
+    if any(f.tag != "exception" for f in found):  # the specific finding explains the exception
+        found = [f for f in found if f.tag != "exception"]
+    return [Finding(f.tag, f.message, ref["id"], f.lines) for f in found]
+
+
+def _records(run: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return list(run["probes"].get(kind, []))
+
+
+def _exception(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    error = cand["error"]
+    if not error:
+        return []
+    text, lines = error["message"], error["lines"]
+    if "non-persistent" in text or _second_call_on_tape(cand):
+        return [Finding("second-gradient-call", message_for("second-gradient-call"), lines=lines)]
+    if "No gradients provided" in text or "Unknown variable" in text:
+        return []  # explained by the None-gradient / variables / targets rules, which know why
+    if "numpy" in text.lower() and error["type"] in (
+        "AttributeError",
+        "NotImplementedError",
+        "TypeError",
+    ):
+        return [
+            Finding(
+                "numpy-inside-tape",
+                message_for("numpy-inside-tape"),
+                lines=lines or facts.numpy_in_tape,
+            )
+        ]
+    where = f" (line {lines[-1]})" if lines else ""
+    message = f"Call {error['call'] + 1} raised {text}{where}."
+    return [Finding("exception", message, lines=lines)]
+
+
+def _second_call_on_tape(cand: dict[str, Any]) -> bool:
+    seen: set[int] = set()
+    for record in _records(cand, "gradient"):
+        if record["tape"] in seen and not record["persistent"]:
+            return True
+        seen.add(record["tape"])
+    return False
+
+
+def _missing_gradients(record: dict[str, Any]) -> bool:
+    # None for BatchNorm statistics is the model-variables mistake, reported by its own rule.
+    expected_none = record["sources"].get("non_trainable", 0)
+    return record.get("none", 0) > expected_none
+
+
+def _none_gradients(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    bad = [r for r in _records(cand, "gradient") if _missing_gradients(r)]
+    no_grads_error = bool(cand["error"] and "No gradients provided" in cand["error"]["message"])
+    if not bad and not no_grads_error:
+        return []
+    if any(_missing_gradients(r) for r in _records(ref, "gradient")):
+        return []  # the reference sees None here too: not a mistake of the candidate
+    return [_why_none(bad, ref, cand, facts)]
+
+
+def _why_none(
+    bad: list[dict[str, Any]], ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> Finding:
+    if facts.numpy_in_tape:
+        return Finding(
+            "numpy-inside-tape", message_for("numpy-inside-tape"), lines=facts.numpy_in_tape
+        )
+    if facts.loss_outside_tape:
+        return Finding(
+            "loss-outside-tape", message_for("loss-outside-tape"), lines=facts.loss_outside_tape
+        )
+    watched = {w["tape"] for w in _records(cand, "watch")}
+    if any(r["sources"].get("tensor") and r["tape"] not in watched for r in bad):
+        return Finding("no-watch", message_for("no-watch"))
+    ref_nested = [r for r in _records(ref, "gradient") if r["open_tapes"]]
+    cand_nested = [r for r in _records(cand, "gradient") if r["open_tapes"]]
+    if ref_nested and not cand_nested:
+        return Finding("gradient-outside-outer-tape", message_for("gradient-outside-outer-tape"))
+    if any(r["sources"].get("tensor") for r in bad):
+        return Finding("no-watch", message_for("no-watch"))
+    return Finding("none-gradients", message_for("none-gradients"))
+
+
+def _variables(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    records = _records(cand, "gradient") + _records(cand, "apply")
+    handed = [r.get("sources", r.get("variables", {})) for r in records]
+    if any(kinds.get("non_trainable") for kinds in handed):
+        return [
+            Finding("model-variables", message_for("model-variables"), lines=facts.gradient_lines)
+        ]
+    return []
+
+
+def _targets(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    """Each optimizer must update the network it belongs to (GAN: generator vs discriminator)."""
+    want = {r["optimizer"]: tuple(r["models"]) for r in _records(ref, "apply")}
+    got = {r["optimizer"]: tuple(r["models"]) for r in _records(cand, "apply")}
+    if any(got.get(opt) not in (None, models) for opt, models in want.items()) and len(want) > 1:
+        return [
+            Finding(
+                "optimizers-swapped", message_for("optimizers-swapped"), lines=facts.apply_lines
+            )
+        ]
+    ref_sources = {k for r in _records(ref, "gradient") for k in r["sources"]}
+    cand_sources = {k for r in _records(cand, "gradient") for k in r["sources"]}
+    if ref_sources == {"tensor"} and "trainable" in cand_sources:
+        return [
+            Finding(
+                "gradient-wrt-weights",
+                message_for("gradient-wrt-weights"),
+                lines=facts.gradient_lines,
+            )
+        ]
+    return []
+
+
+def _clipping(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    if contract != "clip-step" or "clip_by_global_norm" in facts.calls:
+        return []
+    if "clip_by_norm" in facts.calls:
+        tag = "clip-per-tensor"
+    elif "clip_by_value" in facts.calls:
+        tag = "clip-by-value"
+    else:
+        tag = "no-clip"
+    return [Finding(tag, message_for(tag))]
+
+
+def _training_flag(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    ref_modes = {(r["model"], bool(r["training"])) for r in _records(ref, "model_call")}
+    cand_modes = {(r["model"], bool(r["training"])) for r in _records(cand, "model_call")}
+    for model, training in ref_modes:
+        if training and (model, True) not in cand_modes and (model, False) in cand_modes:
+            return [Finding("missing-training-flag", message_for("missing-training-flag"))]
+        if not training and (model, True) in cand_modes:
+            return [
+                Finding("training-true-for-inference", message_for("training-true-for-inference"))
+            ]
+    return []
+
+
+def _steps(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    if not ref["calls"] or not cand["calls"] or cand["error"]:
+        return []
+    expected, got = ref["calls"][-1]["iterations"], cand["calls"][-1]["iterations"]
+    for want, have in zip(expected, got, strict=False):
+        tag = _step_tag(contract, want, have, len(cand["calls"]), cand)
+        if tag:
+            return [Finding(tag, message_for(tag), lines=facts.apply_lines)]
+    return []
+
+
+def _step_tag(contract: str, want: int, have: int, calls: int, cand: dict[str, Any]) -> str:
+    if have == want:
+        return ""
+    if have == 0:
+        unchanged = cand["initial"] == cand["calls"][-1]["weights"]
+        return "missing-apply" if unchanged else "optimizer-bypassed"
+    if contract == "accumulate" and have == calls:
+        return "applied-every-step"
+    if have == 2 * want:
+        return "optimizer-stepped-twice"
+    return "optimizer-applied-too-often" if have > want else "optimizer-applied-too-rarely"
+
+
+def _forward_passes(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    def counts(run: dict[str, Any]) -> dict[int, int]:
+        tally: dict[int, int] = {}
+        for record in _records(run, "model_call"):
+            tally[record["model"]] = tally.get(record["model"], 0) + 1
+        return tally
+
+    ref_counts, cand_counts = counts(ref), counts(cand)
+    if any(cand_counts.get(model, 0) > n for model, n in ref_counts.items()):
+        return [Finding("extra-forward-pass", message_for("extra-forward-pass"))]
+    return []

@@ -1,0 +1,150 @@
+"""CodeGrader: the web process's entry point for code and code-fix answers.
+
+It owns the warm pool, the bounded queue in front of it (full -> GraderBusy, which the API
+turns into 503 + Retry-After) and the reference cache. Every submission that is accepted gets
+a GradeResult: limits, crashes and hostile code become verdicts; only a broken host or pack
+becomes an "error" verdict with the reason. No TensorFlow is imported on this side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from typing import Any
+
+from app.config import Settings
+from app.errors import GraderBusy
+from app.grading.code.judge import judge
+from app.grading.code.pool import PoolBroken, WorkerPool
+from app.grading.code.references import ReferenceFailed, ReferenceStore
+from app.grading.code.static import analyse
+from app.grading.code.workers import Outcome
+from app.grading.results import Feedback, GradeResult
+from app.grading.sandbox.launcher import MIB, Limits
+from app.packs.schema import Code, CodeFix
+
+TRUSTED_WALL_FACTOR = 3.0  # the trusted job runs the reference and every known-wrong solution
+
+
+class InfrastructureError(RuntimeError):
+    """A job could not be run for reasons that are not the submitted code's doing."""
+
+
+def limits_from(settings: Settings) -> Limits:
+    return Limits(
+        wall_seconds=settings.sandbox_wall_seconds,
+        cpu_seconds=settings.sandbox_cpu_seconds,
+        memory_bytes=settings.sandbox_memory_mb * MIB,
+        pids=settings.sandbox_pids,
+    )
+
+
+class CodeGrader:
+    def __init__(self, settings: Settings) -> None:
+        self.limits = limits_from(settings)
+        self.pool = WorkerPool(
+            size=settings.sandbox_pool_size, uid_base=settings.sandbox_uid_base, limits=self.limits
+        )
+        self.capacity = settings.sandbox_pool_size + settings.sandbox_queue_size
+        self.references = ReferenceStore(settings.data_dir / "grading" / "references")
+        self._in_flight = 0
+
+    async def start(self) -> None:
+        await self.pool.start()
+
+    async def stop(self) -> None:
+        await self.pool.stop()
+
+    async def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
+        began = time.monotonic()
+        refused = precheck(source, self.limits)
+        if refused:
+            return refused
+        if self._in_flight >= self.capacity:
+            raise GraderBusy("The code checker is busy; try again shortly.", self._retry_after())
+        self._in_flight += 1
+        try:
+            result = await self._grade(question, source)
+        finally:
+            self._in_flight -= 1
+        result.details["elapsed_ms"] = round((time.monotonic() - began) * 1000)
+        return result
+
+    async def _grade(self, question: Code | CodeFix, source: str) -> GradeResult:
+        facts = analyse(source)
+        if facts.syntax_error:
+            message = f"SyntaxError: {facts.syntax_error} (line {facts.syntax_line})."
+            return GradeResult(
+                "incorrect",
+                0.0,
+                [Feedback("error", message)],
+                ["syntax-error"],
+                {"lines": [facts.syntax_line]},
+            )
+        job = {"contract": question.contract, "sources": [{"name": "candidate", "code": source}]}
+        try:
+            reference, outcome = await asyncio.gather(
+                self.references.get(question, self._trusted),
+                self.pool.run(job, self.limits.wall_seconds),
+            )
+        except (ReferenceFailed, InfrastructureError, PoolBroken) as err:
+            return infrastructure_error(str(err))
+        if outcome.result is None:
+            return limit_or_crash(outcome)
+        known = reference.known
+        return judge(contract=question.contract, reference=reference.run,
+                     candidate=outcome.result["runs"][0], known=known, facts=facts)  # fmt: skip
+
+    async def _trusted(self, job: dict[str, Any]) -> dict[str, Any]:
+        outcome = await self.pool.run(job, self.limits.wall_seconds * TRUSTED_WALL_FACTOR)
+        if outcome.result is None:
+            reason = outcome.crash or f"{outcome.limit} limit ({outcome.limit_value})"
+            raise InfrastructureError(f"the reference run failed: {reason}")
+        return outcome.result
+
+    def _retry_after(self) -> int:
+        return max(1, math.ceil(self._in_flight / max(1, self.pool.size)))
+
+
+def precheck(source: str, limits: Limits) -> GradeResult | None:
+    size = len(source.encode())
+    if size > limits.source_bytes:
+        message = f"The answer is {size} bytes; the limit is {limits.source_bytes // 1024} KiB."
+        return GradeResult(
+            "incorrect",
+            0.0,
+            [Feedback("error", message)],
+            ["resource-limit"],
+            {"limit": "source size"},
+        )
+    if not source.strip():
+        return GradeResult(
+            "incorrect", 0.0, [Feedback("error", "The answer is empty.")], ["missing-function"], {}
+        )
+    return None
+
+
+def limit_or_crash(outcome: Outcome) -> GradeResult:
+    """A run that produced no observations: a breached limit (incorrect) or a crash (error)."""
+    details: dict[str, object] = {"output": outcome.output, "usage": outcome.usage}
+    if outcome.limit:
+        message = (
+            f"Your code exceeded the {outcome.limit} limit ({outcome.limit_value}); the sandbox "
+            "stopped it with its whole process tree. A training step needs far less."
+        )
+        details["limit"] = outcome.limit
+        details["limit_value"] = outcome.limit_value
+        return GradeResult(
+            "incorrect", 0.0, [Feedback("error", message)], ["resource-limit"], details
+        )
+    message = (
+        f"The checker could not grade this answer: {outcome.crash}. Code that exits the process "
+        "(os._exit) or crashes the interpreter ends up here."
+    )
+    return GradeResult("error", 0.0, [Feedback("error", message)], [], details)
+
+
+def infrastructure_error(reason: str) -> GradeResult:
+    message = f"The code checker is unavailable: {reason}."
+    return GradeResult("error", 0.0, [Feedback("error", message)], [], {"reason": reason})

@@ -1,0 +1,144 @@
+"""What the candidate's source says before it runs: syntax, tape blocks, loss and NumPy lines.
+
+Runtime observations say *that* gradients were None; the source says *why* and where: the
+loss assigned after the `with tf.GradientTape()` block closed, or `.numpy()` inside it. This
+runs on the trusted side with `ast` only, so a syntax error is answered without a worker.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class SourceFacts:
+    syntax_error: str = ""
+    syntax_line: int = 0
+    defines: tuple[str, ...] = ()
+    loss_outside_tape: list[int] = field(default_factory=list)  # lines assigning a target late
+    numpy_in_tape: list[int] = field(default_factory=list)
+    gradient_lines: list[int] = field(default_factory=list)
+    apply_lines: list[int] = field(default_factory=list)
+    persistent_tape: bool = False
+    calls: frozenset[str] = frozenset()  # names of every function/method called
+
+
+def analyse(source: str) -> SourceFacts:
+    try:
+        tree = ast.parse(source, filename="answer.py")
+    except SyntaxError as err:
+        return SourceFacts(syntax_error=f"{err.msg}", syntax_line=err.lineno or 0)
+    blocks = _tape_blocks(tree)
+    return SourceFacts(
+        defines=tuple(
+            n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        ),
+        loss_outside_tape=_late_targets(tree, blocks),
+        numpy_in_tape=_numpy_lines(tree, blocks),
+        gradient_lines=_calls_named(tree, "gradient"),
+        apply_lines=_calls_named(tree, "apply_gradients") + _calls_named(tree, "apply"),
+        persistent_tape=_has_persistent(tree),
+        calls=frozenset(_called_names(tree)),
+    )
+
+
+def _called_names(tree: ast.AST) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            names.add(func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", ""))
+    return names
+
+
+def _is_tape_call(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name == "GradientTape"
+
+
+def _tape_blocks(tree: ast.AST) -> dict[str, list[tuple[int, int]]]:
+    """Tape variable name -> line ranges of the `with` bodies that record on it."""
+    blocks: dict[str, list[tuple[int, int]]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.With):
+            for item in node.items:
+                if _is_tape_call(item.context_expr) and isinstance(item.optional_vars, ast.Name):
+                    span = (node.body[0].lineno, node.end_lineno or node.lineno)
+                    blocks.setdefault(item.optional_vars.id, []).append(span)
+    return blocks
+
+
+def _inside(line: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= line <= end for start, end in spans)
+
+
+def _late_targets(tree: ast.AST, blocks: dict[str, list[tuple[int, int]]]) -> list[int]:
+    """Lines where a `tape.gradient` target was last assigned outside every tape block."""
+    assigned: dict[str, list[int]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(node.lineno)
+    all_spans = [span for spans in blocks.values() for span in spans]
+    late = []
+    for call in _gradient_calls(tree, blocks):
+        if call.args and isinstance(call.args[0], ast.Name):
+            before = [ln for ln in assigned.get(call.args[0].id, []) if ln <= call.lineno]
+            if before and not _inside(max(before), all_spans):
+                late.append(max(before))
+    return sorted(set(late))
+
+
+def _gradient_calls(tree: ast.AST, blocks: dict[str, list[tuple[int, int]]]) -> list[ast.Call]:
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "gradient"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in blocks
+    ]
+
+
+def _numpy_lines(tree: ast.AST, blocks: dict[str, list[tuple[int, int]]]) -> list[int]:
+    spans = [span for spans in blocks.values() for span in spans]
+    lines = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _inside(node.lineno, spans) and _is_numpy_call(node):
+            lines.add(node.lineno)
+    return sorted(lines)
+
+
+def _is_numpy_call(node: ast.Call) -> bool:
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "numpy":
+        return True  # tensor.numpy()
+    root = func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return isinstance(root, ast.Name) and root.id in {"np", "numpy"}
+
+
+def _calls_named(tree: ast.AST, attr: str) -> list[int]:
+    return sorted(
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == attr
+    )
+
+
+def _has_persistent(tree: ast.AST) -> bool:
+    return any(
+        _is_tape_call(node) and any(k.arg == "persistent" for k in node.keywords)  # type: ignore[attr-defined]
+        for node in ast.walk(tree)
+    )

@@ -1,0 +1,172 @@
+"""One sandboxed worker seen from the supervisor: spawn it, hand it one job, read it, end it.
+
+Everything here runs in the web process's event loop and never imports TensorFlow. Output
+from the candidate is read continuously with a cap; the result channel is a separate pipe and
+is read as one size-capped JSON line. Whatever happens, `close` kills the worker's whole cgroup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.grading.sandbox import cgroups, launcher
+from app.grading.sandbox.launcher import Limits
+
+MAX_RESULT = 2 * 1024 * 1024
+STARTUP_SECONDS = 120.0
+OUTPUT_SHOWN = 2_000
+
+
+class WorkerFailed(RuntimeError):
+    """A worker could not be started (infrastructure, not the candidate)."""
+
+
+@dataclass
+class Outcome:
+    """What came back from one job: a result, or the limit or crash that prevented one."""
+
+    result: dict[str, Any] | None
+    output: str = ""
+    limit: str | None = None  # "wall time", "memory", "CPU time", "output"
+    limit_value: str = ""
+    crash: str = ""
+    elapsed: float = 0.0
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Worker:
+    slot: int
+    uid: int
+    group: cgroups.Group
+    process: asyncio.subprocess.Process
+    results: asyncio.StreamReader
+    versions: dict[str, str]
+    output: bytearray = field(default_factory=bytearray)
+    output_task: asyncio.Task[None] | None = None
+    output_breached: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+async def spawn(slot: int, uid: int, limits: Limits) -> Worker:
+    group = await asyncio.to_thread(
+        cgroups.create, f"s{slot}", memory_bytes=limits.memory_bytes, pids=limits.pids
+    )
+    read_fd, write_fd = os.pipe()
+    try:
+        argv, env = launcher.command(uid=uid, group=group, result_fd=write_fd, limits=limits)
+        process = await asyncio.create_subprocess_exec(
+            *argv, env=env, pass_fds=(write_fd,), stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+    except BaseException:
+        os.close(read_fd)
+        await asyncio.to_thread(cgroups.kill, group)
+        raise
+    finally:
+        os.close(write_fd)
+    results = await _reader(read_fd)
+    worker = Worker(slot, uid, group, process, results, {})
+    worker.output_task = asyncio.create_task(_drain(worker, limits.output_bytes))
+    try:
+        ready = await asyncio.wait_for(results.readline(), STARTUP_SECONDS)
+        worker.versions = json.loads(ready)["versions"]
+    except (TimeoutError, ValueError, KeyError) as err:
+        await close(worker)
+        shown = bytes(worker.output[-OUTPUT_SHOWN:]).decode(errors="replace")
+        raise WorkerFailed(f"worker did not become ready ({err!r}): {shown}") from None
+    return worker
+
+
+async def _reader(fd: int) -> asyncio.StreamReader:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=MAX_RESULT, loop=loop)
+    pipe = os.fdopen(fd, "rb", 0)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+    return reader
+
+
+async def _drain(worker: Worker, cap: int) -> None:
+    """Read the worker's stdout+stderr forever; past the cap, flag a breach and stop reading."""
+    assert worker.process.stdout is not None
+    while chunk := await worker.process.stdout.read(65536):
+        worker.output += chunk
+        if len(worker.output) > cap:
+            worker.output_breached.set()
+            return
+
+
+async def run(worker: Worker, job: dict[str, Any], limits: Limits, wall: float) -> Outcome:
+    """Hand the job over and wait for the result, a limit breach or the worker's end."""
+    worker.output.clear()  # TF's start-up chatter is not the candidate's output
+    await asyncio.to_thread(worker.group.set_busy)
+    began = time.monotonic()
+    assert worker.process.stdin is not None
+    with contextlib.suppress(ConnectionError):
+        worker.process.stdin.write(json.dumps(job).encode())
+        await worker.process.stdin.drain()
+        worker.process.stdin.close()
+    outcome = await _await_result(worker, limits, wall)
+    outcome.elapsed = time.monotonic() - began
+    if outcome.result is None and outcome.limit is None:
+        with contextlib.suppress(TimeoutError):  # let it finish dying: its status tells why
+            await asyncio.wait_for(worker.process.wait(), 2.0)
+    outcome.usage = await close(worker)
+    outcome.output = bytes(worker.output[:OUTPUT_SHOWN]).decode(errors="replace")
+    if outcome.result is None and outcome.limit is None:
+        _explain_death(worker.process.returncode, outcome, limits)
+    return outcome
+
+
+async def _await_result(worker: Worker, limits: Limits, wall: float) -> Outcome:
+    line_task = asyncio.create_task(worker.results.readline())
+    breach_task = asyncio.create_task(worker.output_breached.wait())
+    done, pending = await asyncio.wait({line_task, breach_task}, timeout=wall,
+                                       return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+    for task in pending:
+        task.cancel()
+    if breach_task in done:
+        return Outcome(None, limit="output", limit_value=_mib(limits.output_bytes))
+    if line_task not in done:
+        return Outcome(None, limit="wall time", limit_value=f"{wall:g} s")
+    try:
+        line = line_task.result()
+        return Outcome(json.loads(line) if line else None)
+    except ValueError:  # over MAX_RESULT or not JSON: never trusted, never correct
+        return Outcome(None, crash="the worker's report was too large or malformed")
+
+
+def _explain_death(code: int | None, outcome: Outcome, limits: Limits) -> None:
+    killed = code in (128 + signal.SIGKILL, -signal.SIGKILL)
+    if outcome.usage.get("oom_kills", 0) or (killed and outcome.usage.get("memory_failcnt", 0)):
+        outcome.limit, outcome.limit_value = "memory", _mib(limits.memory_bytes)
+    elif code in (128 + signal.SIGXCPU, -signal.SIGXCPU) or (
+        killed and outcome.elapsed >= limits.cpu_seconds
+    ):
+        outcome.limit, outcome.limit_value = "CPU time", f"{limits.cpu_seconds} s"
+    elif not outcome.crash:
+        outcome.crash = f"the worker process ended without reporting (exit status {code})"
+
+
+async def close(worker: Worker) -> dict[str, int]:
+    """Kill the worker's whole cgroup; return its counters, read before the group goes."""
+    await asyncio.to_thread(cgroups.kill, worker.group, remove=False)
+    usage = await asyncio.to_thread(worker.group.usage)
+    await asyncio.to_thread(cgroups.destroy, worker.group)
+    with contextlib.suppress(ProcessLookupError):
+        worker.process.kill()
+    await worker.process.wait()
+    if worker.output_task is not None:
+        worker.output_task.cancel()
+    return usage
+
+
+def _mib(value: int) -> str:
+    return f"{value // (1024 * 1024)} MiB"

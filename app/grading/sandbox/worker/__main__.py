@@ -1,0 +1,87 @@
+"""Worker entry point: warm TensorFlow up, say ready, run exactly one job, report, exit.
+
+Started by the launcher inside bubblewrap with one JSON argument (result fd and limits).
+Protocol: a `{"ready": ...}` line on the result fd once warm; the job as JSON on stdin (read to
+EOF); one result line on the result fd; then `os._exit(0)` (TF's normal teardown costs ~0.8 s).
+Candidate output goes to stdout/stderr, which the supervisor reads with a cap; results never do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import time
+
+from . import lockdown
+
+MAX_JOB = 4 * 1024 * 1024
+MAX_RESULT = 1024 * 1024
+
+
+def send(fd: int, payload: dict[str, object]) -> None:
+    data = (json.dumps(payload, allow_nan=False, separators=(",", ":")) + "\n").encode()
+    if len(data) > MAX_RESULT:
+        data = b'{"worker_error":"result larger than 1 MiB"}\n'
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+def warm_up() -> dict[str, str]:
+    """Import TF, pin threads, make ops deterministic, and trace one step of each kind."""
+    import keras
+    import tensorflow as tf
+
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    tf.config.threading.set_inter_op_parallelism_threads(2)
+    tf.config.experimental.enable_op_determinism()
+    from . import models, probes, runner  # noqa: F401 - loaded now, before the lockdown
+
+    keras.utils.set_random_seed(0)
+    model, optimizer, loss_fn = models.with_bn_dropout(4, 3), models.adam(0.01), models.sparse_ce()
+    x, y = models.batch(0, 8, 4), models.labels(0, 8, 3)
+
+    def step(x: object, y: object) -> object:
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
+        return loss
+
+    step(x, y)
+    optimizer = models.sgd(0.05, 0.9)  # the other optimizer family, traced this time
+    optimizer.build(model.trainable_variables)
+    tf.function(step)(x, y)
+    keras.backend.clear_session()
+    probes.install()
+    return {"tensorflow": tf.__version__, "keras": keras.__version__}
+
+
+def main() -> None:
+    config = json.loads(sys.argv[1])
+    fd = int(config["result_fd"])
+    lockdown.start_limits(int(config["nproc"]), int(config["file_size"]))
+    began = time.monotonic()
+    versions = warm_up()
+    send(fd, {"ready": True, "versions": versions, "warm_up_s": round(time.monotonic() - began, 3)})
+    job = json.loads(sys.stdin.buffer.read(MAX_JOB))
+    os.close(0)
+    lockdown.lock(int(config["cpu_seconds"]), int(config["open_files"]))
+    from .runner import run_source
+
+    began = time.monotonic()
+    runs = [{"name": s["name"], **run_source(job["contract"], s["code"])} for s in job["sources"]]
+    _flush()
+    send(fd, {"runs": runs, "versions": versions, "run_s": round(time.monotonic() - began, 3)})
+    os._exit(0)
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # the candidate may have closed or replaced it
+            stream.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Load candidate source into a fresh namespace and turn its failures into line-numbered facts.
+
+The source is executed afresh for every scenario, so a module-level `@tf.function` never
+meets a second model or optimizer. It is registered in `linecache` because AutoGraph reads a
+function's source (through `inspect`) before converting it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import linecache
+import traceback
+from typing import Any
+
+CANDIDATE_FILE = "/candidate/answer.py"
+MAX_MESSAGE = 2_000
+
+
+class CandidateError(Exception):
+    """The candidate's code could not be loaded or called as the contract says."""
+
+    def __init__(self, kind: str, message: str, lines: list[int]) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.lines = lines
+
+
+def register_source(source: str) -> None:
+    lines = source.splitlines(keepends=True)
+    linecache.cache[CANDIDATE_FILE] = (len(source), None, lines, CANDIDATE_FILE)
+
+
+def load_function(source: str, name: str, arity: int) -> Any:
+    """Execute the source in a new module namespace and return the contract's function."""
+    register_source(source)
+    namespace: dict[str, Any] = {"__name__": "answer", "__builtins__": builtins}
+    try:
+        code = compile(source, CANDIDATE_FILE, "exec")
+    except SyntaxError as err:
+        raise CandidateError("syntax", f"{err.msg}", [err.lineno or 0]) from None
+    try:
+        exec(code, namespace)  # noqa: S102 - running the candidate's code is the point
+    except BaseException as err:
+        raise CandidateError("load", describe(err), candidate_lines(err)) from None
+    fn = namespace.get(name)
+    if not callable(fn):
+        raise CandidateError("missing", f"no function named {name!r} is defined", [])
+    check_arity(fn, name, arity)
+    return fn
+
+
+def check_arity(fn: Any, name: str, arity: int) -> None:
+    try:
+        inspect.signature(fn).bind(*range(arity))
+    except TypeError as err:
+        lines = [fn.__code__.co_firstlineno] if hasattr(fn, "__code__") else []
+        message = f"{name} cannot take {arity} arguments: {err}"
+        raise CandidateError("signature", message, lines) from None
+    except ValueError:
+        return  # no introspectable signature (a C callable): let the call decide
+
+
+def describe(err: BaseException) -> str:
+    text = f"{type(err).__name__}: {err}"
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
+
+
+def candidate_lines(err: BaseException) -> list[int]:
+    """Lines of the candidate's file in the traceback, innermost last."""
+    frames = traceback.extract_tb(err.__traceback__)
+    lines = [f.lineno or 0 for f in frames if f.filename == CANDIDATE_FILE]
+    lines += _lines_in_message(str(err))
+    seen: list[int] = []
+    for line in lines:
+        if line not in seen:
+            seen.append(line)
+    return seen[-5:]
+
+
+def _lines_in_message(message: str) -> list[int]:
+    # tf.function errors carry the user's frames as text: 'File "/candidate/answer.py", line 7'
+    marker = f'File "{CANDIDATE_FILE}", line '
+    found = []
+    for chunk in message.split(marker)[1:]:
+        digits = "".join(ch for ch in chunk[:8] if ch.isdigit() or ch == ",").split(",")[0]
+        if digits.isdigit():
+            found.append(int(digits))
+    return found

@@ -1,0 +1,153 @@
+"""Instrumentation: what the candidate handed to tapes and optimizers, and how often.
+
+Numbers alone miss mistakes Keras forgives (gradients taken against `model.variables` are
+skipped with a warning), so the worker records each tape's watch and gradient calls, each
+optimizer's apply calls and each model call's `training` flag. These records only ever add
+diagnoses on the trusted side: a correct verdict still needs numbers that match the reference.
+Under tf.function the wrappers run at trace time, which is when the structure is decided.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import keras
+import tensorflow as tf
+
+_Tape = tf.GradientTape
+
+
+@dataclass
+class Registry:
+    """The scenario's models and optimizers, so probes can name what they were given."""
+
+    models: list[Any] = field(default_factory=list)
+    optimizers: list[Any] = field(default_factory=list)
+    records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    tapes: dict[int, int] = field(default_factory=dict)  # id(tape) -> ordinal
+    active: list[int] = field(default_factory=list)  # ordinals of open tape contexts
+
+    def add(self, kind: str, record: dict[str, Any]) -> None:
+        items = self.records.setdefault(kind, [])
+        if len(items) < 50:  # a loop calling gradient 10^6 times must not bloat the report
+            items.append(record)
+
+    def ordinal(self, tape: Any) -> int:
+        return self.tapes.setdefault(id(tape), len(self.tapes))
+
+    def classify(self, obj: Any) -> str:
+        for model in self.models:
+            if any(obj is v for v in model.trainable_variables):
+                return "trainable"
+            if any(obj is v for v in model.non_trainable_variables):
+                return "non_trainable"
+        if isinstance(obj, tf.Variable | keras.Variable):
+            return "other_variable"
+        return "tensor" if tf.is_tensor(obj) else "other"
+
+
+CURRENT = Registry()
+
+
+def reset(models: list[Any], optimizers: list[Any]) -> Registry:
+    global CURRENT
+    CURRENT = Registry(models=list(models), optimizers=list(optimizers))
+    for index, optimizer in enumerate(optimizers):
+        _wrap_apply(optimizer, index)
+    return CURRENT
+
+
+def _kinds(objs: Any) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for obj in tf.nest.flatten(objs):
+        kind = CURRENT.classify(obj)
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def _owners(objs: Any) -> list[int]:
+    """Indexes of the scenario models whose trainable variables appear in `objs`."""
+    flat = tf.nest.flatten(objs)
+    return [
+        index
+        for index, model in enumerate(CURRENT.models)
+        if any(obj is v for obj in flat for v in model.trainable_variables)
+    ]
+
+
+def _wrap_apply(optimizer: Any, index: int) -> None:
+    original = optimizer.apply
+
+    def apply(grads: Any, trainable_variables: Any = None) -> Any:
+        flat = list(grads) if trainable_variables is not None else []
+        CURRENT.add(
+            "apply",
+            {
+                "optimizer": index,
+                "variables": _kinds(trainable_variables) if trainable_variables else {},
+                "models": _owners(trainable_variables) if trainable_variables else [],
+                "none_grads": sum(1 for g in flat if g is None),
+            },
+        )
+        return original(grads, trainable_variables)
+
+    object.__setattr__(optimizer, "apply", apply)
+
+
+def install() -> None:
+    """Patch the tape and layer classes once per worker; records go to CURRENT."""
+    enter, exit_, watch, gradient = _Tape.__enter__, _Tape.__exit__, _Tape.watch, _Tape.gradient
+    call = keras.layers.Layer.__call__
+
+    def tape_enter(self: Any) -> Any:
+        CURRENT.active.append(CURRENT.ordinal(self))
+        return enter(self)
+
+    def tape_exit(self: Any, *exc: Any) -> Any:
+        ordinal = CURRENT.ordinal(self)
+        if ordinal in CURRENT.active:
+            CURRENT.active.remove(ordinal)
+        return exit_(self, *exc)
+
+    def tape_watch(self: Any, tensor: Any) -> Any:
+        CURRENT.add("watch", {"tape": CURRENT.ordinal(self), "kinds": _kinds(tensor)})
+        return watch(self, tensor)
+
+    def tape_gradient(self: Any, target: Any, sources: Any, *args: Any, **kwargs: Any) -> Any:
+        record = _gradient_record(self, sources)
+        CURRENT.add("gradient", record)
+        try:
+            result = gradient(self, target, sources, *args, **kwargs)
+        except BaseException as err:
+            record["error"] = type(err).__name__
+            raise
+        flat = tf.nest.flatten(result)  # a lone None result flattens to [None]
+        record["none"] = sum(1 for g in flat if g is None)
+        record["results"] = len(flat)
+        return result
+
+    def layer_call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        for index, model in enumerate(CURRENT.models):
+            if self is model:
+                CURRENT.add("model_call", {"model": index, "training": kwargs.get("training")})
+        return call(self, *args, **kwargs)
+
+    _Tape.__enter__, _Tape.__exit__ = tape_enter, tape_exit  # type: ignore[method-assign]
+    _Tape.watch, _Tape.gradient = tape_watch, tape_gradient  # type: ignore[method-assign]
+    keras.layers.Layer.__call__ = layer_call  # type: ignore[method-assign]
+
+
+def _gradient_record(tape: Any, sources: Any) -> dict[str, Any]:
+    ordinal = CURRENT.ordinal(tape)
+    return {
+        "tape": ordinal,
+        "persistent": bool(getattr(tape, "_persistent", False)),
+        "inside_own_block": ordinal in CURRENT.active,
+        "open_tapes": [t for t in CURRENT.active if t != ordinal],
+        "sources": _kinds(sources),
+    }
+
+
+def snapshot() -> dict[str, list[dict[str, Any]]]:
+    return {kind: list(items) for kind, items in CURRENT.records.items()}

@@ -1,0 +1,69 @@
+"""Run one source against every scenario of its contract and collect raw observations.
+
+The worker decides nothing: it reports what the code returned, the weights, non-trainable
+state and optimizer counters after each call, the probes, and any exception with the
+candidate's line numbers. The trusted supervisor compares and judges.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import keras
+
+from . import observe, probes
+from .candidate import CandidateError, candidate_lines, describe, load_function
+from .scenarios import CONTRACTS, Plan, Scenario
+
+
+def run_source(contract_id: str, source: str) -> dict[str, Any]:
+    contract = CONTRACTS[contract_id]
+    results = []
+    for scenario in contract.scenarios:  # no clear_session: it costs 0.12 s and changes no number
+        try:
+            fn = load_function(source, contract.function, contract.arity)
+        except CandidateError as err:
+            error = {"kind": err.kind, "message": err.message, "lines": err.lines}
+            return {"load_error": error, "scenarios": results}
+        results.append(run_scenario(scenario, fn))
+    return {"load_error": None, "scenarios": results}
+
+
+def run_scenario(scenario: Scenario, fn: Any) -> dict[str, Any]:
+    began = time.monotonic()
+    keras.utils.set_random_seed(scenario.seed)
+    plan = scenario.build()
+    probes.reset(plan.models, plan.optimizers)
+    initial = [observe.variables(model, trainable=True) for model in plan.models]
+    calls: list[dict[str, Any]] = []
+    error = None
+    try:
+        step = plan.start(fn)
+        for args in plan.calls:
+            calls.append(observe_call(plan, step(*args)))
+    except BaseException as err:
+        error = {
+            "type": type(err).__name__,
+            "message": describe(err),
+            "lines": candidate_lines(err),
+            "call": len(calls),
+        }
+    elapsed = round(time.monotonic() - began, 3)
+    return {
+        "id": scenario.id,
+        "initial": initial,
+        "calls": calls,
+        "error": error,
+        "probes": probes.snapshot(),
+        "s": elapsed,
+    }
+
+
+def observe_call(plan: Plan, out: Any) -> dict[str, Any]:
+    return {
+        "out": observe.value(out),
+        "weights": [observe.variables(model, trainable=True) for model in plan.models],
+        "state": [observe.variables(model, trainable=False) for model in plan.models],
+        "iterations": observe.iterations(plan.optimizers),
+    }

@@ -1,0 +1,175 @@
+"""The checking scenarios of each code contract: what is built, and how the answer is called.
+
+Each contract has at least two scenarios (loss and optimizer pairs behave differently: a bug
+that hides under Adam shows under SGD), and where it applies one runs the step wrapped in
+`tf.function`. Scenario ids appear in the feedback, so they name what they exercise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import tensorflow as tf
+
+from . import models as m
+
+
+@dataclass
+class Plan:
+    models: list[Any]
+    optimizers: list[Any]
+    calls: list[tuple[Any, ...]]
+    start: Callable[[Callable[..., Any]], Callable[..., Any]]
+
+    def __post_init__(self) -> None:
+        # Optimizer slots exist before the step, as after compile(): a tf.function-wrapped
+        # step then traces once instead of twice (variable creation forces a retrace).
+        owners = self.models if len(self.models) == len(self.optimizers) else self.models[:1]
+        for optimizer, model in zip(self.optimizers, owners, strict=False):
+            optimizer.build(model.trainable_variables)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    seed: int
+    build: Callable[[], Plan]
+
+
+@dataclass(frozen=True)
+class Contract:
+    function: str
+    arity: int
+    scenarios: list[Scenario] = field(default_factory=list)
+
+
+def direct(wrap: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return (lambda fn: tf.function(fn)) if wrap else (lambda fn: fn)
+
+
+def _train(loss: str, optimizer: Any, wrap: bool, scale: float = 1.0) -> Plan:
+    if loss == "mse":
+        model, loss_fn = m.with_bn_dropout(4, 1), m.mse()
+        ys = [m.targets(11, 8, scale), m.targets(12, 8, scale)]
+    else:
+        model, loss_fn = m.with_bn_dropout(4, 3), m.sparse_ce()
+        ys = [m.labels(11, 8, 3), m.labels(12, 8, 3)]
+    xs = [m.batch(21, 8, 4, scale), m.batch(22, 8, 4, scale)]
+    calls = [(model, optimizer, loss_fn, x, y) for x, y in zip(xs, ys, strict=True)]
+    return Plan([model], [optimizer], calls, direct(wrap))
+
+
+def _accumulate(loss: str, optimizer: Any, steps: int, calls: int) -> Plan:
+    if loss == "mse":
+        model, loss_fn = m.mlp(3, 6, 1), m.mse()
+        ys = [m.targets(30 + i, 4) for i in range(calls)]
+    else:
+        model, loss_fn = m.with_bn_dropout(3, 3), m.sparse_ce()
+        ys = [m.labels(30 + i, 4, 3) for i in range(calls)]
+    xs = [m.batch(40 + i, 4, 3) for i in range(calls)]
+
+    def start(fn: Callable[..., Any]) -> Callable[..., Any]:
+        return fn(model, optimizer, loss_fn, steps)
+
+    return Plan([model], [optimizer], list(zip(xs, ys, strict=True)), start)
+
+
+def _gan(g_opt: Any, d_opt: Any, wrap: bool) -> Plan:
+    generator, discriminator = m.mlp(3, 8, 2, "relu"), m.mlp(2, 8, 1, "relu")
+    calls = [
+        (generator, discriminator, g_opt, d_opt, m.batch(50 + i, 6, 3), m.batch(60 + i, 6, 2, 2.0))
+        for i in range(2)
+    ]
+    return Plan([generator, discriminator], [g_opt, d_opt], calls, direct(wrap))
+
+
+def _second(f: Callable[[Any], Any], xs: list[float], wrap: bool) -> Plan:
+    return Plan([], [], [(f, tf.constant(xs, dtype=tf.float32))], direct(wrap))
+
+
+def _input_grad(model: Any, x: Any, wrap: bool) -> Plan:
+    return Plan([model], [], [(model, tf.constant(x))], direct(wrap))
+
+
+CONTRACTS: dict[str, Contract] = {
+    "train-step": Contract(
+        "train_step",
+        5,
+        [
+            Scenario("crossentropy-adam-eager", 101, lambda: _train("ce", m.adam(0.01), False)),
+            Scenario(
+                "mse-sgd-momentum-tf-function", 102, lambda: _train("mse", m.sgd(0.05, 0.9), True)
+            ),
+        ],
+    ),
+    "clip-step": Contract(
+        "train_step",
+        5,
+        [
+            Scenario(
+                "mse-sgd-large-gradients-eager", 201, lambda: _train("mse", m.sgd(0.01), False, 6.0)
+            ),
+            Scenario(
+                "crossentropy-sgd-momentum-tf-function",
+                202,
+                lambda: _train("ce", m.sgd(0.1, 0.5), True, 6.0),
+            ),
+        ],
+    ),
+    "accumulate": Contract(
+        "make_accumulating_step",
+        4,
+        [
+            Scenario("mse-sgd-2-micro-batches", 301, lambda: _accumulate("mse", m.sgd(0.1), 2, 4)),
+            Scenario(
+                "crossentropy-adam-3-micro-batches",
+                302,
+                lambda: _accumulate("ce", m.adam(0.01), 3, 6),
+            ),
+        ],
+    ),
+    "gan-step": Contract(
+        "gan_train_step",
+        6,
+        [
+            Scenario(
+                "adam-different-rates-eager", 401, lambda: _gan(m.adam(0.02), m.adam(0.01), False)
+            ),
+            Scenario("sgd-tf-function", 402, lambda: _gan(m.sgd(0.1), m.sgd(0.05), True)),
+        ],
+    ),
+    "second-derivative": Contract(
+        "second_derivative",
+        2,
+        [
+            Scenario(
+                "cubic-eager",
+                501,
+                lambda: _second(lambda x: x**3 + 2.0 * x, [-1.5, 0.5, 2.0], False),
+            ),
+            Scenario(
+                "sin-times-x-tf-function",
+                502,
+                lambda: _second(lambda x: tf.sin(x) * x, [0.3, 1.2, -2.0, 3.0], True),
+            ),
+        ],
+    ),
+    "input-gradient": Contract(
+        "input_gradients",
+        2,
+        [
+            Scenario(
+                "batchnorm-dropout-eager",
+                601,
+                lambda: _input_grad(m.with_bn_dropout(4, 2, 0.5), m.batch(70, 5, 4), False),
+            ),
+            Scenario(
+                "mlp-tf-function",
+                602,
+                lambda: _input_grad(m.mlp(5, 6, 3, "relu"), m.batch(71, 4, 5), True),
+            ),
+        ],
+    ),
+}

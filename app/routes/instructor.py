@@ -1,0 +1,128 @@
+"""Instructor pages: publish a pack, run cohorts and read their dashboards; the join page.
+
+Forms post with a CSRF token and redirect after success (post/redirect/get); a refused
+upload re-renders the page with every problem listed, file and line first, so the author
+can fix the pack and upload again without losing their place.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request, UploadFile
+from fastapi.responses import RedirectResponse
+from starlette.responses import Response
+
+from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
+from app.errors import Conflict, NotFound, PackInvalid
+from app.identity import CsrfFormDep, CurrentUserDep, InstructorDep
+from app.models.users import User
+from app.packs.catalog import Catalog
+from app.services import cohort_reports, cohorts, publishing
+from app.web.htmlerrors import HtmlErrorRoute
+from app.web.templating import templates
+
+router = APIRouter(route_class=HtmlErrorRoute, include_in_schema=False)
+Text = Annotated[str, Form(max_length=120)]
+
+
+def _overview(
+    request: Request,
+    session: SessionDep,
+    catalog: Catalog,
+    user: User,
+    *,
+    refused: PackInvalid | Conflict | None = None,
+) -> Response:
+    context = {
+        "versions": publishing.list_versions(session),
+        "cohorts": cohorts.list_cohorts(session, owner=user),
+        "packs": sorted(catalog.packs.values(), key=lambda p: p.meta.title),
+        "published": request.query_params.get("published", ""),
+        "refused": refused,
+        "problems": getattr(refused, "problems", []),
+    }
+    status = refused.status_code if refused else 200
+    return templates.TemplateResponse(request, "instructor/index.html", context, status_code=status)
+
+
+@router.get("/instructor")
+def overview(
+    request: Request, user: InstructorDep, session: SessionDep, catalog: CatalogDep
+) -> Response:
+    return _overview(request, session, catalog, user)
+
+
+@router.post("/instructor/packs", dependencies=[CsrfFormDep])
+async def upload_pack(
+    request: Request,
+    file: UploadFile,
+    user: InstructorDep,
+    session: SessionDep,
+    settings: SettingsDep,
+    catalog: CatalogDep,
+    code_grader: CodeGraderDep,
+) -> Response:
+    data = await file.read(settings.pack_upload_max_bytes + 1)
+    try:
+        published = await publishing.publish_zip(
+            session,
+            settings=settings,
+            catalog=catalog,
+            user=user,
+            data=data,
+            code_grader=code_grader,
+        )
+    except (PackInvalid, Conflict) as exc:
+        return _overview(request, session, catalog, user, refused=exc)
+    request.app.state.catalog = published.catalog
+    label = f"{published.version.pack_id} {published.version.version}"
+    return RedirectResponse(f"/instructor?published={label}", status_code=303)
+
+
+@router.post("/instructor/cohorts", dependencies=[CsrfFormDep])
+def create_cohort(
+    user: InstructorDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+    name: Text,
+    pack_id: Annotated[str, Form(max_length=64)],
+) -> Response:
+    cohort = cohorts.create_cohort(session, owner=user, name=name, pack_id=pack_id, catalog=catalog)
+    return RedirectResponse(f"/instructor/cohorts/{cohort.id}", status_code=303)
+
+
+@router.get("/instructor/cohorts/{cohort_id}")
+def cohort_page(
+    request: Request,
+    cohort_id: int,
+    user: InstructorDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+) -> Response:
+    cohort = cohorts.get_cohort(session, owner=user, cohort_id=cohort_id)
+    board = cohort_reports.dashboard(session, cohort=cohort, catalog=catalog)
+    return templates.TemplateResponse(request, "instructor/cohort.html", {"board": board})
+
+
+@router.get("/join")
+def join_page(request: Request, user: CurrentUserDep, session: SessionDep) -> Response:
+    joined = cohorts.cohorts_of_learner(session, user=user)
+    context = {"joined": joined, "error": None, "just_joined": request.query_params.get("joined")}
+    return templates.TemplateResponse(request, "instructor/join.html", context)
+
+
+@router.post("/join", dependencies=[CsrfFormDep])
+def join(
+    request: Request,
+    user: CurrentUserDep,
+    session: SessionDep,
+    code: Annotated[str, Form(max_length=20)],
+) -> Response:
+    try:
+        cohort = cohorts.join_cohort(session, user=user, code=code)
+    except NotFound as exc:
+        joined = cohorts.cohorts_of_learner(session, user=user)
+        context = {"joined": joined, "error": exc.message, "just_joined": None}
+        return templates.TemplateResponse(request, "instructor/join.html", context, status_code=404)
+    return RedirectResponse(f"/join?joined={cohort.id}", status_code=303)

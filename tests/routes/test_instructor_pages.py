@@ -1,0 +1,70 @@
+"""Instructor pages: upload form with listed problems, cohorts, the join page, escaping."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.routes.test_api_instructor import promote_current_user
+from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
+
+
+@pytest.fixture
+def teacher(client: TestClient) -> Iterator[TestClient]:
+    promote_current_user(client)
+    client.app.state.code_grader = FakeGrader()  # type: ignore[attr-defined]
+    yield client
+
+
+def _token(client: TestClient, path: str = "/instructor") -> str:
+    match = re.search(r'name="csrf_token" value="([^"]+)"', client.get(path).text)
+    assert match, "no CSRF token on the page"
+    return match.group(1)
+
+
+def _upload(client: TestClient, data: bytes) -> httpx.Response:
+    files = {"file": ("pack.zip", data, "application/zip")}
+    form = {"csrf_token": _token(client)}
+    return client.post("/instructor/packs", files=files, data=form, follow_redirects=False)
+
+
+def test_instructor_page_refuses_learner(client: TestClient) -> None:
+    response = client.get("/instructor")
+    assert response.status_code == 403 and "text/html" in response.headers["content-type"]
+
+
+def test_upload_form_publishes_and_redirects(teacher: TestClient) -> None:
+    response = _upload(teacher, zip_folder(EXAMPLE))
+    assert response.status_code == 303
+    page = teacher.get(response.headers["location"]).text
+    assert "Published <strong>tape-example 1.0.0</strong>" in page
+
+
+def test_upload_form_lists_problems_escaped(teacher: TestClient) -> None:
+    edits = {"<i>x.yaml": (EXAMPLE / "ex-gradient-updates.yaml").read_text()}
+    response = _upload(teacher, zip_folder(EXAMPLE, edits))
+    assert response.status_code == 422
+    assert "&lt;i&gt;x.yaml:1: id &#39;ex-gradient-updates&#39; must match" in response.text
+    assert "<i>x" not in response.text
+
+
+def test_upload_form_without_csrf_token_is_refused(teacher: TestClient) -> None:
+    files = {"file": ("pack.zip", zip_folder(EXAMPLE), "application/zip")}
+    assert teacher.post("/instructor/packs", files=files).status_code == 403
+
+
+def test_create_cohort_form_shows_join_code(teacher: TestClient) -> None:
+    form = {"csrf_token": _token(teacher), "name": "Evening group", "pack_id": "gradient-tape"}
+    response = teacher.post("/instructor/cohorts", data=form)
+    assert response.status_code == 200
+    assert re.search(r'id="join-code">[A-Z2-9]{4}-[A-Z2-9]{4}<', response.text)
+
+
+def test_join_page_with_unknown_code_shows_error(client: TestClient) -> None:
+    form = {"csrf_token": _token(client, "/join"), "code": "NOPE-NOPE"}
+    response = client.post("/join", data=form)
+    assert response.status_code == 404 and "no cohort has that join code" in response.text

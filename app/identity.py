@@ -155,3 +155,16 @@ class IdentityCookies:
         age = COOKIE_MAX_AGE if value else 0
         secure = "; Secure" if self.secure else ""
         return f"{COOKIE_NAME}={value}; Max-Age={age}; Path=/; HttpOnly; SameSite=Lax{secure}"
+
+
+def limit_grading(request: Request, user: CurrentUserDep) -> None:
+    web_security(request).grade_limiter.hit(f"user:{user.id}", "answers")
+
+
+def limit_login(request: Request) -> None:
+    client = request.client.host if request.client else "unknown"
+    web_security(request).login_limiter.hit(f"ip:{client}", "log-in attempts")
+
+
+GradeLimitDep = Depends(limit_grading)
+LoginLimitDep = Depends(limit_login)

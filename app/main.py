@@ -19,7 +19,9 @@ from app.config import REPO_ROOT, Settings, get_settings
 from app.db import init_db, make_engine
 from app.errors import GraderBusy, PackInvalid, TapequizError
 from app.identity import IdentityCookies
-from app.routes import api_instructor, api_questions, health
+from app.routes import api_instructor, api_progress, api_questions, api_sessions, auth, health
+from app.routes import pages as web_pages
+from app.routes import quiz as quiz_pages
 from app.services.publishing import load_serving_catalog
 from app.web.limits import BodySizeLimit
 
@@ -89,7 +91,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(IdentityCookies, secure=app.state.settings.cookie_secure)
     app.add_exception_handler(TapequizError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    for router in (health.router, api_questions.router, api_instructor.router):
+    for router in (
+        health.router,
+        api_questions.router,
+        api_instructor.router,
+        api_sessions.router,
+        api_progress.router,
+        web_pages.router,
+        quiz_pages.router,
+        auth.router,
+    ):
         app.include_router(router)
     static = Path(REPO_ROOT / "static")
     app.mount("/static", StaticFiles(directory=static), name="static")

@@ -1,0 +1,169 @@
+/* tapequiz page enhancements: code editor, keyboard shortcuts, ordering, hints in place,
+   a progress indicator while grading. Every page works without this file. */
+(function () {
+  "use strict";
+
+  function markCurrentNav() {
+    document.querySelectorAll(".nav-links a").forEach(function (a) {
+      var path = a.getAttribute("href");
+      if (location.pathname === path || location.pathname.indexOf(path + "/") === 0) {
+        a.setAttribute("aria-current", "page");
+      }
+    });
+  }
+
+  function setupEditor(form) {
+    var area = form.querySelector("textarea[data-editor]");
+    if (!area || typeof window.CodeMirror === "undefined") return null;
+    var editor = window.CodeMirror.fromTextArea(area, {
+      mode: "python", lineNumbers: true, indentUnit: 4, tabSize: 4, indentWithTabs: false,
+      matchBrackets: true, autoCloseBrackets: true, viewportMargin: Infinity,
+      extraKeys: {
+        Tab: function (cm) {
+          if (cm.somethingSelected()) cm.indentSelection("add");
+          else cm.replaceSelection("    ", "end");
+        },
+        "Shift-Tab": function (cm) { cm.indentSelection("subtract"); },
+        "Ctrl-Enter": function () { submit(form); },
+        "Cmd-Enter": function () { submit(form); },
+        Esc: function (cm) { cm.getInputField().blur(); }
+      }
+    });
+    editor.getInputField().setAttribute("aria-label", "Code editor (Python)");
+    editor.on("change", function () { editor.save(); });
+    window.tapequizEditor = editor;
+    return editor;
+  }
+
+  function submit(form) {
+    if (form.dataset.busy) return;
+    if (typeof form.requestSubmit === "function") form.requestSubmit();
+    else form.submit();
+  }
+
+  function showGrading(form) {
+    var box = document.getElementById("grading");
+    var button = form.querySelector("[type=submit]");
+    form.dataset.busy = "1";
+    if (button) { button.disabled = true; button.textContent = "Grading…"; }
+    if (!box) return;
+    box.classList.add("active");
+    var started = Date.now();
+    var out = box.querySelector("[data-elapsed]");
+    setInterval(function () {
+      if (out) out.textContent = "(" + Math.round((Date.now() - started) / 1000) + " s)";
+    }, 500);
+  }
+
+  function setupAnswerForm() {
+    var form = document.getElementById("answer-form");
+    if (!form) return;
+    var editor = setupEditor(form);
+    form.addEventListener("submit", function (event) {
+      if (form.dataset.busy) { event.preventDefault(); return; }
+      if (editor) editor.save();
+      showGrading(form);
+    });
+    document.addEventListener("keydown", function (event) {
+      if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
+        event.preventDefault();
+        submit(form);
+        return;
+      }
+      var typing = /^(TEXTAREA|INPUT|SELECT)$/.test(event.target.tagName) &&
+        !/^(radio|checkbox)$/.test(event.target.type || "");
+      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.target.closest && event.target.closest(".CodeMirror")) return;
+      var n = parseInt(event.key, 10);
+      var inputs = form.querySelectorAll("[data-choices] input");
+      if (n >= 1 && n <= inputs.length) {
+        var input = inputs[n - 1];
+        if (input.type === "radio") input.checked = true; else input.checked = !input.checked;
+        input.focus();
+        event.preventDefault();
+      }
+    });
+    setupOrdering(form);
+    setupCounter(form);
+    setupRetry(form);
+  }
+
+  function setupOrdering(form) {
+    var list = form.querySelector("[data-ordering]");
+    if (!list) return;
+    function move(item, step) {
+      var target = step < 0 ? item.previousElementSibling : item.nextElementSibling;
+      if (!target) return;
+      if (step < 0) list.insertBefore(item, target); else list.insertBefore(target, item);
+      item.classList.remove("moved"); void item.offsetWidth; item.classList.add("moved");
+    }
+    list.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-move]");
+      if (!button) return;
+      var item = button.closest(".order-item");
+      move(item, parseInt(button.dataset.move, 10));
+      button.focus();
+    });
+    list.addEventListener("keydown", function (event) {
+      var item = event.target.closest(".order-item");
+      if (!item || !event.altKey || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) return;
+      event.preventDefault();
+      move(item, event.key === "ArrowUp" ? -1 : 1);
+      item.focus();
+    });
+  }
+
+  function setupCounter(form) {
+    var area = form.querySelector("textarea[data-counter]");
+    var out = form.querySelector("[data-count]");
+    if (!area || !out) return;
+    function update() { out.textContent = area.value.length + " characters"; }
+    area.addEventListener("input", update);
+    update();
+  }
+
+  function setupRetry(form) {
+    var alert = document.getElementById("answer-error");
+    var wait = alert && parseInt(alert.dataset.retryAfter || "0", 10);
+    if (!wait) return;
+    var button = form.querySelector("[type=submit]");
+    var out = alert.querySelector("[data-countdown]");
+    if (button) button.disabled = true;
+    var timer = setInterval(function () {
+      wait -= 1;
+      if (out) out.textContent = Math.max(wait, 0);
+      if (wait <= 0) { clearInterval(timer); if (button) button.disabled = false; }
+    }, 1000);
+  }
+
+  function setupHints() {
+    var form = document.getElementById("hint-form");
+    var list = document.getElementById("hint-list");
+    if (!form || !list || !window.fetch) return;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      fetch(form.action, {
+        method: "POST", body: new FormData(form), headers: { Accept: "application/json" },
+        credentials: "same-origin"
+      }).then(function (response) {
+        if (!response.ok) throw new Error("hint failed");
+        return response.json();
+      }).then(function (hint) {
+        var box = document.createElement("div");
+        box.className = "hint";
+        var label = document.createElement("strong");
+        label.textContent = "Hint " + (hint.index + 1) + ". ";
+        box.appendChild(label);
+        box.appendChild(document.createTextNode(hint.text));
+        list.appendChild(box);
+        var counter = form.querySelector(".muted");
+        if (counter) counter.textContent = "(" + (hint.index + 1) + "/" + hint.count + ")";
+        if (hint.index + 1 >= hint.count) form.remove();
+      }).catch(function () { form.submit(); });
+    });
+  }
+
+  markCurrentNav();
+  setupAnswerForm();
+  setupHints();
+})();

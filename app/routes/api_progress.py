@@ -1,0 +1,46 @@
+"""JSON API for a learner's progress, attempt history and review queue (cookie identity)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel
+
+from app.deps import CatalogDep, SessionDep
+from app.identity import CurrentUserDep
+from app.packs.public import QuestionSummary
+from app.services import mastery, progress, questions, reviews
+from app.services.mastery import ProgressView
+from app.services.summaries import AttemptView, attempt_view
+
+router = APIRouter(prefix="/api", tags=["progress"])
+
+
+class ReviewQueue(BaseModel):
+    due: list[QuestionSummary]
+    count: int
+
+
+@router.get("/progress", response_model=ProgressView)
+def get_progress(user: CurrentUserDep, session: SessionDep, catalog: CatalogDep) -> ProgressView:
+    return mastery.progress_of(session, catalog, user=user)
+
+
+@router.get("/progress/attempts", response_model=list[AttemptView])
+def list_attempts(
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+    question: str | None = Query(default=None, max_length=64),
+    limit: int = Query(default=100, ge=1, le=500),
+) -> list[AttemptView]:
+    assert user.id is not None
+    found = progress.attempts_of(session, user_id=user.id, limit=limit, question_id=question)
+    return [attempt_view(catalog, a) for a in found]
+
+
+@router.get("/reviews", response_model=ReviewQueue)
+def review_queue(user: CurrentUserDep, session: SessionDep, catalog: CatalogDep) -> ReviewQueue:
+    assert user.id is not None
+    due = [q for q in reviews.due_question_ids(session, user_id=user.id) if q in catalog.questions]
+    summaries = [questions.get_question(catalog, q) for q in due]
+    return ReviewQueue(due=[QuestionSummary(**s.model_dump()) for s in summaries], count=len(due))

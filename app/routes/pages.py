@@ -1,0 +1,81 @@
+"""Pages outside a quiz session: home, progress and history, the review queue, the browser."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request
+from starlette.responses import Response
+
+from app.deps import CatalogDep, SessionDep
+from app.identity import CurrentUserDep
+from app.services import browse, dashboard, mastery, progress, questions, reviews
+from app.services.summaries import attempt_view
+from app.web.htmlerrors import HtmlErrorRoute
+from app.web.templating import templates
+
+router = APIRouter(route_class=HtmlErrorRoute, include_in_schema=False)
+Filter = Query(default="", max_length=64)
+
+
+@router.get("/")
+def home(
+    request: Request, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
+) -> Response:
+    board = dashboard.dashboard(session, catalog, user=user)
+    return templates.TemplateResponse(request, "home/index.html", {"board": board})
+
+
+@router.get("/progress")
+def progress_page(
+    request: Request, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
+) -> Response:
+    assert user.id is not None
+    context = {
+        "progress": mastery.progress_of(session, catalog, user=user),
+        "attempts": [
+            attempt_view(catalog, a) for a in progress.attempts_of(session, user_id=user.id)
+        ],
+    }
+    return templates.TemplateResponse(request, "progress/index.html", context)
+
+
+@router.get("/reviews")
+def review_queue(
+    request: Request, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
+) -> Response:
+    assert user.id is not None
+    due = reviews.due_question_ids(session, user_id=user.id)
+    items = [questions.get_question(catalog, q) for q in due if q in catalog.questions]
+    context = {"due": items, "next_review": reviews.next_due(session, user_id=user.id)}
+    return templates.TemplateResponse(request, "progress/reviews.html", context)
+
+
+@router.get("/questions")
+def question_browser(
+    request: Request,
+    user: CurrentUserDep,
+    catalog: CatalogDep,
+    pack: str = Filter,
+    topic: str = Filter,
+    type: str = Filter,
+    difficulty: str = Filter,
+    q: str = Query(default="", max_length=100),
+) -> Response:
+    found = browse.browse(
+        catalog,
+        pack=pack or None,
+        topic=topic or None,
+        qtype=type or None,
+        difficulty=difficulty or None,
+        text=q or None,
+    )
+    filters = {"pack": pack, "topic": topic, "type": type, "difficulty": difficulty, "q": q}
+    context = {"questions": found, "packs": browse.menu(catalog), "filters": filters}
+    return templates.TemplateResponse(request, "questions/index.html", context)
+
+
+@router.get("/questions/{question_id}")
+def question_detail(
+    request: Request, question_id: str, user: CurrentUserDep, catalog: CatalogDep
+) -> Response:
+    detail = questions.get_question(catalog, question_id)
+    return templates.TemplateResponse(request, "questions/detail.html", {"q": detail})

@@ -1,0 +1,176 @@
+"""Quiz pages: set up a session, answer one question per page, feedback, summary, reviews.
+
+Plain HTML forms (POST, then redirect) that work without JavaScript; static/js/app.js adds
+the code editor, keyboard shortcuts, hints in place and a progress indicator while grading.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import JSONResponse, RedirectResponse
+from starlette.responses import Response
+
+from app.deps import CatalogDep, CodeGraderDep, SessionDep
+from app.errors import AnswerInvalid, Conflict, GraderBusy, GraderUnavailable, TapequizError
+from app.identity import CsrfFormDep, CurrentUserDep, limit_grading
+from app.security import RateLimited
+from app.services import browse, sessions
+from app.services.summaries import attempt_view, session_view, summarize_session
+from app.web.forms import answer_from_form
+from app.web.htmlerrors import HtmlErrorRoute
+from app.web.templating import templates
+
+router = APIRouter(route_class=HtmlErrorRoute, include_in_schema=False)
+Text = Annotated[str, Form(max_length=64)]
+RETRYABLE = (AnswerInvalid, GraderBusy, GraderUnavailable, RateLimited)
+
+
+def _see(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+@router.get("/sessions/new")
+def new_session(
+    request: Request, user: CurrentUserDep, catalog: CatalogDep, topic: str = "", type: str = ""
+) -> Response:
+    context = {"packs": browse.menu(catalog), "topic": topic, "qtype": type}
+    return templates.TemplateResponse(request, "sessions/new.html", context)
+
+
+@router.post("/sessions", dependencies=[CsrfFormDep])
+def start_session(
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+    pack: Text = "",
+    topic: Text = "",
+    type: Text = "",
+    count: Annotated[int, Form(ge=1, le=30)] = 10,
+    question: Text = "",
+) -> Response:
+    quiz = sessions.start_session(
+        session,
+        catalog,
+        user=user,
+        pack=pack or None,
+        topic=topic or None,
+        qtype=type or None,
+        count=count,
+        question_ids=[question] if question else None,
+    )
+    return _see(f"/sessions/{quiz.id}")
+
+
+@router.post("/reviews/start", dependencies=[CsrfFormDep])
+def start_review(user: CurrentUserDep, session: SessionDep, catalog: CatalogDep) -> Response:
+    quiz = sessions.start_review(session, catalog, user=user)
+    return _see(f"/sessions/{quiz.id}")
+
+
+def _question_page(
+    request: Request, view: object, *, error: TapequizError | None = None, answer: object = None
+) -> Response:
+    retry_after = getattr(error, "retry_after", None)
+    context = {"view": view, "error": error, "answer": answer, "retry_after": retry_after}
+    status = error.status_code if error else 200
+    headers = {"Retry-After": str(retry_after)} if retry_after else None
+    return templates.TemplateResponse(
+        request, "sessions/question.html", context, status_code=status, headers=headers
+    )
+
+
+@router.get("/sessions/{session_id}")
+def show_question(
+    request: Request,
+    session_id: int,
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+) -> Response:
+    quiz, item = sessions.show_current(session, catalog, user=user, session_id=session_id)
+    if item is None:
+        return _see(f"/sessions/{session_id}/summary")
+    return _question_page(request, session_view(catalog, quiz))
+
+
+@router.post("/sessions/{session_id}/answer", dependencies=[CsrfFormDep])
+async def answer(
+    request: Request,
+    session_id: int,
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+    code_grader: CodeGraderDep,
+) -> Response:
+    form = await request.form()
+    given = answer_from_form(str(form.get("question_type", "")), form)
+    try:
+        limit_grading(request, user)
+        attempt = await sessions.answer_current(
+            session,
+            catalog,
+            user=user,
+            session_id=session_id,
+            answer=given,
+            code_grader=code_grader,
+            question_id=str(form.get("question_id", "")) or None,
+        )
+    except Conflict:
+        return _see(f"/sessions/{session_id}")
+    except RETRYABLE as exc:
+        view = session_view(
+            catalog, sessions.get_session(session, user=user, session_id=session_id)
+        )
+        return _question_page(request, view, error=exc, answer=given)
+    return _see(f"/sessions/{session_id}/attempts/{attempt.id}")
+
+
+@router.post("/sessions/{session_id}/hint", dependencies=[CsrfFormDep])
+def hint(
+    request: Request,
+    session_id: int,
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+) -> Response:
+    shown = sessions.reveal_hint(session, catalog, user=user, session_id=session_id)
+    if "application/json" in request.headers.get("accept", ""):
+        return JSONResponse(shown.model_dump())
+    return _see(f"/sessions/{session_id}#hints")
+
+
+@router.post("/sessions/{session_id}/skip", dependencies=[CsrfFormDep])
+def skip(
+    session_id: int, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
+) -> Response:
+    sessions.skip_current(session, catalog, user=user, session_id=session_id)
+    return _see(f"/sessions/{session_id}")
+
+
+@router.get("/sessions/{session_id}/attempts/{attempt_id}")
+def feedback(
+    request: Request,
+    session_id: int,
+    attempt_id: int,
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+) -> Response:
+    attempt = sessions.get_attempt(session, user=user, session_id=session_id, attempt_id=attempt_id)
+    quiz = sessions.get_session(session, user=user, session_id=session_id)
+    context = {"attempt": attempt_view(catalog, attempt), "view": session_view(catalog, quiz)}
+    return templates.TemplateResponse(request, "sessions/feedback.html", context)
+
+
+@router.get("/sessions/{session_id}/summary")
+def summary(
+    request: Request,
+    session_id: int,
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+) -> Response:
+    report = summarize_session(session, catalog, user=user, session_id=session_id)
+    return templates.TemplateResponse(request, "sessions/summary.html", {"summary": report})

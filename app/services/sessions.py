@@ -1,0 +1,226 @@
+"""Quiz sessions: pick questions, serve them one at a time, grade and record each answer.
+
+A session is a fixed list of question ids and a cursor. Each question is answered once;
+grading goes through `questions.grade` (so code runs in the sandbox) and the attempt is
+stored with `progress.record_attempt` in the same transaction that moves the cursor, so a
+crash can never leave an answered question unrecorded or recorded twice.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, col, select
+
+from app.errors import AnswerInvalid, Conflict, NotFound
+from app.grading.dispatch import CodeGraderLike
+from app.models.progress import Attempt, QuizSession
+from app.models.users import User, utcnow
+from app.packs.catalog import Catalog
+from app.packs.loader import LoadedQuestion
+from app.schemas import Hint
+from app.services import progress, questions, reviews
+
+MAX_COUNT = 30
+MAX_THINKING = timedelta(hours=2)  # beyond this the tab was left open, not thought in
+
+
+def _matching(
+    catalog: Catalog, *, pack: str | None, topic: str | None, qtype: str | None
+) -> list[str]:
+    if pack is not None and pack not in catalog.packs:
+        raise NotFound(f"no pack with id {pack[:80]!r}")
+    return [
+        item.question.id
+        for item in catalog.questions.values()
+        if (pack is None or item.pack_id == pack)
+        and (topic is None or item.question.topic == topic)
+        and (qtype is None or item.question.type == qtype)
+    ]
+
+
+def start_session(
+    session: Session,
+    catalog: Catalog,
+    *,
+    user: User,
+    pack: str | None = None,
+    topic: str | None = None,
+    qtype: str | None = None,
+    count: int = 10,
+    question_ids: list[str] | None = None,
+) -> QuizSession:
+    """A practice session over the filtered questions (or exactly `question_ids`)."""
+    if question_ids is not None:
+        for question_id in question_ids:
+            questions.find_question(catalog, question_id)
+        chosen = list(dict.fromkeys(question_ids))
+    else:
+        pool = _matching(catalog, pack=pack, topic=topic, qtype=qtype)
+        if not pool:
+            raise AnswerInvalid("no questions match that pack, topic and type; widen the choice")
+        chosen = random.sample(pool, min(max(1, count), MAX_COUNT, len(pool)))
+    return _create(
+        session, user=user, mode="practice", ids=chosen, pack=pack, topic=topic, qtype=qtype
+    )
+
+
+def start_review(session: Session, catalog: Catalog, *, user: User, count: int = 20) -> QuizSession:
+    """A session over the questions FSRS says are due (missed ones come back first)."""
+    assert user.id is not None
+    due = reviews.due_question_ids(session, user_id=user.id, limit=MAX_COUNT * 4)
+    ids = [q for q in due if q in catalog.questions][: max(1, min(count, MAX_COUNT))]
+    if not ids:
+        raise Conflict("nothing is due for review yet; practise a few questions first")
+    return _create(session, user=user, mode="review", ids=ids)
+
+
+def _create(
+    session: Session, *, user: User, mode: str, ids: list[str], **filters: str | None
+) -> QuizSession:
+    assert user.id is not None
+    quiz = QuizSession(
+        user_id=user.id,
+        mode=mode,
+        pack_id=filters.get("pack"),
+        topic=filters.get("topic"),
+        qtype=filters.get("qtype"),
+        question_ids=ids,
+    )
+    session.add(quiz)
+    session.commit()
+    session.refresh(quiz)
+    return quiz
+
+
+def get_session(session: Session, *, user: User, session_id: int) -> QuizSession:
+    """The user's own session; someone else's is indistinguishable from a missing one."""
+    quiz = session.get(QuizSession, session_id)
+    if quiz is None or quiz.user_id != user.id:
+        raise NotFound(f"no quiz session {session_id}")
+    return quiz
+
+
+def current_question(catalog: Catalog, quiz: QuizSession) -> LoadedQuestion | None:
+    if quiz.finished_at is not None or quiz.position >= len(quiz.question_ids):
+        return None
+    return questions.find_question(catalog, quiz.question_ids[quiz.position])
+
+
+def show_current(
+    session: Session, catalog: Catalog, *, user: User, session_id: int
+) -> tuple[QuizSession, LoadedQuestion | None]:
+    """The session and its current question, starting the answer clock on first display."""
+    quiz = get_session(session, user=user, session_id=session_id)
+    item = current_question(catalog, quiz)
+    if item is not None and quiz.shown_at is None:
+        quiz.shown_at = utcnow()
+        session.add(quiz)
+        session.commit()
+        session.refresh(quiz)
+    return quiz, item
+
+
+def hints_shown(catalog: Catalog, quiz: QuizSession) -> list[str]:
+    item = current_question(catalog, quiz)
+    return [] if item is None else list(item.question.hints[: quiz.hints_shown])
+
+
+def reveal_hint(session: Session, catalog: Catalog, *, user: User, session_id: int) -> Hint:
+    """Reveal the next hint of the current question; it counts against a first-try Good."""
+    quiz = get_session(session, user=user, session_id=session_id)
+    item = current_question(catalog, quiz)
+    if item is None:
+        raise Conflict("this session is finished; there is no question to hint")
+    hints = item.question.hints
+    index = min(quiz.hints_shown, len(hints) - 1)
+    quiz.hints_shown = min(quiz.hints_shown + 1, len(hints))
+    session.add(quiz)
+    session.commit()
+    return Hint(question_id=item.question.id, index=index, count=len(hints), text=hints[index])
+
+
+def _elapsed_ms(shown_at: datetime | None, now: datetime) -> int:
+    if shown_at is None:
+        return 0
+    return int(min(now - shown_at, MAX_THINKING).total_seconds() * 1000)
+
+
+async def answer_current(
+    session: Session,
+    catalog: Catalog,
+    *,
+    user: User,
+    session_id: int,
+    answer: object,
+    code_grader: CodeGraderLike | None,
+    question_id: str | None = None,
+) -> Attempt:
+    """Grade the answer to the current question, record it and move on.
+
+    Grader errors (501, 503, 422) propagate before anything is stored, so the learner can
+    simply submit again. `question_id`, when given, must be the current question: a double
+    submit or a stale tab must not answer the next question with this answer.
+    """
+    quiz = get_session(session, user=user, session_id=session_id)
+    item = current_question(catalog, quiz)
+    if item is None:
+        raise Conflict("this session is finished; start a new one")
+    if question_id is not None and question_id != item.question.id:
+        raise Conflict("that question was already answered; here is the current one")
+    response = await questions.grade(catalog, item.question.id, answer, code_grader=code_grader)
+    attempt = progress.record_attempt(
+        session,
+        user=user,
+        question=item,
+        response=response,
+        answer=answer,
+        elapsed_ms=_elapsed_ms(quiz.shown_at, utcnow()),
+        hints_used=quiz.hints_shown,
+        source="review" if quiz.mode == "review" else "quiz",
+        quiz_session_id=quiz.id,
+        commit=False,
+    )
+    _advance(quiz)
+    session.add(quiz)
+    session.commit()
+    session.refresh(attempt)
+    return attempt
+
+
+def _advance(quiz: QuizSession) -> None:
+    quiz.position += 1
+    quiz.hints_shown = 0
+    quiz.shown_at = None
+    if quiz.position >= len(quiz.question_ids):
+        quiz.finished_at = utcnow()
+
+
+def get_attempt(session: Session, *, user: User, session_id: int, attempt_id: int) -> Attempt:
+    attempt = session.get(Attempt, attempt_id)
+    if attempt is None or attempt.user_id != user.id or attempt.quiz_session_id != session_id:
+        raise NotFound(f"no attempt {attempt_id} in session {session_id}")
+    return attempt
+
+
+def recent_sessions(session: Session, *, user: User, limit: int = 5) -> list[QuizSession]:
+    query = (
+        select(QuizSession)
+        .where(QuizSession.user_id == user.id)
+        .order_by(col(QuizSession.id).desc())
+        .limit(limit)
+    )
+    return list(session.exec(query).all())
+
+
+def skip_current(session: Session, catalog: Catalog, *, user: User, session_id: int) -> QuizSession:
+    """Move past the current question without an attempt (e.g. no code grader here)."""
+    quiz = get_session(session, user=user, session_id=session_id)
+    if current_question(catalog, quiz) is None:
+        raise Conflict("this session is finished")
+    _advance(quiz)
+    session.add(quiz)
+    session.commit()
+    session.refresh(quiz)
+    return quiz

@@ -16,6 +16,7 @@ from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.packs.public import QuestionDetail
+from app.schemas import FeedbackItem
 
 
 class Interview(SQLModel, table=True):
@@ -88,3 +89,89 @@ class InterviewStatus(BaseModel):
     finished: bool
     question: InterviewQuestion | None
     answered: int
+
+
+# The report: everything held back while the interview ran.
+
+
+class RedFlag(BaseModel):
+    tell: str  # a tell id, or the grader's misconception tag for lesser flags
+    kind: str  # "tell" | "misconception"
+    label: str
+    evidence: str
+    correction: str
+    question_id: str
+    position: int
+
+
+class ReportAnswer(BaseModel):
+    position: int
+    question_id: str
+    title: str
+    type: str
+    topic: str
+    kind: str = Field(description="warm-up | explanation | code | follow-up")
+    reason: str = Field(description="Why a follow-up was asked (empty for planned questions).")
+    answer: Any
+    answer_text: str = Field(description="The answer in words (choice texts, not ids).")
+    status: str = Field(description="graded | skipped | ungraded | pending | unanswered")
+    verdict: str = Field(description="correct | partial | incorrect | error | skipped | ungraded")
+    score: float | None
+    feedback: list[FeedbackItem]
+    misconceptions: list[str]
+    model_answer: str = Field(description="Markdown: what a strong answer says or does.")
+    explanation: str
+    grading_error: str | None
+    seconds: float | None = Field(description="Time from being shown to being answered.")
+
+
+class TopicScore(BaseModel):
+    topic: str
+    title: str
+    score: float | None
+    questions: int
+
+
+class Scores(BaseModel):
+    overall: float | None = Field(description="0..1, weighted; null when nothing was scored")
+    scored: int
+    questions: int
+    topics: list[TopicScore]
+
+
+class PastInterview(BaseModel):
+    id: str
+    minutes: int
+    finished_at: datetime
+    score: float | None
+
+
+class Comparison(BaseModel):
+    previous: list[PastInterview] = Field(description="Earlier interviews, newest first.")
+    change: float | None = Field(description="Overall score minus the previous interview's.")
+    topic_changes: dict[str, float]
+
+
+class Review(BaseModel):
+    question_id: str
+    title: str
+    reason: str
+
+
+class InterviewReport(BaseModel):
+    id: str
+    pack: str
+    pack_title: str
+    minutes: int
+    difficulty: str | None
+    started_at: datetime
+    ends_at: datetime
+    finished_at: datetime
+    finish_reason: str
+    scores: Scores
+    answers: list[ReportAnswer]
+    red_flags: list[RedFlag]
+    total_seconds: float
+    comparison: Comparison
+    recommended_reviews: list[Review]
+    summary: str

@@ -16,11 +16,15 @@ from pydantic import BaseModel, Field
 from app.clock import ClockDep, as_utc
 from app.deps import CatalogDep, CodeGraderDep, SessionDep
 from app.identity import CurrentUserDep, GradeLimitDep, JsonBodyDep
-from app.models.interviews import InterviewStarted, InterviewStatus, NextQuestion
+from app.models.interviews import (
+    InterviewReport,
+    InterviewStarted,
+    InterviewStatus,
+    NextQuestion,
+)
 from app.schemas import ErrorBody
 from app.services import interviews
 from app.services.interview_answers import Graders
-from app.services.interview_reports import InterviewReport
 
 router = APIRouter(prefix="/api/interviews", tags=["interviews"])
 ERRORS: dict[int | str, dict[str, Any]] = {

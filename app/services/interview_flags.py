@@ -10,16 +10,15 @@ lesser flags. Only graded results are read: nothing here grades.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
-
+from app.models.interviews import RedFlag
 from app.packs.loader import LoadedQuestion
 from app.packs.schema import ChoiceQuestionBase, TrueFalse
+from app.services import interview_code_tells as code
 from app.services.interview_plans import related
 
 MAX_EVIDENCE = 300
@@ -33,16 +32,6 @@ NOT_MISCONCEPTIONS = {
 }  # fmt: skip
 
 
-class RedFlag(BaseModel):
-    tell: str  # a tell id, or the grader's misconception tag for lesser flags
-    kind: str  # "tell" | "misconception"
-    label: str
-    evidence: str
-    correction: str
-    question_id: str
-    position: int
-
-
 @dataclass(frozen=True)
 class Tell:
     id: str
@@ -53,73 +42,6 @@ class Tell:
     code_lines: Callable[[str], list[str]]  # lines of source that show it
 
 
-def _lines_matching(pattern: str) -> Callable[[str], list[str]]:
-    compiled = re.compile(pattern)
-    return lambda source: [ln.strip() for ln in source.splitlines() if compiled.search(ln)]
-
-
-def _tape_blocks(source: str) -> list[ast.With]:
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return []
-    return [node for node in ast.walk(tree) if isinstance(node, ast.With) and _is_tape_block(node)]
-
-
-def _numpy_in_tape(source: str) -> list[str]:
-    lines = source.splitlines()
-    found = []
-    for block in _tape_blocks(source):
-        body = lines[block.body[0].lineno - 1 : (block.end_lineno or block.lineno)]
-        found += [ln.strip() for ln in body if re.search(r"\.numpy\(\)|\bnp\.\w+\(", ln)]
-    return found
-
-
-def _loss_after_tape(source: str) -> list[str]:
-    """`loss = ...` assigned after a tape block closes, in the same body, before any gradient."""
-    found = []
-    for body in _bodies_with_tape_blocks(source):
-        after = False
-        for stmt in body:
-            if _is_tape_block(stmt):
-                after = True
-            elif after and _assigns_loss(stmt):
-                found.append(ast.unparse(stmt))
-            elif after and "gradient(" in ast.unparse(stmt):
-                break
-    return found
-
-
-def _bodies_with_tape_blocks(source: str) -> list[list[ast.stmt]]:
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return []
-    bodies: list[list[ast.stmt]] = []
-    for node in ast.walk(tree):
-        for name in ("body", "orelse", "finalbody"):
-            body = getattr(node, name, None)
-            if isinstance(body, list) and any(_is_tape_block(s) for s in body):
-                bodies.append(body)
-    return bodies
-
-
-def _is_tape_block(stmt: object) -> bool:
-    return isinstance(stmt, ast.With) and any(
-        "GradientTape" in ast.unparse(item.context_expr) for item in stmt.items
-    )
-
-
-def _assigns_loss(stmt: ast.stmt) -> bool:
-    targets: list[ast.expr] = []
-    if isinstance(stmt, ast.Assign):
-        targets = stmt.targets
-    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign):
-        targets = [stmt.target]
-    names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
-    return any("loss" in name.lower() for name in names)
-
-
 TELLS: tuple[Tell, ...] = (
     Tell(
         "zero-grad",
@@ -128,7 +50,7 @@ TELLS: tuple[Tell, ...] = (
         "step and nothing accumulates on the variables.",
         ("needs-zero-grad", "zero-grad"),
         re.compile(r"zero_grad|zero(ing)? (out )?the grad", re.IGNORECASE),
-        _lines_matching(r"\bzero_grad\b"),
+        code.lines_matching(r"\bzero_grad\b"),
     ),
     Tell(
         "gradient-updates-weights",
@@ -136,7 +58,7 @@ TELLS: tuple[Tell, ...] = (
         "tape.gradient only computes gradients; optimizer.apply_gradients changes the weights.",
         ("gradient-updates-weights",),
         re.compile(r"tape\.gradient\b.{0,60}\b(updat|modif|chang|assign)", re.IGNORECASE),
-        lambda _source: [],
+        code.no_lines,
     ),
     Tell(
         "model-variables",
@@ -145,7 +67,7 @@ TELLS: tuple[Tell, ...] = (
         "as batch-norm moving statistics that no optimizer should update.",
         ("model-variables", "pass-model-variables"),
         re.compile(r"\bmodel\.variables\b"),
-        _lines_matching(r"\.variables\b"),
+        code.lines_matching(r"\.variables\b"),
     ),
     Tell(
         "loss-after-tape",
@@ -154,7 +76,7 @@ TELLS: tuple[Tell, ...] = (
         "not connected to the recording and the gradients come back None.",
         ("loss-outside-tape", "loss-outside-is-fine", "loss-after-tape"),
         re.compile(r"loss.{0,40}\b(after|outside)\b.{0,30}(block|tape|with)", re.IGNORECASE),
-        _loss_after_tape,
+        code.loss_after_tape,
     ),
     Tell(
         "numpy-in-tape",
@@ -167,7 +89,7 @@ TELLS: tuple[Tell, ...] = (
             r"|\b(record|watch|track)\w*.{0,80}numpy",
             re.IGNORECASE,
         ),
-        _numpy_in_tape,
+        code.numpy_in_tape,
     ),
 )
 

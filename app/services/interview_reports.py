@@ -8,95 +8,28 @@ zero, questions the grader could not grade or time ran out on are listed but not
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
-
-from pydantic import BaseModel, Field
-
 from app.clock import as_utc
-from app.models.interviews import Interview, InterviewAnswer
+from app.models.interviews import (
+    Comparison,
+    Interview,
+    InterviewAnswer,
+    InterviewReport,
+    PastInterview,
+    RedFlag,
+    ReportAnswer,
+    Review,
+    Scores,
+    TopicScore,
+)
 from app.packs.catalog import Catalog
 from app.packs.loader import LoadedQuestion
 from app.packs.schema import ChoiceQuestionBase, Code, CodeFix, FreeText, Ordering, TrueFalse
 from app.schemas import FeedbackItem
-from app.services.interview_flags import TELLS, RedFlag, find_red_flags
+from app.services.interview_flags import TELLS, find_red_flags
 from app.services.interview_plans import related
 
 TYPE_WEIGHTS = {"free-text": 2.0, "code": 3.0, "code-fix": 3.0}
 SCORED_STATUSES = ("graded", "skipped")
-
-
-class ReportAnswer(BaseModel):
-    position: int
-    question_id: str
-    title: str
-    type: str
-    topic: str
-    kind: str = Field(description="warm-up | explanation | code | follow-up")
-    reason: str = Field(description="Why a follow-up was asked (empty for planned questions).")
-    answer: Any
-    answer_text: str = Field(description="The answer in words (choice texts, not ids).")
-    status: str = Field(description="graded | skipped | ungraded | pending | unanswered")
-    verdict: str = Field(description="correct | partial | incorrect | error | skipped | ungraded")
-    score: float | None
-    feedback: list[FeedbackItem]
-    misconceptions: list[str]
-    model_answer: str = Field(description="Markdown: what a strong answer says or does.")
-    explanation: str
-    grading_error: str | None
-    seconds: float | None = Field(description="Time from being shown to being answered.")
-
-
-class TopicScore(BaseModel):
-    topic: str
-    title: str
-    score: float | None
-    questions: int
-
-
-class Scores(BaseModel):
-    overall: float | None = Field(description="0..1, weighted; null when nothing was scored")
-    scored: int
-    questions: int
-    topics: list[TopicScore]
-
-
-class PastInterview(BaseModel):
-    id: str
-    minutes: int
-    finished_at: datetime
-    score: float | None
-
-
-class Comparison(BaseModel):
-    previous: list[PastInterview] = Field(description="Earlier interviews, newest first.")
-    change: float | None = Field(description="Overall score minus the previous interview's.")
-    topic_changes: dict[str, float]
-
-
-class Review(BaseModel):
-    question_id: str
-    title: str
-    reason: str
-
-
-class InterviewReport(BaseModel):
-    id: str
-    pack: str
-    pack_title: str
-    minutes: int
-    difficulty: str | None
-    started_at: datetime
-    ends_at: datetime
-    finished_at: datetime
-    finish_reason: str
-    scores: Scores
-    answers: list[ReportAnswer]
-    red_flags: list[RedFlag]
-    total_seconds: float
-    comparison: Comparison
-    recommended_reviews: list[Review]
-    summary: str
 
 
 def model_answer(item: LoadedQuestion) -> str:
@@ -267,8 +200,10 @@ def recommend(
         if a.verdict in reasons
     ]
     reviews += _tell_reviews(flags, catalog, pack_id, {a.question_id for a in answers})
-    seen: set[str] = set()
-    return [r for r in reviews if not (r.question_id in seen or seen.add(r.question_id))]
+    unique: dict[str, Review] = {}
+    for review in reviews:
+        unique.setdefault(review.question_id, review)  # the first reason wins
+    return list(unique.values())
 
 
 def summarize(scores: Scores, flags: list[RedFlag], reviews: list[Review]) -> str:

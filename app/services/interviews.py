@@ -24,6 +24,7 @@ from app.models.interviews import (
     Interview,
     InterviewAnswer,
     InterviewQuestion,
+    InterviewReport,
     InterviewStarted,
     InterviewStatus,
     NextQuestion,
@@ -34,7 +35,7 @@ from app.services import interview_answers as answers
 from app.services import interview_plans as plans
 from app.services import questions
 from app.services.interview_answers import Graders
-from app.services.interview_reports import InterviewReport, build_report
+from app.services.interview_reports import build_report
 
 log = logging.getLogger("tapequiz.interviews")
 GRACE_SECONDS = 2  # the countdown's last answer may take this long to arrive

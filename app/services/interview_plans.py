@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from app.packs.loader import LoadedQuestion
-from app.packs.schema import CodeQuestionBase
+from app.packs.schema import CodeQuestionBase, FreeText
 
 LENGTHS = (10, 20, 45)
 CLOSED_TYPES = ("single-choice", "multiple-choice", "true-false", "ordering", "predict-output")
@@ -56,6 +56,7 @@ class Outcome:
     skipped: bool = False
     misconceptions: tuple[str, ...] = ()
     concepts_missed: tuple[str, ...] = ()
+    was_follow_up: bool = False  # a missed follow-up does not start a chain of them
 
 
 @dataclass(frozen=True)
@@ -96,11 +97,12 @@ def pick_for_slot(
     typed = [i for i in fits if i.question.type in SLOT_TYPES[kind]]
     if not typed:
         return None
+    covered = {i.question.topic for i in pool if i.question.id in asked}
     rng.shuffle(typed)  # variety between interviews; the sort below is stable
     if kind == "code":  # the ladder first: a passing training step leads up it
         typed.sort(key=lambda i: (_ladder_rank(i), _preference(i, kind, difficulty)))
-    else:
-        typed.sort(key=lambda i: _preference(i, kind, difficulty))
+    else:  # then spread the planned questions over the topics
+        typed.sort(key=lambda i: (_preference(i, kind, difficulty), i.question.topic in covered))
     return Choice(typed[0], kind)
 
 
@@ -135,16 +137,31 @@ def _relatedness(candidate: LoadedQuestion, outcome: Outcome) -> int:
     return score
 
 
+def _labels(question: object, ids: tuple[str, ...], kind: str) -> str:
+    """Rubric labels for concept ids or misconception tags (ids when there is no rubric)."""
+    rubric = question.rubric if isinstance(question, FreeText) else None
+    known: dict[str, str] = {}
+    if rubric is not None and kind == "concepts":
+        known = {c.id: c.label for c in rubric.concepts}
+    elif rubric is not None:
+        known = {m.tag: m.label or m.tag for m in rubric.misconceptions}
+    named = [known.get(i, i.replace("-", " ")) for i in ids]
+    more = f" (and {len(named) - 2} more)" if len(named) > 2 else ""
+    return "; ".join(named[:2]) + more
+
+
 def _missed_reason(outcome: Outcome) -> str:
     q = outcome.item.question
     if outcome.skipped:
         return f"Follow-up: '{q.title}' was skipped, so the same ground is probed another way."
     if outcome.misconceptions:
-        return f"Follow-up on the tell shown in '{q.title}': {', '.join(outcome.misconceptions)}."
+        tells = _labels(q, outcome.misconceptions, "misconceptions")
+        return f"Follow-up on the tell shown in '{q.title}' ({tells})."
     if outcome.concepts_missed:
-        missed = ", ".join(outcome.concepts_missed)
-        return f"Follow-up on what '{q.title}' missed: {missed}."
-    return f"Follow-up: '{q.title}' was answered {outcome.verdict}; probing the same topic."
+        missed = _labels(q, outcome.concepts_missed, "concepts")
+        return f"Follow-up on what '{q.title}' left out: {missed}."
+    how = "only partly right" if outcome.verdict == "partial" else "missed"
+    return f"Follow-up: '{q.title}' was {how}, so the same idea is asked another way."
 
 
 def missed_followup(
@@ -192,6 +209,8 @@ def choose_followup(
     """The follow-up an interviewer would ask after this answer, if any."""
     if outcome.verdict == "correct" and _contract(outcome.item) in HARDER_CONTRACTS:
         return harder_followup(outcome, pool, asked=asked, minutes_left=minutes_left)
+    if outcome.was_follow_up:
+        return None
     if outcome.skipped or outcome.verdict in ("partial", "incorrect"):
         return missed_followup(outcome, pool, asked=asked, minutes_left=minutes_left)
     return None

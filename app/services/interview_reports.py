@@ -212,7 +212,7 @@ def summarize(scores: Scores, flags: list[RedFlag], reviews: list[Review]) -> st
         return "Nothing was scored in this interview; answer a few questions next time."
     parts = [f"Overall {scores.overall:.0%} over {scores.questions} question(s)."]
     ranked = sorted((t for t in scores.topics if t.score is not None), key=lambda t: t.score or 0)
-    if len(ranked) > 1:
+    if len(ranked) > 1 and ranked[0].score != ranked[-1].score:
         parts.append(
             f"Strongest on {ranked[-1].title} ({ranked[-1].score:.0%}), "
             f"weakest on {ranked[0].title} ({ranked[0].score:.0%})."

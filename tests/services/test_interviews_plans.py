@@ -108,7 +108,7 @@ def test_tell_brings_follow_up_on_the_same_idea(pool: list[LoadedQuestion]) -> N
     )
     choice = plans.choose_followup(outcome, pool, asked={"e-zero-grad"}, minutes_left=30)
     assert choice is not None and choice.item.question.id == "f-zero-grad"
-    assert "needs-zero-grad" in choice.reason
+    assert "(TensorFlow needs a gradient-zeroing call)" in choice.reason
 
 
 def test_correct_concept_brings_no_follow_up(pool: list[LoadedQuestion]) -> None:
@@ -119,3 +119,34 @@ def test_correct_concept_brings_no_follow_up(pool: list[LoadedQuestion]) -> None
 def test_follow_up_must_fit_the_time_left(pool: list[LoadedQuestion]) -> None:
     outcome = plans.Outcome(item=item(pool, "k-train-step"), verdict="correct")
     assert plans.choose_followup(outcome, pool, asked={"k-train-step"}, minutes_left=0.5) is None
+
+
+def test_missed_follow_up_brings_no_further_follow_up(pool: list[LoadedQuestion]) -> None:
+    outcome = plans.Outcome(
+        item=item(pool, "e-zero-grad"),
+        verdict="incorrect",
+        misconceptions=("needs-zero-grad",),
+        was_follow_up=True,
+    )
+    assert plans.choose_followup(outcome, pool, asked={"e-zero-grad"}, minutes_left=30) is None
+
+
+def test_follow_up_reason_names_rubric_labels(pool: list[LoadedQuestion]) -> None:
+    outcome = plans.Outcome(
+        item=item(pool, "e-zero-grad"), verdict="partial", concepts_missed=("fresh-gradients",)
+    )
+    choice = plans.choose_followup(outcome, pool, asked={"e-zero-grad"}, minutes_left=30)
+    assert choice is not None
+    assert (
+        choice.reason
+        == "Follow-up on what 'Where is zero_grad?' left out: gradients are fresh each step."
+    )
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_second_warm_up_prefers_a_new_topic(pool: list[LoadedQuestion], seed: int) -> None:
+    choice = plans.pick_for_slot(
+        "warm-up", pool, asked={"w-records"}, difficulty=None, minutes_left=30,
+        rng=random.Random(seed),
+    )  # fmt: skip
+    assert choice is not None and choice.item.question.id == "w-updates"

@@ -19,7 +19,16 @@ from app.config import REPO_ROOT, Settings, get_settings
 from app.db import init_db, make_engine
 from app.errors import GraderBusy, PackInvalid, TapequizError
 from app.identity import IdentityCookies
-from app.routes import api_instructor, api_progress, api_questions, api_sessions, auth, health
+from app.routes import (
+    api_instructor,
+    api_interviews,
+    api_progress,
+    api_questions,
+    api_sessions,
+    auth,
+    health,
+)
+from app.routes import interviews as interview_pages
 from app.routes import pages as web_pages
 from app.routes import quiz as quiz_pages
 from app.services.publishing import load_serving_catalog
@@ -100,6 +109,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         web_pages.router,
         quiz_pages.router,
         auth.router,
+        api_interviews.router,
+        interview_pages.router,
     ):
         app.include_router(router)
     static = Path(REPO_ROOT / "static")

@@ -77,7 +77,7 @@ def _serve(
         question_id=choice.item.question.id,
         question_version=choice.item.version,
         kind=choice.kind,
-        reason=choice.reason,
+        reason=choice.reason[:300],
         served_at=as_utc(now),
     )
     session.add(row)

@@ -67,7 +67,7 @@ class Lenient(FakeGrader):
 def test_selftest_fails_wrong_solution_that_passes() -> None:
     report = _selftest(_pack(EXAMPLE), Lenient())
     failing = {f.what for f in report.failures}
-    assert failing == {"wrong loss-outside-tape", "wrong optimizer-not-applied"}
+    assert failing == {"wrong loss-outside-tape", "wrong missing-apply"}
 
 
 def test_selftest_fails_reference_when_sandbox_errors(tmp_path: Path) -> None:
@@ -120,7 +120,7 @@ def test_closed_checks_fail_ordering_with_two_items() -> None:
 
 def test_format_report_lists_failure_with_file_and_line(tmp_path: Path) -> None:
     folder = _copy_example(tmp_path)
-    report = _selftest(_pack(folder), FakeGrader(tags={"optimizer-not-applied": []}))
+    report = _selftest(_pack(folder), FakeGrader(tags={"missing-apply": []}))
     text = format_report(report)
     assert f"{folder / 'ex-fix-apply.yaml'}:" in text and "FAILED (1 failing)" in text
 

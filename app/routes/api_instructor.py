@@ -14,11 +14,12 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
+from app.errors import NotFound
 from app.identity import CurrentUserDep, InstructorDep, JsonBodyDep
 from app.models.publishing import Cohort
 from app.schemas import ErrorBody
 from app.security import Forbidden
-from app.services import cohort_reports, cohorts, publishing
+from app.services import cohort_reports, cohorts, gift, publishing
 from app.services.cohorts import CohortDashboard
 from app.services.selftest import SelfTestReport
 
@@ -187,3 +188,54 @@ def join_cohort(body: JoinIn, user: CurrentUserDep, session: SessionDep) -> Join
     """Any visitor (guest or account) joins a cohort with the code their instructor gave."""
     cohort = cohorts.join_cohort(session, user=user, code=body.code)
     return JoinedOut(name=cohort.name, pack_id=cohort.pack_id)
+
+
+@router.get(
+    "/api/instructor/packs/{pack_id}/gift",
+    responses={**ERRORS, 200: {"content": {"text/plain": {}}, "description": "GIFT text"}},
+)
+def export_gift(pack_id: str, _user: InstructorDep, catalog: CatalogDep) -> Response:
+    """The pack's choice, true/false, predict-output and free-text (essay) questions in GIFT."""
+    pack = catalog.packs.get(pack_id)
+    if pack is None:
+        raise NotFound(f"no pack with id {pack_id[:80]!r}")
+    headers = {"Content-Disposition": f'attachment; filename="{pack_id}.gift.txt"'}
+    return Response(gift.export_pack(pack), media_type="text/plain; charset=utf-8", headers=headers)
+
+
+class GiftIn(BaseModel):
+    text: str = Field(min_length=1, max_length=gift.MAX_IMPORT_CHARS)
+    prefix: str = Field(default="", max_length=20, pattern=r"^([a-z0-9][a-z0-9-]*-)?$")
+
+
+class GiftQuestionOut(BaseModel):
+    id: str
+    type: str
+    yaml: str
+
+
+class GiftSkippedOut(BaseModel):
+    title: str
+    reason: str
+
+
+class GiftOut(BaseModel):
+    questions: list[GiftQuestionOut]
+    skipped: list[GiftSkippedOut]
+
+
+@router.post(
+    "/api/instructor/gift/convert",
+    response_model=GiftOut,
+    responses=ERRORS,
+    dependencies=[JsonBodyDep],
+)
+def convert_gift(body: GiftIn, _user: InstructorDep, catalog: CatalogDep) -> GiftOut:
+    """GIFT choice and true/false questions as pack YAML files (ids avoid existing ones)."""
+    imported, skipped = gift.import_gift(
+        body.text, prefix=body.prefix, taken=set(catalog.questions)
+    )
+    return GiftOut(
+        questions=[GiftQuestionOut(id=q.id, type=q.type, yaml=q.yaml) for q in imported],
+        skipped=[GiftSkippedOut(title=s.title, reason=s.reason) for s in skipped],
+    )

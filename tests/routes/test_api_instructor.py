@@ -109,3 +109,17 @@ def test_export_cohort_csv_has_header(teacher: TestClient) -> None:
     response = teacher.get(f"/api/instructor/cohorts/{cohort['id']}/export.csv")
     assert response.headers["content-type"].startswith("text/csv")
     assert response.text.startswith("learner,email,question_id")
+
+
+def test_export_gift_of_builtin_pack_is_text(teacher: TestClient) -> None:
+    response = teacher.get("/api/instructor/packs/gradient-tape/gift")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/plain")
+    assert "(single-choice)\n::" in response.text
+
+
+def test_convert_gift_returns_yaml_with_free_ids(teacher: TestClient) -> None:
+    gift_text = "::Q::Pick one {=yes ~no}"
+    body = teacher.post("/api/instructor/gift/convert", json={"text": gift_text, "prefix": "m-"})
+    assert body.status_code == 200
+    [question] = body.json()["questions"]
+    assert question["id"] == "m-q" and "type: single-choice" in question["yaml"]

@@ -28,6 +28,7 @@ from app.routes import (
     auth,
     health,
 )
+from app.routes import instructor as instructor_pages
 from app.routes import interviews as interview_pages
 from app.routes import pages as web_pages
 from app.routes import quiz as quiz_pages
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         health.router,
         api_questions.router,
         api_instructor.router,
+        instructor_pages.router,
         api_sessions.router,
         api_progress.router,
         web_pages.router,

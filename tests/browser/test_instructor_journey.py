@@ -1,0 +1,96 @@
+"""The instructor's journey in a real browser: a pack refused by its self-test, fixed and
+published; a cohort; a learner who joins and answers; the dashboard showing that attempt."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from app.config import REPO_ROOT
+from tests.browser.conftest import LiveServer
+from tests.services.instructor_fakes import EXAMPLE, zip_folder
+
+pytestmark = pytest.mark.browser
+EMAIL, PASSWORD = "teacher@example.com", "correct horse battery"
+CODE_QUESTIONS = ("ex-write-train-step.yaml", "ex-fix-apply.yaml")  # the server runs sandbox-off
+
+
+def _pack_zips(tmp_path: Path) -> tuple[Path, Path]:
+    """A good and a broken zip of the example pack (choice + free-text questions)."""
+    folder = Path(shutil.copytree(EXAMPLE, tmp_path / "tape-example"))
+    for name in CODE_QUESTIONS:
+        (folder / name).unlink()
+    good, broken = tmp_path / "good.zip", tmp_path / "broken.zip"
+    good.write_bytes(zip_folder(folder))
+    text = (folder / "ex-explain-none.yaml").read_text()
+    mislabelled = text.replace("    verdict: partial", "    verdict: correct")
+    broken.write_bytes(zip_folder(folder, {"ex-explain-none.yaml": mislabelled}))
+    return good, broken
+
+
+def _become_instructor(page: Page, server: LiveServer) -> None:
+    page.goto(f"{server.url}/signup")
+    page.get_by_label("Email").fill(EMAIL)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    command = [sys.executable, "-m", "app.cli", "users", "promote", EMAIL]
+    subprocess.run(command, cwd=REPO_ROOT, env=server.env, check=True, capture_output=True)
+
+
+def _upload(page: Page, server: LiveServer, zip_path: Path) -> None:
+    page.goto(f"{server.url}/instructor")
+    page.get_by_label("Pack zip").set_input_files(str(zip_path))
+    page.get_by_role("button", name="Validate, self-test and publish").click()
+
+
+def _learner_answers_wrong(browser: Browser, server: LiveServer, join_code: str) -> None:
+    context = browser.new_context()
+    learner = context.new_page()
+    learner.goto(f"{server.url}/join")
+    learner.get_by_label("Join code").fill(join_code.lower())
+    learner.get_by_role("button", name="Join").click()
+    expect(learner.locator("#my-cohorts")).to_contain_text("Evening group")
+    learner.goto(f"{server.url}/sessions/new")
+    learner.get_by_label("Pack").select_option("tape-example")
+    learner.get_by_label("Question type").select_option("single-choice")
+    learner.get_by_label("Questions").fill("1")
+    learner.get_by_role("button", name="Start session").click()
+    learner.get_by_label("The optimizer").check()
+    learner.get_by_role("button", name="Submit answer").click()
+    expect(learner.locator("#verdict")).to_be_visible()
+    context.close()
+
+
+def test_instructor_publishes_pack_and_sees_cohort_attempt(
+    page: Page, live_server: LiveServer, tmp_path: Path
+) -> None:
+    good, broken = _pack_zips(tmp_path)
+    _become_instructor(page, live_server)
+
+    _upload(page, live_server, broken)
+    refusal = page.locator("#refused")
+    expect(refusal).to_contain_text("the self-test failed")
+    expect(refusal).to_contain_text("ex-explain-none.yaml:43: ex-explain-none: sample 2")
+
+    _upload(page, live_server, good)
+    expect(page.locator("#published")).to_contain_text("tape-example 1.0.0")
+    expect(page.locator("#versions")).to_contain_text("1.0.0")
+
+    page.get_by_label("Cohort name").fill("Evening group")
+    page.get_by_label("Pack", exact=True).select_option("tape-example")
+    page.get_by_role("button", name="Create cohort").click()
+    join_code = page.locator("#join-code").inner_text()
+
+    assert page.context.browser is not None
+    _learner_answers_wrong(page.context.browser, live_server, join_code)
+
+    page.reload()
+    row = page.locator('tr[data-question="ex-what-records"]')
+    expect(row).to_contain_text("0%")
+    expect(row).to_contain_text("The optimizer ×1")
+    expect(page.locator("#learner-stats")).to_contain_text("Guest #")

@@ -171,3 +171,17 @@ def describe_answer(catalog: Catalog, question_id: str, answer: object) -> str:
         return "true" if answer else "false"
     text = " ".join(str(answer).split())
     return labels.get(text, text if len(text) <= 120 else text[:117] + "...")
+
+
+def drop_duplicate_memberships(session: Session, *, guest: User, account: User) -> None:
+    """Before a guest's rows move to an account: forget the guest's memberships of cohorts
+    the account already belongs to (one membership per person and cohort)."""
+    mine = select(CohortMember.cohort_id).where(CohortMember.user_id == account.id)
+    duplicates = session.exec(
+        select(CohortMember).where(
+            CohortMember.user_id == guest.id, col(CohortMember.cohort_id).in_(mine)
+        )
+    ).all()
+    for membership in duplicates:
+        session.delete(membership)
+    session.flush()

@@ -207,3 +207,10 @@ def test_export_csv_defuses_formula_cells(
 )
 def test_safe_cell_prefixes_formula_starts(value: object, cell: str) -> None:
     assert safe_cell(value) == cell
+
+
+def test_drop_duplicate_memberships_lets_guest_rows_move(session: Session, cohort: Cohort) -> None:
+    account = _learner(session, cohort, "ada@example.com")
+    guest = _learner(session, cohort, "guest@example.com")
+    cohorts.drop_duplicate_memberships(session, guest=guest, account=account)
+    assert [user.id for _, user in cohorts.members_of(session, cohort)] == [account.id]

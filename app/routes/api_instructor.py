@@ -20,6 +20,7 @@ from app.models.publishing import Cohort
 from app.schemas import ErrorBody
 from app.security import Forbidden
 from app.services import cohort_reports, cohorts, gift, publishing
+from app.services.cohort_reports import LearnerReport
 from app.services.cohorts import CohortDashboard
 from app.services.selftest import SelfTestReport
 
@@ -164,6 +165,19 @@ def cohort_dashboard(
 ) -> CohortDashboard:
     cohort = cohorts.get_cohort(session, owner=user, cohort_id=cohort_id)
     return cohort_reports.dashboard(session, cohort=cohort, catalog=catalog)
+
+
+@router.get(
+    "/api/instructor/cohorts/{cohort_id}/learners/{user_id}",
+    response_model=LearnerReport,
+    responses=ERRORS,
+)
+def cohort_learner(
+    cohort_id: int, user_id: int, user: InstructorDep, session: SessionDep, catalog: CatalogDep
+) -> LearnerReport:
+    """One member's attempts on the cohort's pack since joining, newest first."""
+    cohort = cohorts.get_cohort(session, owner=user, cohort_id=cohort_id)
+    return cohort_reports.learner_report(session, cohort=cohort, catalog=catalog, user_id=user_id)
 
 
 @router.get("/api/instructor/cohorts/{cohort_id}/export.csv", responses=ERRORS)

@@ -105,6 +105,20 @@ def cohort_page(
     return templates.TemplateResponse(request, "instructor/cohort.html", {"board": board})
 
 
+@router.get("/instructor/cohorts/{cohort_id}/learners/{user_id}")
+def learner_page(
+    request: Request,
+    cohort_id: int,
+    user_id: int,
+    user: InstructorDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+) -> Response:
+    cohort = cohorts.get_cohort(session, owner=user, cohort_id=cohort_id)
+    report = cohort_reports.learner_report(session, cohort=cohort, catalog=catalog, user_id=user_id)
+    return templates.TemplateResponse(request, "instructor/learner.html", {"report": report})
+
+
 @router.get("/join")
 def join_page(request: Request, user: CurrentUserDep, session: SessionDep) -> Response:
     joined = cohorts.cohorts_of_learner(session, user=user)

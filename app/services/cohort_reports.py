@@ -12,8 +12,10 @@ import io
 from collections import Counter, defaultdict
 from datetime import datetime
 
+from pydantic import BaseModel
 from sqlmodel import Session
 
+from app.errors import NotFound
 from app.models.progress import Attempt
 from app.models.publishing import Cohort
 from app.models.users import User
@@ -129,3 +131,52 @@ def export_csv(session: Session, *, cohort: Cohort, catalog: Catalog) -> str:
             )
         )
     return buffer.getvalue()
+
+
+class LearnerAttempt(BaseModel):
+    question_id: str
+    title: str
+    question_version: str
+    verdict: str
+    score: float
+    misconceptions: list[str]
+    answer: str
+    created_at: datetime
+
+
+class LearnerReport(BaseModel):
+    cohort_id: int
+    cohort_name: str
+    learner: LearnerStats
+    attempts: list[LearnerAttempt]
+
+
+def learner_report(
+    session: Session, *, cohort: Cohort, catalog: Catalog, user_id: int
+) -> LearnerReport:
+    """One member's attempts in the cohort, newest first (404 for anyone not a member)."""
+    member = next(((m, u) for m, u in members_of(session, cohort) if u.id == user_id), None)
+    if member is None:
+        raise NotFound(f"learner {user_id} is not in this cohort")
+    mine = [a for a, u in cohort_attempts(session, cohort) if u.id == user_id]
+    assert cohort.id is not None
+    return LearnerReport(
+        cohort_id=cohort.id,
+        cohort_name=cohort.name,
+        learner=_learner_stats(member[1], member[0].joined_at, mine),
+        attempts=[_learner_attempt(catalog, a) for a in reversed(mine)],
+    )
+
+
+def _learner_attempt(catalog: Catalog, attempt: Attempt) -> LearnerAttempt:
+    item = catalog.questions.get(attempt.question_id)
+    return LearnerAttempt(
+        question_id=attempt.question_id,
+        title=item.question.title if item else attempt.question_id,
+        question_version=attempt.question_version,
+        verdict=attempt.verdict,
+        score=attempt.score,
+        misconceptions=list(attempt.misconceptions),
+        answer=describe_answer(catalog, attempt.question_id, attempt.answer),
+        created_at=attempt.created_at,
+    )

@@ -94,3 +94,5 @@ def test_instructor_publishes_pack_and_sees_cohort_attempt(
     expect(row).to_contain_text("0%")
     expect(row).to_contain_text("The optimizer ×1")
     expect(page.locator("#learner-stats")).to_contain_text("Guest #")
+    page.locator("#learner-stats a").first.click()
+    expect(page.locator("#learner-attempts")).to_contain_text("The optimizer")

@@ -68,3 +68,10 @@ def test_join_page_with_unknown_code_shows_error(client: TestClient) -> None:
     form = {"csrf_token": _token(client, "/join"), "code": "NOPE-NOPE"}
     response = client.post("/join", data=form)
     assert response.status_code == 404 and "no cohort has that join code" in response.text
+
+
+def test_learner_page_of_non_member_is_404(teacher: TestClient) -> None:
+    form = {"csrf_token": _token(teacher), "name": "Group", "pack_id": "gradient-tape"}
+    cohort_url = teacher.post("/instructor/cohorts", data=form, follow_redirects=False)
+    response = teacher.get(cohort_url.headers["location"] + "/learners/1")
+    assert response.status_code == 404 and "not in this cohort" in response.text

@@ -19,7 +19,7 @@ from app.models.users import User
 from app.packs.catalog import Catalog
 from app.packs.schema import SingleChoice
 from app.services import cohorts
-from app.services.cohort_reports import dashboard, export_csv, safe_cell
+from app.services.cohort_reports import dashboard, export_csv, learner_report, safe_cell
 from app.services.publishing import load_serving_catalog
 from tests.services.instructor_fakes import make_user
 
@@ -214,3 +214,25 @@ def test_drop_duplicate_memberships_lets_guest_rows_move(session: Session, cohor
     guest = _learner(session, cohort, "guest@example.com")
     cohorts.drop_duplicate_memberships(session, guest=guest, account=account)
     assert [user.id for _, user in cohorts.members_of(session, cohort)] == [account.id]
+
+
+def test_learner_report_lists_member_attempts_newest_first(
+    session: Session, cohort: Cohort, catalog: Catalog
+) -> None:
+    question = _single_choice(catalog)
+    ada = _learner(session, cohort, "ada@example.com")
+    _attempt(session, ada, question.id, "x", "incorrect", ("tag-a",))
+    _attempt(session, ada, question.id, "y", "correct", when=datetime.now(UTC) + timedelta(hours=1))
+    assert ada.id is not None
+    report = learner_report(session, cohort=cohort, catalog=catalog, user_id=ada.id)
+    assert [a.verdict for a in report.attempts] == ["correct", "incorrect"]
+    assert report.attempts[1].misconceptions == ["tag-a"]
+
+
+def test_learner_report_refuses_non_member(
+    session: Session, cohort: Cohort, catalog: Catalog
+) -> None:
+    outsider = make_user(session, "out@example.com", role="learner")
+    assert outsider.id is not None
+    with pytest.raises(NotFound):
+        learner_report(session, cohort=cohort, catalog=catalog, user_id=outsider.id)

@@ -3,10 +3,9 @@
 The server owns time (an injectable Clock): an answer that arrives after the deadline (plus a
 short grace for the network) is refused and the interview finishes itself; any later access
 to an expired interview finishes it too. Every answer is graded when it arrives, because the
-next question depends on it, but the result is stored and never returned until the report.
-An answer row is committed before grading starts, so a busy or absent grader cannot lose it:
-busy ones are retried at the finish, the rest are reported as ungraded. Finishing feeds every
-scored answer into the progress history and the spaced-review queue.
+next question depends on it, and the clock stops meanwhile (sandboxed code can take seconds);
+the result is stored and never returned until the report. Storage, grading and recording of
+answers live in interview_answers.py, the choice of questions in interview_plans.py.
 """
 
 from __future__ import annotations
@@ -197,6 +196,9 @@ async def submit_answer(
             f"the current question is {current.question_id!r}"
         )
     await answers.take_answer(session, current, graders, answer=answer, now=now)
+    # The clock stops while the answer is graded: sandboxed code can take seconds, and
+    # that is the server's time, not the candidate's.
+    interview.ends_at = as_utc(interview.ends_at) + (clock.now() - now)
     return await _advance(session, interview, rows, graders=graders, user=user, clock=clock)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlmodel import Session
 
+from app.clock import FakeClock
 from app.errors import TapequizError
 from app.grading.results import Feedback, GradeResult
 from app.models.users import User
@@ -47,9 +48,13 @@ class ScriptedCodeGrader:
 
     fail_with: TapequizError | None = None
     calls: list[str] = field(default_factory=list)
+    clock: FakeClock | None = None  # when set, each grading takes `seconds` on it
+    seconds: float = 0.0
 
     async def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
         self.calls.append(question.id)
+        if self.clock is not None:
+            self.clock.advance(self.seconds)
         if self.fail_with is not None:
             raise self.fail_with
         if "'PASS'" in source:

@@ -359,3 +359,14 @@ async def test_report_compares_with_earlier_interviews(session, graders, user, c
     )
     assert [p.id for p in report.comparison.previous] == [ids[0]]
     assert report.comparison.change == 1.0
+
+
+async def test_clock_stops_while_code_is_graded(session, catalog, user, clock) -> None:
+    grader = ScriptedCodeGrader(clock=clock, seconds=30)
+    graders = Graders(catalog=catalog, code_grader=grader)
+    interview_id, _ = await run_to_code(session, graders, user, clock)
+    status = await interviews.get_status(
+        session, graders=graders, user=user, interview_id=interview_id, clock=clock
+    )
+    assert grader.calls == ["k-train-step"]
+    assert (status.ends_at - status.started_at).total_seconds() == 45 * 60 + 30

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 from sqlmodel import Session
 
+from app.models.progress import QuizSession
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.services import browse, mastery, sessions
@@ -25,9 +26,12 @@ class Dashboard(BaseModel):
     recent: list[OpenSession]
 
 
-def _label(catalog: Catalog, topic: str | None, qtype: str | None, mode: str) -> str:
-    if mode == "review":
+def _label(catalog: Catalog, quiz: QuizSession) -> str:
+    topic, qtype = quiz.topic, quiz.qtype
+    if quiz.mode == "review":
         return "Review session"
+    if len(quiz.question_ids) == 1 and quiz.question_ids[0] in catalog.questions:
+        return catalog.questions[quiz.question_ids[0]].question.title
     titles = {t.id: t.title for p in catalog.packs.values() for t in p.meta.topics}
     parts = [titles.get(topic, topic) if topic else "All topics"]
     if qtype:
@@ -43,7 +47,7 @@ def dashboard(session: Session, catalog: Catalog, *, user: User) -> Dashboard:
             position=q.position,
             total=len(q.question_ids),
             finished=q.finished_at is not None,
-            label=_label(catalog, q.topic, q.qtype, q.mode),
+            label=_label(catalog, q),
         )
         for q in sessions.recent_sessions(session, user=user)
     ]

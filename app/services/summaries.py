@@ -19,6 +19,7 @@ from app.packs.catalog import Catalog
 from app.packs.public import QuestionDetail
 from app.schemas import FeedbackItem
 from app.services import questions, reviews
+from app.services.answer_text import answer_text, label_of
 from app.services.sessions import current_question, get_session, hints_shown
 
 
@@ -30,10 +31,12 @@ class AttemptView(BaseModel):
     question_type: str
     topic: str
     answer: Any
+    answer_text: str
     verdict: str
     score: float
     feedback: list[FeedbackItem]
     misconceptions: list[str]
+    misconception_labels: list[str]
     explanation: str
     section: str
     hints: list[str]
@@ -102,10 +105,12 @@ def attempt_view(catalog: Catalog, attempt: Attempt) -> AttemptView:
         question_type=attempt.qtype,
         topic=attempt.topic,
         answer=attempt.answer,
+        answer_text=answer_text(item, attempt.answer),
         verdict=attempt.verdict,
         score=attempt.score,
         feedback=[FeedbackItem(**f) for f in attempt.feedback or []],
         misconceptions=list(attempt.misconceptions or []),
+        misconception_labels=[label_of(item, t) for t in attempt.misconceptions or []],
         explanation=item.question.explanation if item else "",
         section=questions.section_title(catalog, item) if item else "",
         hints=list(item.question.hints) if item else [],

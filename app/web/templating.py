@@ -44,12 +44,22 @@ def humanize_tag(tag: str | None) -> str:
     return (tag or "").replace("-", " ").replace("_", " ").capitalize()
 
 
+def code_lines(items: list[object]) -> bool:
+    """Ordering items that are lines of code keep their indentation and get a code font."""
+    texts = [str(getattr(i, "text", "")) for i in items]
+    if any(t[:1].isspace() for t in texts):
+        return True
+    return all(any(tok in t for tok in ("(", " = ", ":")) and ". " not in t for t in texts)
+
+
 def when(moment: datetime | None) -> str:
     return moment.strftime("%d %b %Y, %H:%M") if moment else ""
 
 
 templates = Jinja2Templates(directory=str(REPO_ROOT / "templates"))
-templates.env.filters.update(markdown=markdown, humanize=humanize_tag, when=when)
+templates.env.filters.update(
+    markdown=markdown, humanize=humanize_tag, when=when, code_lines=code_lines
+)
 templates.env.globals.update(
     csrf_token=csrf_token, type_labels=QUESTION_TYPE_LABELS, verdict_labels=VERDICT_LABELS
 )

@@ -163,7 +163,17 @@
     });
   }
 
+  function setupNext() {
+    var next = document.getElementById("next");
+    if (!next) return;
+    document.addEventListener("keydown", function (event) {
+      var busy = /^(TEXTAREA|INPUT|SELECT|BUTTON|A|SUMMARY)$/.test(event.target.tagName);
+      if (event.key === "Enter" && !busy && !event.ctrlKey && !event.metaKey) next.click();
+    });
+  }
+
   markCurrentNav();
+  setupNext();
   setupAnswerForm();
   setupHints();
 })();

@@ -67,7 +67,7 @@ def answer_current(page: Page, *, code_graded: bool) -> tuple[str, str]:
 def answer_code(page: Page, *, code_graded: bool) -> str:
     expect(page.locator(".CodeMirror")).to_be_visible()  # the real editor, not a textarea
     page.evaluate("text => window.tapequizEditor.setValue(text)", REFERENCE_STEP)
-    shoot(page, "code-question")
+    shoot(page, "journey-code-question")
     # Submit from inside the page and read the progress indicator in the same task: the
     # grading may finish (and navigate away) before a separate check could run.
     grading_shown = page.evaluate(
@@ -77,8 +77,6 @@ def answer_code(page: Page, *, code_graded: bool) -> str:
     }"""
     )
     assert grading_shown
-    if code_graded:
-        shoot(page, "code-grading")
     if not code_graded:
         expect(page.get_by_role("alert")).to_contain_text("cannot be graded on this server")
         page.get_by_role("button", name="Skip this question").click()
@@ -105,10 +103,10 @@ def run_session(page: Page, server: LiveServer, *, code_graded: bool) -> dict[st
         if verdict != "skipped":
             expect(page.get_by_role("heading", name="Why")).to_be_visible()
             if qid == MISSED:
-                shoot(page, "feedback")
+                shoot(page, "journey-feedback")
             page.locator("#next").click()
     expect(page.get_by_role("heading", name="Your answers")).to_be_visible()
-    shoot(page, "summary")
+    shoot(page, "journey-summary")
     return verdicts
 
 
@@ -144,7 +142,7 @@ def test_guest_session_signup_restart_and_review(
     page.goto(f"{server.url}/progress")
     expect(page.locator(".nav-account")).to_contain_text("Ada")
     expect(page.get_by_role("table")).to_contain_text("What records ops")
-    shoot(page, "progress")
+    shoot(page, "journey-progress")
     page.goto(f"{server.url}/reviews")
     expect(page.locator(".question-list")).to_contain_text("What records ops")
     page.get_by_role("button", name="Review").click()

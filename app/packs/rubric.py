@@ -18,7 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 Verdict = Literal["correct", "partial", "incorrect"]
 # Why a lazy, bounded word gap: authors need "X ... Y" without writing `.*`, which would
 # run across clauses and make every pattern match everything in a long answer.
-GAP_REGEX = r"(?:[^\w\n]+[\w.'()\[\]]+){0,8}?[^\w\n]+"
+# Separators and word characters are disjoint classes so a gap can split a text one way
+# only; overlapping classes ("tape.gradient" as one word or three) backtrack
+# exponentially on long answers.
+GAP_REGEX = r"(?:[^\w\n.]+[\w.]+){0,8}?[^\w\n.]+"
 SLUG = r"^[a-z0-9][a-z0-9-]{0,62}$"
 
 

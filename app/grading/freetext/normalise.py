@@ -106,9 +106,25 @@ def _is_code(line: str, in_fence: bool) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}", rhs)) <= 4
 
 
+MAX_CODE_LINES = 40  # longer code blocks are matched 40 lines at a time
+MAX_SENTENCE_CHARS = 500  # longer run-on "sentences" are cut into pieces of this size
+
+
 def _prose_sentences(line: str) -> list[str]:
     line = re.sub(r"`+", "", line).strip(" -*>#")
-    return [s.strip() for s in _SENTENCE_END.split(line) if s.strip()]
+    sentences = [s.strip() for s in _SENTENCE_END.split(line) if s.strip()]
+    return [piece for s in sentences for piece in _pieces(s)]
+
+
+def _pieces(sentence: str) -> list[str]:
+    """A run-on sentence in bounded pieces: matching cost stays linear in the answer."""
+    pieces = []
+    while len(sentence) > MAX_SENTENCE_CHARS:
+        cut = sentence.rfind(" ", MAX_SENTENCE_CHARS // 2, MAX_SENTENCE_CHARS)
+        cut = cut if cut > 0 else MAX_SENTENCE_CHARS
+        pieces.append(sentence[:cut].strip())
+        sentence = sentence[cut:].strip()
+    return pieces + ([sentence] if sentence else [])
 
 
 _NEW_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
@@ -118,9 +134,9 @@ def _flush(prose: list[str], code: list[str], units: list[Unit]) -> None:
     if prose:
         units.extend(Unit(s, False) for s in _prose_sentences(" ".join(prose)))
         prose.clear()
-    if code:
-        units.append(Unit("\n".join(code), True))
-        code.clear()
+    for first in range(0, len(code), MAX_CODE_LINES):  # bounded blocks, bounded matching
+        units.append(Unit("\n".join(code[first : first + MAX_CODE_LINES]), True))
+    code.clear()
 
 
 def split_units(text: str) -> list[Unit]:

@@ -196,6 +196,9 @@ async def submit_answer(
             f"the current question is {current.question_id!r}"
         )
     await answers.take_answer(session, current, graders, answer=answer, now=now)
+    session.refresh(interview)  # another request may have finished it while we graded
+    if interview.finished_at is not None:
+        return NextQuestion(next=None)
     # The clock stops while the answer is graded: sandboxed code can take seconds, and
     # that is the server's time, not the candidate's.
     interview.ends_at = as_utc(interview.ends_at) + (clock.now() - now)

@@ -1,7 +1,8 @@
 /* Mock interview: the countdown and the print button. The countdown only displays the
    server's deadline; the server refuses late answers whatever this shows. It re-syncs with
    GET /api/interviews/{id} when the tab becomes visible again (timers sleep in background
-   tabs) and, when time runs out, goes to the report, which the server finishes itself. */
+   tabs), pauses while an answer is being graded (so does the server's clock) and, when time
+   runs out, goes to the report, which the server finishes itself. */
 (function () {
   "use strict";
 
@@ -63,6 +64,15 @@
 
     var timer = setInterval(tick, 250);
     document.addEventListener("visibilitychange", resync);
+    // The server stops the clock while it grades an answer, so the page does too.
+    var form = document.getElementById("answer-form");
+    if (form) {
+      form.addEventListener("submit", function () {
+        clearInterval(timer);
+        if (clock) clock.classList.add("paused");
+        if (announcer) announcer.textContent = "Clock paused while your answer is recorded.";
+      });
+    }
     tick();
   }
 

@@ -4,6 +4,7 @@ scriptable code grader (no sandbox: the tests decide what code grading says).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,11 +51,14 @@ class ScriptedCodeGrader:
     calls: list[str] = field(default_factory=list)
     clock: FakeClock | None = None  # when set, each grading takes `seconds` on it
     seconds: float = 0.0
+    during: Callable[[], Awaitable[None]] | None = None  # runs while a grading is in flight
 
     async def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
         self.calls.append(question.id)
         if self.clock is not None:
             self.clock.advance(self.seconds)
+        if self.during is not None:
+            await self.during()
         if self.fail_with is not None:
             raise self.fail_with
         if "'PASS'" in source:

@@ -370,3 +370,34 @@ async def test_clock_stops_while_code_is_graded(session, catalog, user, clock) -
     )
     assert grader.calls == ["k-train-step"]
     assert (status.ends_at - status.started_at).total_seconds() == 45 * 60 + 30
+
+
+async def test_interview_finished_while_grading_serves_nothing_more(
+    session, catalog, user, clock
+) -> None:
+    grader = ScriptedCodeGrader()
+    graders = Graders(catalog=catalog, code_grader=grader)
+    started = await start(session, graders, user, clock, minutes=45)
+    question = started.question
+    while question.type != "code":
+        question = await answer(
+            session, graders, user, clock, started.id, question, RIGHT[question.id]
+        )
+
+    async def finish_elsewhere() -> None:  # e.g. the report page opened in another tab
+        with Session(session.get_bind()) as other:
+            await interviews.finish_interview(
+                other,
+                graders=graders,
+                user=other.get(User, user.id),
+                interview_id=started.id,
+                clock=clock,
+            )
+
+    grader.during = finish_elsewhere
+    assert (
+        await answer(session, graders, user, clock, started.id, question, RIGHT[question.id])
+        is None
+    )
+    statuses = session.exec(select(InterviewAnswer.status)).all()
+    assert "open" not in statuses

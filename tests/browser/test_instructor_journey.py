@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.config import REPO_ROOT
 from tests.browser.conftest import LiveServer
+from tests.browser.test_journey import shoot
 from tests.services.instructor_fakes import EXAMPLE, zip_folder
 
 pytestmark = pytest.mark.browser
@@ -76,6 +77,7 @@ def test_instructor_publishes_pack_and_sees_cohort_attempt(
     refusal = page.locator("#refused")
     expect(refusal).to_contain_text("the self-test failed")
     expect(refusal).to_contain_text("ex-explain-none.yaml:43: ex-explain-none: sample 2")
+    shoot(page, "instructor-upload-refused")
 
     _upload(page, live_server, good)
     expect(page.locator("#published")).to_contain_text("tape-example 1.0.0")
@@ -93,6 +95,8 @@ def test_instructor_publishes_pack_and_sees_cohort_attempt(
     row = page.locator('tr[data-question="ex-what-records"]')
     expect(row).to_contain_text("0%")
     expect(row).to_contain_text("The optimizer ×1")
+    shoot(page, "instructor-cohort-dashboard")
     expect(page.locator("#learner-stats")).to_contain_text("Guest #")
     page.locator("#learner-stats a").first.click()
     expect(page.locator("#learner-attempts")).to_contain_text("The optimizer")
+    shoot(page, "instructor-learner")

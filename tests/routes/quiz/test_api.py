@@ -1,0 +1,98 @@
+"""JSON API parity: start, answer, hint, summary, progress, history, reviews, with the
+cookie identity; documented in OpenAPI; CSRF-guarded by requiring JSON."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+
+def start(client: TestClient, **body: object) -> dict[str, object]:
+    reply = client.post("/api/sessions", json={"question_ids": ["mini-single"], **body})
+    assert reply.status_code == 201, reply.text
+    return reply.json()
+
+
+def test_start_returns_the_first_question_without_its_answer(web: TestClient) -> None:
+    current = start(web)["current"]
+    assert current["id"] == "mini-single" and "correct" not in str(current["choices"])  # type: ignore[index]
+
+
+def test_answer_returns_verdict_and_advances(web: TestClient) -> None:
+    sid = start(web)["id"]
+    reply = web.post(f"/api/sessions/{sid}/answers", json={"answer": "session"}).json()
+    assert (reply["attempt"]["verdict"], reply["session"]["finished"]) == ("incorrect", True)
+
+
+def test_summary_progress_history_and_reviews_agree(web: TestClient) -> None:
+    sid = start(web)["id"]
+    web.post(f"/api/sessions/{sid}/answers", json={"answer": "session"})
+    summary = web.get(f"/api/sessions/{sid}/summary").json()
+    progress = web.get("/api/progress").json()
+    history = web.get("/api/progress/attempts").json()
+    queue = web.get("/api/reviews").json()
+    assert (summary["correct"], progress["attempts"], history[0]["answer"]) == (0, 1, "session")
+    assert [q["id"] for q in queue["due"]] == ["mini-single"]
+
+
+def test_review_mode_starts_a_session_over_due_questions(web: TestClient) -> None:
+    sid = start(web)["id"]
+    web.post(f"/api/sessions/{sid}/answers", json={"answer": "session"})
+    review = start(web, mode="review")
+    assert (review["mode"], review["current"]["id"]) == ("review", "mini-single")  # type: ignore[index]
+
+
+def test_hint_is_recorded_on_the_attempt(web: TestClient) -> None:
+    sid = start(web)["id"]
+    web.post(f"/api/sessions/{sid}/hints", json={})
+    reply = web.post(f"/api/sessions/{sid}/answers", json={"answer": "tape"}).json()
+    assert reply["attempt"]["hints_used"] == 1
+
+
+def test_code_answer_without_grader_is_501(web: TestClient) -> None:
+    sid = start(web, question_ids=["mini-code"])["id"]
+    reply = web.post(f"/api/sessions/{sid}/answers", json={"answer": "def f(): pass"})
+    assert (reply.status_code, reply.json()["error"]) == (501, "grader_unavailable")
+
+
+@pytest.mark.parametrize(
+    ("path", "body"), [("/api/sessions", b"{}"), ("/api/sessions/1/answers", b'{"answer": 1}')]
+)
+def test_api_write_without_json_content_type_is_forbidden(
+    web: TestClient, path: str, body: bytes
+) -> None:
+    reply = web.post(path, content=body, headers={"content-type": "text/plain"})
+    assert reply.status_code == 403
+
+
+@pytest.mark.parametrize("suffix", ["", "/summary"])
+def test_other_identity_gets_404(web: TestClient, suffix: str) -> None:
+    sid = start(web)["id"]
+    web.cookies.clear()
+    assert web.get(f"/api/sessions/{sid}{suffix}").status_code == 404
+
+
+def test_other_identity_sees_no_history(web: TestClient) -> None:
+    sid = start(web)["id"]
+    web.post(f"/api/sessions/{sid}/answers", json={"answer": "tape"})
+    web.cookies.clear()
+    assert web.get("/api/progress/attempts").json() == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/sessions",
+        "/api/sessions/{session_id}/answers",
+        "/api/sessions/{session_id}/summary",
+        "/api/progress",
+        "/api/progress/attempts",
+        "/api/reviews",
+    ],
+)
+def test_openapi_documents_the_endpoint(web: TestClient, path: str) -> None:
+    assert path in web.get("/openapi.json").json()["paths"]
+
+
+def test_pages_are_not_in_openapi(web: TestClient) -> None:
+    assert "/sessions/{session_id}" not in web.get("/openapi.json").json()["paths"]

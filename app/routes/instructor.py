@@ -119,6 +119,21 @@ def learner_page(
     return templates.TemplateResponse(request, "instructor/learner.html", {"report": report})
 
 
+@router.get("/instructor/questions/{question_id}/versions/{version}")
+def question_version_page(
+    request: Request,
+    question_id: str,
+    version: str,
+    _user: InstructorDep,
+    settings: SettingsDep,
+    catalog: CatalogDep,
+) -> Response:
+    found = publishing.question_at_version(
+        settings, catalog, question_id=question_id, version=version
+    )
+    return templates.TemplateResponse(request, "instructor/question_version.html", {"q": found})
+
+
 @router.get("/join")
 def join_page(request: Request, user: CurrentUserDep, session: SessionDep) -> Response:
     joined = cohorts.cohorts_of_learner(session, user=user)

@@ -10,6 +10,7 @@ highest version of each pack, and attempts keep the version hash they were grade
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 import shutil
 import tempfile
@@ -19,12 +20,13 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 from app.config import Settings
-from app.errors import Conflict, PackInvalid
+from app.errors import Conflict, NotFound, PackInvalid
 from app.grading.dispatch import CodeGraderLike
 from app.models.publishing import PackVersion
 from app.models.users import User
 from app.packs.catalog import Catalog, pack_folders
 from app.packs.loader import Pack, load_pack
+from app.packs.schema import SLUG
 from app.services.pack_archives import ArchiveRefused, Limits, extract_pack
 from app.services.selftest import SelfTestReport, has_code, run_selftest
 
@@ -210,3 +212,36 @@ def list_versions(session: Session, *, pack_id: str | None = None) -> list[PackV
     if pack_id is not None:
         query = query.where(PackVersion.pack_id == pack_id)
     return list(session.exec(query).all())
+
+
+@dataclass(frozen=True)
+class QuestionVersion:
+    question_id: str
+    version: str  # the content hash attempts record
+    pack_versions: list[str]  # published pack versions holding exactly this text
+    text: str
+
+
+def question_at_version(
+    settings: Settings, catalog: Catalog, *, question_id: str, version: str
+) -> QuestionVersion:
+    """The question file an attempt was graded against, found by its content hash among the
+    served pack and every kept version, so history stays readable after a new upload."""
+    if not re.match(SLUG, question_id) or not re.fullmatch(r"[0-9a-f]{12}", version):
+        raise NotFound("no such question version")  # ids come from URLs: never build odd paths
+    folders = [item.file.parent for item in [catalog.questions.get(question_id)] if item]
+    for pack_dir in published_root(settings).iterdir() if published_root(settings).is_dir() else []:
+        folders += sorted(v for v in pack_dir.iterdir() if v.is_dir() and VERSION.match(v.name))
+    found, text = [], ""
+    for folder in folders:
+        path = folder / f"{question_id}.yaml"
+        if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest()[:12] == version:
+            found.append(folder.name if VERSION.match(folder.name) else "built-in")
+            text = path.read_text(encoding="utf-8")
+    if not found:
+        raise NotFound(f"no kept version {version[:16]!r} of question {question_id[:80]!r}")
+    return QuestionVersion(question_id, version, sorted(set(found), key=_order), text)
+
+
+def _order(label: str) -> tuple[int, ...]:
+    return version_key(label) if VERSION.match(label) else (-1,)

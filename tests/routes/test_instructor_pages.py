@@ -75,3 +75,12 @@ def test_learner_page_of_non_member_is_404(teacher: TestClient) -> None:
     cohort_url = teacher.post("/instructor/cohorts", data=form, follow_redirects=False)
     response = teacher.get(cohort_url.headers["location"] + "/learners/1")
     assert response.status_code == 404 and "not in this cohort" in response.text
+
+
+def test_question_version_page_shows_the_graded_text(teacher: TestClient) -> None:
+    _upload(teacher, zip_folder(EXAMPLE))
+    item = teacher.app.state.catalog.questions["ex-what-records"]  # type: ignore[attr-defined]
+    page = teacher.get(f"/instructor/questions/ex-what-records/versions/{item.version}")
+    assert page.status_code == 200
+    assert "pack version <strong>1.0.0</strong>" in page.text
+    assert "Which object records the forward pass?" in page.text

@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from app.config import Settings
 from app.db import init_db, make_engine
-from app.errors import Conflict, PackInvalid
+from app.errors import Conflict, NotFound, PackInvalid
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.services.publishing import (
@@ -19,6 +19,7 @@ from app.services.publishing import (
     latest_folders,
     load_serving_catalog,
     publish_zip,
+    question_at_version,
 )
 from tests.services.instructor_fakes import EXAMPLE, FakeGrader, make_user, zip_folder
 
@@ -216,3 +217,30 @@ def test_load_serving_catalog_serves_published_pack_after_restart(
     restarted = load_serving_catalog(settings)
     assert restarted.questions["ex-what-records"].pack_id == "tape-example"
     assert restarted.problems == []
+
+
+def test_question_at_version_finds_text_of_older_version(
+    session: Session, settings: Settings, teacher: User
+) -> None:
+    first = _publish(session, settings, teacher, zip_folder(EXAMPLE))
+    old_hash = first.catalog.questions["ex-gradient-updates"].version
+    edited = (EXAMPLE / "ex-gradient-updates.yaml").read_text() + "tags: [edited]\n"
+    edits = {**_bump("1.1.0"), "ex-gradient-updates.yaml": edited}
+    second = _publish(session, settings, teacher, zip_folder(EXAMPLE, edits))
+    found = question_at_version(
+        settings, second.catalog, question_id="ex-gradient-updates", version=old_hash
+    )
+    assert found.pack_versions == ["1.0.0"] and "edited" not in found.text
+
+
+@pytest.mark.parametrize(
+    ("question_id", "version"),
+    [("../../secret_key", "0123456789ab"), ("ex-what-records", "../../x"), ("nope", "0" * 12)],
+)
+def test_question_at_version_refuses_odd_or_unknown(
+    settings: Settings, question_id: str, version: str
+) -> None:
+    with pytest.raises(NotFound):
+        question_at_version(
+            settings, load_serving_catalog(settings), question_id=question_id, version=version
+        )

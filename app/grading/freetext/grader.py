@@ -95,17 +95,15 @@ def _feedback(findings: Findings, keyword_list: bool, truncated: bool) -> list[F
     if keyword_list:
         items.append(Feedback("info", KEYWORD_LIST_MESSAGE))
     else:
-        items += [Feedback("correct", f"You explained that {c.label}.") for c in findings.found]
-    items += [
-        Feedback("missing", c.missing or f"Also explain that {c.label}.") for c in findings.missed
-    ]
+        items += [Feedback("correct", f"Covered: {c.label}.") for c in findings.found]
+    items += [Feedback("missing", _missing_message(c)) for c in findings.missed]
     if truncated:
         items.append(Feedback("info", f"Only the first {MAX_CHARS:,} characters were graded."))
     return items
 
 
 def _missing_message(concept: Concept) -> str:
-    return concept.missing or f"Also explain that {concept.label}."
+    return concept.missing or f"Not covered yet: {concept.label}."
 
 
 def _tell_feedback(tell: Misconception, hit: Hit) -> Feedback:

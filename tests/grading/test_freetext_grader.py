@@ -1,0 +1,203 @@
+"""The free-text grader's behaviour on the core pack: verdicts, tells, traps and feedback."""
+
+# ruff: noqa: E501 - tables of candidate answers read best one answer per line
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from app.config import REPO_ROOT
+from app.grading.freetext import grade_freetext
+from app.grading.freetext.normalise import MAX_CHARS
+from app.packs.loader import load_pack
+from app.packs.schema import FreeText
+
+CORE = REPO_ROOT / "questions" / "gradient-tape"
+
+
+@cache
+def question(question_id: str) -> FreeText:
+    loaded = load_pack(Path(CORE))
+    assert loaded.pack is not None, loaded.problems
+    found = next(q.question for q in loaded.pack.questions if q.question.id == question_id)
+    assert isinstance(found, FreeText)
+    return found
+
+
+GOLDEN = [
+    # (question, answer, verdict, tags)
+    ("why-none-gradients", "The loss is computed after the with block, so the tape never recorded it and it has no path back to the weights. Move it inside.", "correct", []),
+    ("why-none-gradients", "Compute the loss inside the with block.", "partial", []),
+    ("why-none-gradients", "You forgot to call tape.watch on the model variables.", "incorrect", ["must-watch-variables"]),
+    ("no-zero-grad", "Nowhere: TF has no zero_grad. tape.gradient returns fresh tensors every step and apply_gradients consumes them immediately.", "correct", []),
+    ("no-zero-grad", "Call optimizer.zero_grad() before each step.", "incorrect", ["needs-zero-grad"]),
+    ("trainable-vs-all-variables", "model.variables also contains non-trainable state such as BatchNorm moving averages, which the layer updates itself; the optimizer must not update it.", "correct", []),
+    ("trainable-vs-all-variables", "Passing model.variables works fine too.", "incorrect", ["pass-model-variables"]),
+    ("gradient-vs-apply", "tape.gradient only computes the gradients and changes nothing; apply_gradients applies the optimizer's rule and updates the variables.", "correct", []),
+    ("gradient-vs-apply", "Then I call tape.gradient and the weights are updated.", "incorrect", ["gradient-updates-weights"]),
+    ("persistent-tape", "A default tape frees its recording after the first gradient() call. Use tf.GradientTape(persistent=True) and del the tape when done.", "correct", []),
+    ("persistent-tape", "Tapes are persistent by default, so something else is wrong.", "incorrect", ["persistent-by-default"]),
+    ("numpy-inside-tape", "The tape only records TensorFlow ops, so the NumPy part breaks the chain and the earlier layers get None gradients, silently. Use tf ops.", "correct", []),
+    ("numpy-inside-tape", "The tape records numpy operations too, so nothing changes.", "incorrect", ["numpy-is-recorded"]),
+    ("tf-function-speedup", "It traces the step into a graph, removing per-op Python overhead; small models gain the most because that overhead dominates.", "correct", []),
+    ("tf-function-speedup", "tf.function runs the step on the GPU.", "incorrect", ["tf-function-uses-gpu"]),
+    ("training-flag", "Dropout and BatchNorm behave differently in training and inference; without training=True you train in inference mode (no dropout, BN uses moving statistics).", "correct", []),
+    ("training-flag", "Without training=True the gradients are None.", "incorrect", ["training-flag-enables-gradients"]),
+    ("higher-order-derivatives", "Nest two tapes: compute dy/dx with the inner tape inside the outer tape's block, so the outer tape records that computation, then outer.gradient(dy_dx, x).", "correct", []),
+    ("higher-order-derivatives", "Make the tape persistent=True, which enables second derivatives.", "incorrect", ["persistent-gives-second-order"]),
+    ("gradient-accumulation", "Keep tf.Variable accumulators of zeros, assign_add each micro-batch's gradients, apply_gradients with the mean every 4 micro-batches, then reset the accumulators to zero.", "correct", []),
+    ("gradient-accumulation", "Apply the gradients after every micro-batch with the learning rate divided by 4.", "incorrect", ["apply-every-micro-batch"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "answer", "verdict", "tags"), GOLDEN)
+def test_grade_matches_golden_verdict_and_tags(
+    question_id: str, answer: str, verdict: str, tags: list[str]
+) -> None:
+    result = grade_freetext(question(question_id), answer)
+    assert (result.verdict, result.misconceptions) == (verdict, tags)
+
+
+NEGATION = [
+    # A denied tell is not the tell, and the denial of a tell can be a concept.
+    ("gradient-vs-apply", "tape.gradient does not update the weights.", "gradient-updates-weights", False),
+    ("gradient-vs-apply", "tape.gradient updates the weights.", "gradient-updates-weights", True),
+    ("gradient-vs-apply", "The weights are updated by apply_gradients rather than tape.gradient.", "gradient-updates-weights", False),
+    ("gradient-vs-apply", "tape.gradient computes gradients, apply_gradients updates the variables.", "gradient-updates-weights", False),
+    ("no-zero-grad", "You don't need zero_grad, unlike PyTorch.", "needs-zero-grad", False),
+    ("no-zero-grad", "Unlike PyTorch you don't need zero_grad.", "needs-zero-grad", False),
+    ("no-zero-grad", "In PyTorch you have to call zero_grad before each step.", "needs-zero-grad", False),
+    ("no-zero-grad", "Like in PyTorch, you must call optimizer.zero_grad() first.", "needs-zero-grad", True),
+    ("no-zero-grad", "Don't forget to call zero_grad before the tape.", "needs-zero-grad", True),
+    ("trainable-vs-all-variables", "Use trainable_variables instead of model.variables, never pass model.variables.", "pass-model-variables", False),
+    ("why-none-gradients", "It's not the variables - trainable variables are watched automatically.", "must-watch-variables", False),
+    ("training-flag", "The tape records the forward pass either way; the flag is about layers.", "training-flag-enables-gradients", False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "answer", "tag", "stated"), NEGATION)
+def test_grade_reads_negation_and_contrast(
+    question_id: str, answer: str, tag: str, stated: bool
+) -> None:
+    assert (tag in grade_freetext(question(question_id), answer).misconceptions) is stated
+
+
+def test_grade_credits_a_denied_tell_as_a_concept() -> None:
+    result = grade_freetext(
+        question("gradient-vs-apply"), "tape.gradient does not update the weights."
+    )
+    assert "gradient-no-update" in result.details["concepts_found"]
+
+
+def test_grade_caps_a_good_answer_that_states_a_tell() -> None:
+    good = (
+        "The loss was computed after the with block, so the tape never recorded it and it is"
+        " disconnected from the weights. Compute it inside the block."
+    )
+    result = grade_freetext(
+        question("why-none-gradients"),
+        good + " You must also call tape.watch on the model's variables.",
+    )
+    assert (result.verdict, result.misconceptions) == ("partial", ["must-watch-variables"])
+
+
+def test_grade_names_the_tell_and_its_correction_in_feedback() -> None:
+    tell = question("gradient-vs-apply").rubric.misconceptions[0]
+    result = grade_freetext(
+        question("gradient-vs-apply"), "Then I call tape.gradient and the weights are updated."
+    )
+    messages = [f.message for f in result.feedback if f.kind == "misconception"]
+    assert (
+        len(messages) == 1
+        and tell.correction in messages[0]
+        and "weights are updated" in messages[0]
+    )
+
+
+STUFFED = [
+    ("why-none-gradients", "GradientTape, loss, outside, with block, recorded, None, inside, trainable_variables"),
+    ("gradient-vs-apply", "tape.gradient, chain rule, gradients, apply_gradients, optimizer, update, weights, Adam, zip"),
+    ("gradient-accumulation", "accumulators; tf.Variable; assign_add; every 4; apply_gradients; reset; zeros_like; mean"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "answer"), STUFFED)
+def test_grade_fails_keyword_stuffing(question_id: str, answer: str) -> None:
+    result = grade_freetext(question(question_id), answer)
+    assert result.verdict == "incorrect" and result.details["keyword_list"] is True
+
+
+def test_grade_states_no_tell_for_a_keyword_list() -> None:
+    stuffed = "tape.gradient, updates, weights, apply_gradients, optimizer, chain rule, zip, Adam"
+    assert grade_freetext(question("gradient-vs-apply"), stuffed).misconceptions == []
+
+
+@pytest.mark.parametrize("answer", ["", "   ", "\n\t\n", "...", "<p></p>"])
+def test_grade_gives_incorrect_with_a_message_for_an_empty_answer(answer: str) -> None:
+    result = grade_freetext(question("persistent-tape"), answer)
+    assert result.verdict == "incorrect" and result.score == 0
+    assert result.feedback[0].kind == "info" and "No answer" in result.feedback[0].message
+
+
+@pytest.mark.parametrize("answer", ["persistent", "None", "zip", "yes"])
+def test_grade_gives_no_credit_to_a_one_word_answer(answer: str) -> None:
+    assert grade_freetext(question("persistent-tape"), answer).verdict == "incorrect"
+
+
+def test_grade_gives_incorrect_to_an_off_topic_answer() -> None:
+    result = grade_freetext(
+        question("tf-function-speedup"), "I prefer PyTorch because the community is larger."
+    )
+    assert result.verdict == "incorrect" and all(f.kind == "missing" for f in result.feedback)
+
+
+def test_grade_reads_html_as_text_without_escaping() -> None:
+    answer = "<p>The <b>loss</b> is computed <i>after</i> the with block &amp; the tape didn't record it, so it has no path back to the weights.</p><script>alert(1)</script>"
+    result = grade_freetext(question("why-none-gradients"), answer)
+    assert result.verdict == "correct"
+    assert not any("&lt;" in f.message or "&amp;" in f.message for f in result.feedback)
+
+
+def test_grade_reads_code_inside_the_answer() -> None:
+    answer = (
+        "```\nwith tf.GradientTape(persistent=True) as tape:\n    y = model(x)\n"
+        "g1 = tape.gradient(l1, a)\ng2 = tape.gradient(l2, b)\ndel tape\n```\n"
+        "A default tape frees its recording after the first gradient call."
+    )
+    result = grade_freetext(question("persistent-tape"), answer)
+    assert {"persistent-true", "delete-tape", "released-after-first"} <= set(
+        result.details["concepts_found"]
+    )
+
+
+def test_grade_cuts_a_very_long_answer_and_says_so() -> None:
+    answer = "The default tape is non-persistent. " + "Filler words about training. " * 400
+    result = grade_freetext(question("persistent-tape"), answer)
+    assert len(answer) > MAX_CHARS and result.details["truncated"] is True
+    assert any(f.kind == "info" and "5,000" in f.message for f in result.feedback)
+
+
+def test_grade_reports_found_and_missing_concepts_as_feedback() -> None:
+    rubric = question("persistent-tape").rubric
+    result = grade_freetext(question("persistent-tape"), "Use tf.GradientTape(persistent=True).")
+    kinds = [f.kind for f in result.feedback]
+    assert kinds.count("correct") == 1 and kinds.count("missing") == len(rubric.concepts) - 1
+
+
+def test_grade_shows_the_model_answer_in_details() -> None:
+    result = grade_freetext(question("training-flag"), "It turns on dropout.")
+    assert result.details["model_answer"] == question("training-flag").rubric.model_answer
+
+
+def test_grade_accepts_non_native_english() -> None:
+    answer = "the problem is loss is calculate after the with block finish. tape only record operations inside the block so loss is not connect with variables and gradient become None. you must put loss inside with."
+    assert grade_freetext(question("why-none-gradients"), answer).verdict == "correct"
+
+
+def test_grade_keeps_a_missing_required_concept_below_correct() -> None:
+    answer = "tape.gradient is read-only: it computes the gradients via the chain rule and changes nothing. apply_gradients takes zip pairs and uses Adam moments."
+    result = grade_freetext(question("gradient-vs-apply"), answer)
+    assert "apply-updates" in result.details["concepts_missed"] and result.verdict == "partial"

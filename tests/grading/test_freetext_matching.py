@@ -1,0 +1,120 @@
+"""Units of the free-text grader: normalising answers, negation scope and answer shape."""
+
+# ruff: noqa: E501 - tables of sentences read best one per line
+
+from __future__ import annotations
+
+import pytest
+
+from app.grading.freetext.matching import find_hits
+from app.grading.freetext.normalise import MAX_CHARS, Unit, clean, normalise, split_units
+from app.grading.freetext.signals import is_keyword_list
+
+UPDATES = r"tape\.gradient ~ (updates?|changes?) ~ (weights|variables)"
+
+POLARITY = [
+    ("tape.gradient updates the weights.", True),
+    ("tape.gradient does not update the weights.", False),
+    ("tape.gradient doesn't update the weights.", False),
+    ("tape.gradient never changes the variables.", False),
+    ("tape.gradient dont update the weights.", False),
+    ("It is not true that tape.gradient updates the weights.", False),
+    ("It is not true that tape.gradient doesn't update the weights.", True),
+    ("The optimizer, rather than tape.gradient, changes the variables.", False),
+    ("Not only does tape.gradient update the weights, it also logs.", True),
+    ("I'm not sure, but tape.gradient updates the weights.", True),
+    ("Don't worry - tape.gradient updates the weights.", True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "affirmed"), POLARITY)
+def test_find_hits_judges_polarity_within_the_clause(sentence: str, affirmed: bool) -> None:
+    hits = find_hits(tuple(split_units(sentence)), [UPDATES])
+    assert [h.affirmed for h in hits] == [affirmed]
+
+
+def test_find_hits_keeps_a_phrasing_inside_one_statement() -> None:
+    units = tuple(
+        split_units("tape.gradient computes gradients, apply_gradients updates the variables.")
+    )
+    assert find_hits(units, [UPDATES]) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "foreign"),
+    [
+        ("In PyTorch you call zero_grad every step.", True),
+        ("Unlike PyTorch, TensorFlow needs you to call zero_grad.", False),
+        ("Just like PyTorch, you call zero_grad every step.", False),
+        ("You call zero_grad every step.", False),
+    ],
+)
+def test_find_hits_attributes_statements_about_another_framework(
+    sentence: str, foreign: bool
+) -> None:
+    hits = find_hits(tuple(split_units(sentence)), ["call ~ zero_grad"])
+    assert [h.foreign for h in hits] == [foreign]
+
+
+def test_find_hits_treats_code_as_affirmed() -> None:
+    units = (Unit("if not done:\n    optimizer.zero_grad()", is_code=True),)
+    assert [h.affirmed for h in find_hits(units, [r"zero_grad\(\)"])] == [True]
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        ("<p>The <b>loss</b> &amp; the tape</p>", "The loss & the tape"),
+        ("x &lt; y", "x < y"),
+        ("keep <script>alert(1)</script>this", "keep this"),
+        ("\u201cquoted\u201d it\u2019s", '"quoted" it\'s'),
+        ("zero grad and zero-grad", "zero_grad and zero_grad"),
+        ("trainable variables and apply gradients", "trainable_variables and apply_gradients"),
+    ],
+)
+def test_clean_normalises_markup_quotes_and_spellings(raw: str, text: str) -> None:
+    cleaned, _ = clean(raw)
+    assert " ".join(cleaned.split()) == text
+
+
+def test_clean_cuts_answers_longer_than_the_cap() -> None:
+    cleaned, truncated = clean("word " * 2_000)
+    assert truncated and len(cleaned) <= MAX_CHARS
+
+
+def test_split_units_separates_code_from_prose() -> None:
+    text = "Like this:\n```\nwith tf.GradientTape() as tape:\n    loss = f(x)\n```\nThen call gradient."
+    assert [(u.is_code, u.text.splitlines()[0]) for u in split_units(text)] == [
+        (False, "Like this:"),
+        (True, "with tf.GradientTape() as tape:"),
+        (False, "Then call gradient."),
+    ]
+
+
+def test_split_units_joins_hard_wrapped_prose() -> None:
+    units = split_units("The tape records ops\nwhile it is open. Then\nit stops.")
+    assert [u.text for u in units] == ["The tape records ops while it is open.", "Then it stops."]
+
+
+def test_split_units_reads_prose_with_an_equals_sign_as_prose() -> None:
+    units = split_units("persistent=True, then del the tape after both gradient calls, GAN step")
+    assert [u.is_code for u in units] == [False]
+
+
+def test_split_units_cuts_run_on_sentences() -> None:
+    assert all(len(u.text) <= 500 for u in split_units("loss " * 900))
+
+
+@pytest.mark.parametrize(
+    ("answer", "is_list"),
+    [
+        ("GradientTape, loss, outside, with block, recorded, None, inside", True),
+        ("tape; persistent; RuntimeError; delete; GAN; two losses; memory", True),
+        ("The loss is computed after the block, so the tape never recorded it.", False),
+        ("loss must inside tape, otherwise gradient is None because not recorded", False),
+        ("Use persistent=True.", False),
+        ("With nested tapes, one GradientTape inside another.", False),
+    ],
+)
+def test_is_keyword_list_detects_bags_of_terms(answer: str, is_list: bool) -> None:
+    assert is_keyword_list(normalise(answer)) is is_list

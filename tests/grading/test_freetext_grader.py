@@ -12,10 +12,17 @@ import pytest
 from app.config import REPO_ROOT
 from app.grading.freetext import grade_freetext
 from app.grading.freetext.normalise import MAX_CHARS
+from app.grading.results import GradeResult
 from app.packs.loader import load_pack
 from app.packs.schema import FreeText
 
 CORE = REPO_ROOT / "questions" / "gradient-tape"
+
+
+def concepts(result: GradeResult, key: str = "concepts_found") -> list[str]:
+    value = result.details[key]
+    assert isinstance(value, list)
+    return value
 
 
 @cache
@@ -89,7 +96,7 @@ def test_grade_credits_a_denied_tell_as_a_concept() -> None:
     result = grade_freetext(
         question("gradient-vs-apply"), "tape.gradient does not update the weights."
     )
-    assert "gradient-no-update" in result.details["concepts_found"]
+    assert "gradient-no-update" in concepts(result)
 
 
 def test_grade_caps_a_good_answer_that_states_a_tell() -> None:
@@ -168,9 +175,7 @@ def test_grade_reads_code_inside_the_answer() -> None:
         "A default tape frees its recording after the first gradient call."
     )
     result = grade_freetext(question("persistent-tape"), answer)
-    assert {"persistent-true", "delete-tape", "released-after-first"} <= set(
-        result.details["concepts_found"]
-    )
+    assert {"persistent-true", "delete-tape", "released-after-first"} <= set(concepts(result))
 
 
 def test_grade_cuts_a_very_long_answer_and_says_so() -> None:
@@ -200,4 +205,4 @@ def test_grade_accepts_non_native_english() -> None:
 def test_grade_keeps_a_missing_required_concept_below_correct() -> None:
     answer = "tape.gradient is read-only: it computes the gradients via the chain rule and changes nothing. apply_gradients takes zip pairs and uses Adam moments."
     result = grade_freetext(question("gradient-vs-apply"), answer)
-    assert "apply-updates" in result.details["concepts_missed"] and result.verdict == "partial"
+    assert "apply-updates" in concepts(result, "concepts_missed") and result.verdict == "partial"

@@ -59,7 +59,9 @@ def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | Non
 
 def _find(rubric: Rubric, normalised: Normalised, keyword_list: bool) -> Findings:
     """Concepts found and missed, and tells stated (a bare list of terms states none)."""
-    found, missed, tells = [], [], []
+    found: list[Concept] = []
+    missed: list[Concept] = []
+    tells: list[tuple[Misconception, Hit]] = []
     for concept in rubric.concepts:
         (found if _hit_for(concept, normalised) else missed).append(concept)
     for tell in [] if keyword_list else rubric.misconceptions:

@@ -75,10 +75,14 @@ def _read_file(path: Path) -> tuple[list[LabelledAnswer], list[str]]:
         entries = _jsonl_entries(path) if path.suffix == ".jsonl" else _yaml_entries(path)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         return [], [f"{path}: cannot read ({exc})"]
-    labels, problems = [], []
+    labels: list[LabelledAnswer] = []
+    problems: list[str] = []
     for raw, qid, source in entries:
         item = _entry(raw, qid, source) if raw is not None else source
-        (problems if isinstance(item, str) else labels).append(item)
+        if isinstance(item, str):
+            problems.append(item)
+        else:
+            labels.append(item)
     return labels, problems
 
 

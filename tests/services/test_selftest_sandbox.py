@@ -1,4 +1,7 @@
-"""The example pack's self-test through the real sandbox (slow: starts TensorFlow workers)."""
+"""The guide's example pack through the real sandbox: its self-test passes and it publishes.
+
+Slow (starts sandboxed TensorFlow workers), so it is the only sandbox test of this area.
+"""
 
 from __future__ import annotations
 
@@ -6,31 +9,42 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from sqlmodel import Session
 
 from app.config import Settings
-from app.packs.loader import load_pack
-from app.services.selftest import SelfTestReport, format_report, run_selftest
+from app.db import init_db, make_engine
+from app.services.publishing import Published, load_serving_catalog, publish_zip
+from app.services.selftest import format_report
+from tests.services.instructor_fakes import EXAMPLE, make_user, zip_folder
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-pack"
 
-
-async def _run_with_sandbox(settings: Settings) -> SelfTestReport:
+async def _publish_with_sandbox(settings: Settings, session: Session) -> Published:
     code = pytest.importorskip("app.grading.code")
-    if not hasattr(code, "CodeGrader"):
-        pytest.skip("the code grader (app.grading.code.CodeGrader) is not built yet")
-    pack = load_pack(EXAMPLE).pack
-    assert pack is not None
     grader = code.CodeGrader(settings)
     await grader.start()
     try:
-        return await run_selftest(pack, code_grader=grader)
+        return await publish_zip(
+            session,
+            settings=settings,
+            catalog=load_serving_catalog(settings),
+            user=make_user(session, "teacher@example.com"),
+            data=zip_folder(EXAMPLE),
+            code_grader=grader,
+        )
     finally:
         await grader.stop()
 
 
 @pytest.mark.sandbox
-def test_example_pack_passes_selftest_in_real_sandbox(tmp_path: Path) -> None:
+def test_example_pack_passes_selftest_in_real_sandbox_and_publishes(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, sandbox_enabled=True, sandbox_pool_size=2)
-    report = asyncio.run(_run_with_sandbox(settings))
+    engine = make_engine(settings)
+    init_db(engine)
+    with Session(engine) as session:
+        published = asyncio.run(_publish_with_sandbox(settings, session))
+    engine.dispose()
+    report = published.selftest
     assert report.passed, format_report(report)
-    assert all(row.status == "pass" for row in report.rows)
+    code_rows = [r for r in report.rows if r.type in ("code", "code-fix")]
+    assert [r.count("pass") for r in code_rows] == [2, 2]  # reference + one wrong solution each
+    assert (tmp_path / "packs" / "tape-example" / "1.0.0" / "ex-write-train-step.yaml").is_file()

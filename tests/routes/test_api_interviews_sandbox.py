@@ -1,0 +1,75 @@
+"""An interview through the API with the real sandboxed code grader: a passing training
+step is graded (not just stored) and brings the harder clipping step as its follow-up."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import shutil
+from asyncio import base_subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.clock import FakeClock
+from app.config import Settings
+from app.grading.sandbox import cgroups
+from app.main import create_app
+from tests.services.interview_kit import FIXTURES, PACK, RIGHT
+
+pytestmark = pytest.mark.sandbox
+JSON = {"Content-Type": "application/json"}
+
+
+def sandbox_missing() -> str:
+    if os.geteuid() != 0:
+        return "the sandbox launcher needs root (cgroups, setpriv)"
+    if not shutil.which("bwrap"):
+        return "bubblewrap is not installed"
+    return "" if cgroups.available() else "no writable cgroup v1 memory/pids hierarchy"
+
+
+async def release_workers(grader: Any) -> None:
+    """Stop the pool and drop its subprocess transports while the app's loop still runs
+    (otherwise they are collected after TestClient closes the loop: an unraisable error)."""
+    await grader.stop()
+    for obj in gc.get_objects():
+        if isinstance(obj, base_subprocess.BaseSubprocessTransport) and not obj.is_closing():
+            obj.close()
+    await asyncio.sleep(0.1)
+
+
+def test_passing_train_step_is_graded_and_followed_by_clip_step(tmp_path: Path) -> None:
+    if reason := sandbox_missing():
+        pytest.skip(reason)
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        packs_dir=FIXTURES,
+        sandbox_enabled=True,
+        sandbox_pool_size=1,
+        secret_key="test-secret-key-not-for-production",
+    )
+    with TestClient(create_app(settings)) as api:
+        api.app.state.clock = FakeClock()  # type: ignore[attr-defined]
+        reference = api.app.state.catalog.questions["k-train-step"].question.reference  # type: ignore[attr-defined]
+        body = api.post("/api/interviews", json={"pack": PACK, "minutes": 45}).json()
+        question = body["question"]
+        while question["type"] != "code":
+            reply = api.post(
+                f"/api/interviews/{body['id']}/answers",
+                json={"question_id": question["id"], "answer": RIGHT[question["id"]]},
+            )
+            question = reply.json()["next"]
+        assert question["id"] == "k-train-step"
+        reply = api.post(
+            f"/api/interviews/{body['id']}/answers",
+            json={"question_id": "k-train-step", "answer": reference},
+        )
+        assert reply.json()["next"]["id"] == "k-clip-step"
+        report = api.post(f"/api/interviews/{body['id']}/finish", headers=JSON).json()
+        api.portal.call(release_workers, api.app.state.code_grader)  # type: ignore[attr-defined, union-attr]
+    step = next(a for a in report["answers"] if a["question_id"] == "k-train-step")
+    assert (step["status"], step["verdict"]) == ("graded", "correct")

@@ -18,7 +18,7 @@ from app.errors import Conflict, NotFound, PackInvalid
 from app.identity import CsrfFormDep, CurrentUserDep, InstructorDep
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.services import cohort_reports, cohorts, publishing
+from app.services import cohort_reports, cohorts, gift, publishing
 from app.web.htmlerrors import HtmlErrorRoute
 from app.web.templating import templates
 
@@ -132,6 +132,19 @@ def question_version_page(
         settings, catalog, question_id=question_id, version=version
     )
     return templates.TemplateResponse(request, "instructor/question_version.html", {"q": found})
+
+
+@router.post("/instructor/gift", dependencies=[CsrfFormDep])
+def convert_gift(
+    request: Request,
+    _user: InstructorDep,
+    catalog: CatalogDep,
+    text: Annotated[str, Form(max_length=gift.MAX_IMPORT_CHARS)],
+    prefix: Annotated[str, Form(max_length=20, pattern=r"^([a-z0-9][a-z0-9-]*-)?$")] = "",
+) -> Response:
+    imported, skipped = gift.import_gift(text, prefix=prefix, taken=set(catalog.questions))
+    context = {"imported": imported, "skipped": skipped}
+    return templates.TemplateResponse(request, "instructor/gift.html", context)
 
 
 @router.get("/join")

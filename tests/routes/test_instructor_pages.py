@@ -84,3 +84,13 @@ def test_question_version_page_shows_the_graded_text(teacher: TestClient) -> Non
     assert page.status_code == 200
     assert "pack version <strong>1.0.0</strong>" in page.text
     assert "Which object records the forward pass?" in page.text
+
+
+def test_gift_form_shows_converted_yaml_escaped(teacher: TestClient) -> None:
+    text = "::<b>Q</b>::Pick one {=yes ~no}\n\n::Short::Name it {=apply}"
+    form = {"csrf_token": _token(teacher), "text": text, "prefix": "m-"}
+    page = teacher.post("/instructor/gift", data=form)
+    assert page.status_code == 200
+    assert "m-b-q-b.yaml" in page.text and "type: single-choice" in page.text
+    assert "&lt;b&gt;Q&lt;/b&gt;" in page.text and "<b>Q</b>" not in page.text
+    assert "Short — only choice and true/false questions are imported" in page.text

@@ -141,15 +141,16 @@ def _cited_lines(message: str, source: str) -> str:
     return " / ".join(lines[n - 1].strip() for n in numbers if 0 < n <= len(lines))
 
 
-def _affirmed_statements(item: LoadedQuestion, answer: object) -> list[str]:
-    """What a closed answer claims that is false: wrong picks, or a false statement deemed true."""
+def _affirmed_statements(item: LoadedQuestion, answer: object) -> list[tuple[str, str]]:
+    """What a closed answer claims that is false, with how it was claimed: wrong picks, or
+    a false statement answered true."""
     q = item.question
     if isinstance(q, TrueFalse):
         says_true = answer is True or answer == "true"
-        return [q.prompt.strip()] if says_true and not q.answer else []
+        return [("Answered true to", q.prompt.strip())] if says_true and not q.answer else []
     if isinstance(q, ChoiceQuestionBase):
         picked = set(answer) if isinstance(answer, list) else {answer}
-        return [c.text for c in q.choices if c.id in picked and not c.correct]
+        return [("Chose", c.text) for c in q.choices if c.id in picked and not c.correct]
     return []
 
 
@@ -208,9 +209,9 @@ def find_red_flags(
             lines = tell.code_lines(answer)
             if lines:
                 flags.append(_flag(tell, lines[0], item, position))
-    for statement in _affirmed_statements(item, answer):
+    for how, statement in _affirmed_statements(item, answer):
         flags += [
-            _flag(tell, f"Chose: {statement}", item, position)
+            _flag(tell, f"{how}: {statement}", item, position)
             for tell in TELLS
             if tell.statement.search(statement)
         ]

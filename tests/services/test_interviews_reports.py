@@ -1,0 +1,148 @@
+"""The interview report built from stored rows: weighted scores, model answers, answers in
+words, comparisons and recommendations."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from app.models.interviews import Interview, InterviewAnswer
+from app.packs.catalog import Catalog, load_catalog
+from app.services.interview_reports import answer_text, build_report, model_answer
+from tests.services.interview_kit import FIXTURES, PACK
+
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+ORDER_TEXT = "- loss = loss_fn(y, logits)\n- logits = model(x, training=True)"
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog([FIXTURES])
+
+
+def interview(score: float | None = None, topics: dict[str, float] | None = None) -> Interview:
+    return Interview(
+        id="i1",
+        user_id=1,
+        pack_id=PACK,
+        minutes=20,
+        started_at=T0,
+        ends_at=T0 + timedelta(minutes=20),
+        finished_at=T0 + timedelta(minutes=12),
+        finish_reason="candidate",
+        score=score,
+        topic_scores=topics or {},
+    )
+
+
+def row(
+    position: int, question_id: str, status: str, score: float | None = None
+) -> InterviewAnswer:
+    result: dict[str, Any] | None = None
+    if score is not None:
+        verdict = "correct" if score == 1 else ("partial" if score else "incorrect")
+        result = {"verdict": verdict, "score": score, "feedback": [], "misconceptions": []}
+    return InterviewAnswer(
+        interview_id="i1",
+        position=position,
+        question_id=question_id,
+        question_version="v",
+        kind="warm-up",
+        served_at=T0 + timedelta(minutes=position),
+        answered_at=T0 + timedelta(minutes=position, seconds=40),
+        status=status,
+        result=result,
+    )
+
+
+def test_overall_score_weighs_code_three_times(catalog: Catalog) -> None:
+    rows = [row(0, "w-records", "graded", 1.0), row(1, "k-train-step", "graded", 0.0)]
+    report = build_report(interview(), rows, catalog, [])
+    assert report.scores.overall == 0.25
+
+
+@pytest.mark.parametrize(
+    ("status", "scored"), [("skipped", True), ("ungraded", False), ("unanswered", False)]
+)
+def test_only_graded_and_skipped_answers_are_scored(
+    catalog: Catalog, status: str, scored: bool
+) -> None:
+    rows = [row(0, "w-records", "graded", 1.0), row(1, "w-updates", status)]
+    report = build_report(interview(), rows, catalog, [])
+    assert report.scores.overall == (0.5 if scored else 1.0)
+
+
+def test_topic_scores_use_pack_titles(catalog: Catalog) -> None:
+    rows = [row(0, "w-records", "graded", 1.0), row(1, "w-updates", "graded", 0.0)]
+    topics = build_report(interview(), rows, catalog, []).scores.topics
+    assert [(t.title, t.score) for t in topics] == [
+        ("Optimizers", 0.0),
+        ("How the tape records", 1.0),
+    ]
+
+
+def test_time_per_question_is_reported(catalog: Catalog) -> None:
+    report = build_report(interview(), [row(0, "w-records", "graded", 1.0)], catalog, [])
+    assert (report.answers[0].seconds, report.total_seconds) == (40.0, 40.0)
+
+
+@pytest.mark.parametrize(
+    ("question_id", "expected"),
+    [
+        ("w-records", "- tf.GradientTape"),
+        ("w-updates", "False."),
+        ("o-lines", "1. logits = model(x, training=True)"),
+        ("e-zero-grad", "Nowhere. tape.gradient returns a fresh list of gradients every step."),
+        ("k-train-step", "```python\nimport tensorflow as tf"),
+    ],
+)
+def test_model_answer_for_each_type(catalog: Catalog, question_id: str, expected: str) -> None:
+    assert model_answer(catalog.questions[question_id]).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("question_id", "answer", "expected"),
+    [
+        ("w-records", "optimizer", "The optimizer"),
+        ("w-updates", True, "True"),
+        ("o-lines", ["loss", "forward"], ORDER_TEXT),
+        ("e-zero-grad", "Nowhere.", "Nowhere."),
+        ("w-records", None, ""),
+    ],
+)  # fmt: skip
+def test_answer_text_shows_choice_texts(
+    catalog: Catalog, question_id: str, answer: object, expected: str
+) -> None:
+    assert answer_text(catalog.questions[question_id], answer) == expected
+
+
+def test_comparison_with_previous_interview(catalog: Catalog) -> None:
+    earlier = interview(score=0.25, topics={"tape-recording": 0.0})
+    earlier.id = "i0"
+    rows = [row(0, "w-records", "graded", 1.0)]
+    comparison = build_report(interview(), rows, catalog, [earlier]).comparison
+    assert (comparison.change, comparison.topic_changes) == (0.75, {"tape-recording": 1.0})
+    assert [p.id for p in comparison.previous] == ["i0"]
+
+
+def test_missed_and_skipped_questions_are_recommended(catalog: Catalog) -> None:
+    rows = [
+        row(0, "w-records", "graded", 1.0),
+        row(1, "w-updates", "graded", 0.0),
+        row(2, "c-sources", "skipped"),
+    ]
+    reviews = build_report(interview(), rows, catalog, []).recommended_reviews
+    assert [(r.question_id, r.reason) for r in reviews] == [
+        ("w-updates", "You missed it."),
+        ("c-sources", "You skipped it."),
+    ]
+
+
+def test_summary_names_the_tells(catalog: Catalog) -> None:
+    rows = [row(0, "w-updates", "graded", 0.0)]
+    rows[0].answer = True
+    report = build_report(interview(), rows, catalog, [])
+    assert '"tape.gradient updates the weights"' in report.summary
+    assert report.red_flags[0].evidence == "Answered true to: `tape.gradient` updates the weights."

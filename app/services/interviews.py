@@ -178,23 +178,8 @@ async def submit_answer(
     """Record (and quietly grade) the answer to the current question; `None` skips it."""
     interview = _owned(session, user, interview_id)
     now = clock.now()
-    if interview.finished_at is not None:
-        raise Conflict("this interview is finished: answers are no longer accepted")
-    if _expired(interview, now):
-        await _close(session, interview, graders=graders, user=user, now=now, reason="deadline")
-        late = (as_utc(now) - as_utc(interview.ends_at)).total_seconds()
-        raise DeadlinePassed(
-            f"Time is up: the interview ended at {as_utc(interview.ends_at):%H:%M:%S} UTC and "
-            f"this answer arrived {late:.0f} s later, so it was not recorded. The interview "
-            "has finished itself; its report is ready."
-        )
-    rows = _rows(session, interview.id)
-    current = rows[-1]
-    if current.status != "open" or current.question_id != question_id:
-        raise Conflict(
-            f"question {question_id[:64]!r} is not the one being asked; "
-            f"the current question is {current.question_id!r}"
-        )
+    await _refuse_if_over(session, interview, graders=graders, user=user, now=now)
+    current = _current(session, interview, question_id)
     await answers.take_answer(session, current, graders, answer=answer, now=now)
     session.refresh(interview)  # another request may have finished it while we graded
     if interview.finished_at is not None:
@@ -202,7 +187,35 @@ async def submit_answer(
     # The clock stops while the answer is graded: sandboxed code can take seconds, and
     # that is the server's time, not the candidate's.
     interview.ends_at = as_utc(interview.ends_at) + (clock.now() - now)
+    rows = _rows(session, interview.id)
     return await _advance(session, interview, rows, graders=graders, user=user, clock=clock)
+
+
+async def _refuse_if_over(
+    session: Session, interview: Interview, *, graders: Graders, user: User, now: datetime
+) -> None:
+    """409 after the finish; after the deadline, finish the interview first, then refuse."""
+    if interview.finished_at is not None:
+        raise Conflict("this interview is finished: answers are no longer accepted")
+    if not _expired(interview, now):
+        return
+    await _close(session, interview, graders=graders, user=user, now=now, reason="deadline")
+    late = (as_utc(now) - as_utc(interview.ends_at)).total_seconds()
+    raise DeadlinePassed(
+        f"Time is up: the interview ended at {as_utc(interview.ends_at):%H:%M:%S} UTC and "
+        f"this answer arrived {late:.0f} s later, so it was not recorded. The interview "
+        "has finished itself; its report is ready."
+    )
+
+
+def _current(session: Session, interview: Interview, question_id: str) -> InterviewAnswer:
+    current = _rows(session, interview.id)[-1]
+    if current.status != "open" or current.question_id != question_id:
+        raise Conflict(
+            f"question {question_id[:64]!r} is not the one being asked; "
+            f"the current question is {current.question_id!r}"
+        )
+    return current
 
 
 async def _advance(

@@ -111,7 +111,7 @@ def extract_pack(data: bytes, staging: Path, limits: Limits) -> Path:
     """Unpack `data` into the empty folder `staging`; return the folder holding pack.yaml."""
     if len(data) > limits.max_compressed:
         raise ArchiveRefused(
-            [f"the upload is {len(data):,} bytes; the limit is {limits.max_compressed:,}"]
+            [f"the upload is larger than the limit of {limits.max_compressed:,} bytes"]
         )
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))

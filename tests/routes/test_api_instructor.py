@@ -9,6 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
+from app.config import Settings
+from app.main import create_app
 from app.models.users import User
 from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
 
@@ -123,3 +125,12 @@ def test_convert_gift_returns_yaml_with_free_ids(teacher: TestClient) -> None:
     assert body.status_code == 200
     [question] = body.json()["questions"]
     assert question["id"] == "m-q" and "type: single-choice" in question["yaml"]
+
+
+def test_upload_over_configured_limit_is_refused(settings: Settings) -> None:
+    small = settings.model_copy(update={"pack_upload_max_bytes": 2048})
+    with TestClient(create_app(small)) as client:
+        promote_current_user(client)
+        response = _upload(client, zip_folder(EXAMPLE))
+    assert response.status_code == 422
+    assert "larger than the limit of 2,048 bytes" in " ".join(response.json()["details"])

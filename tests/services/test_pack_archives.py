@@ -92,7 +92,9 @@ def test_extract_pack_refuses_too_many_files(tmp_path: Path) -> None:
 
 def test_extract_pack_refuses_oversized_upload(tmp_path: Path) -> None:
     small = Limits(max_compressed=100, max_unpacked=10_000, max_files=10)
-    assert "the limit is 100" in _refusal(tmp_path, _zip([("pack.yaml", PACK * 50)]), small)
+    assert "larger than the limit of 100 bytes" in _refusal(
+        tmp_path, _zip([("pack.yaml", PACK * 50)]), small
+    )
 
 
 def test_extract_pack_refuses_zip_bomb_by_declared_size(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from app.clock import as_utc
 from app.errors import AnswerInvalid, GraderBusy, GraderUnavailable, NotFound
@@ -27,6 +27,12 @@ from app.services import progress, questions
 from app.services.interview_reports import seconds_taken
 
 log = logging.getLogger("tapequiz.interviews")
+
+
+def rows_of(session: Session, interview_id: str) -> list[InterviewAnswer]:
+    """The questions served in an interview, in order (the last may still be open)."""
+    query = select(InterviewAnswer).where(InterviewAnswer.interview_id == interview_id)
+    return list(session.exec(query.order_by(col(InterviewAnswer.position))).all())
 
 
 @dataclass(frozen=True)

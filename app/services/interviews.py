@@ -5,7 +5,8 @@ short grace for the network) is refused and the interview finishes itself; any l
 to an expired interview finishes it too. Every answer is graded when it arrives, because the
 next question depends on it, and the clock stops meanwhile (sandboxed code can take seconds);
 the result is stored and never returned until the report. Storage, grading and recording of
-answers live in interview_answers.py, the choice of questions in interview_plans.py.
+answers live in interview_answers.py, endings in interview_endings.py, the choice of
+questions in interview_plans.py.
 """
 
 from __future__ import annotations
@@ -31,14 +32,12 @@ from app.models.interviews import (
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.services import interview_answers as answers
+from app.services import interview_endings as endings
 from app.services import interview_plans as plans
 from app.services import questions
 from app.services.interview_answers import Graders
-from app.services.interview_reports import build_report
 
 log = logging.getLogger("tapequiz.interviews")
-GRACE_SECONDS = 2  # the countdown's last answer may take this long to arrive
-HISTORY = 5  # earlier interviews compared in a report
 
 
 class DeadlinePassed(Conflict):
@@ -48,11 +47,6 @@ class DeadlinePassed(Conflict):
 def _public(catalog: Catalog, row: InterviewAnswer) -> InterviewQuestion:
     detail = questions.get_question(catalog, row.question_id)
     return InterviewQuestion(**detail.model_dump(), position=row.position)
-
-
-def _rows(session: Session, interview_id: str) -> list[InterviewAnswer]:
-    query = select(InterviewAnswer).where(InterviewAnswer.interview_id == interview_id)
-    return list(session.exec(query.order_by(col(InterviewAnswer.position))).all())
 
 
 def _owned(session: Session, user: User, interview_id: str) -> Interview:
@@ -109,20 +103,6 @@ def _next_choice(
     return None
 
 
-def _expired(interview: Interview, now: datetime) -> bool:
-    return as_utc(now) > as_utc(interview.ends_at) + timedelta(seconds=GRACE_SECONDS)
-
-
-async def _finish_expired(session: Session, *, graders: Graders, user: User, now: datetime) -> None:
-    query = select(Interview).where(
-        Interview.user_id == user.id,
-        col(Interview.finished_at).is_(None),
-        Interview.ends_at < as_utc(now - timedelta(seconds=GRACE_SECONDS)),
-    )
-    for interview in session.exec(query).all():
-        await _close(session, interview, graders=graders, user=user, now=now, reason="deadline")
-
-
 async def start_interview(
     session: Session,
     *,
@@ -138,7 +118,7 @@ async def start_interview(
     if pack not in graders.catalog.packs:
         raise NotFound(f"no pack with id {pack[:80]!r}")
     now = clock.now()
-    await _finish_expired(session, graders=graders, user=user, now=now)
+    await endings.finish_expired(session, graders=graders, user=user, now=now)
     assert user.id is not None
     interview = Interview(
         id=secrets.token_hex(8),
@@ -187,7 +167,7 @@ async def submit_answer(
     # The clock stops while the answer is graded: sandboxed code can take seconds, and
     # that is the server's time, not the candidate's.
     interview.ends_at = as_utc(interview.ends_at) + (clock.now() - now)
-    rows = _rows(session, interview.id)
+    rows = answers.rows_of(session, interview.id)
     return await _advance(session, interview, rows, graders=graders, user=user, clock=clock)
 
 
@@ -197,9 +177,9 @@ async def _refuse_if_over(
     """409 after the finish; after the deadline, finish the interview first, then refuse."""
     if interview.finished_at is not None:
         raise Conflict("this interview is finished: answers are no longer accepted")
-    if not _expired(interview, now):
+    if not endings.expired(interview, now):
         return
-    await _close(session, interview, graders=graders, user=user, now=now, reason="deadline")
+    await endings.close(session, interview, graders=graders, user=user, now=now, reason="deadline")
     late = (as_utc(now) - as_utc(interview.ends_at)).total_seconds()
     raise DeadlinePassed(
         f"Time is up: the interview ended at {as_utc(interview.ends_at):%H:%M:%S} UTC and "
@@ -209,7 +189,7 @@ async def _refuse_if_over(
 
 
 def _current(session: Session, interview: Interview, question_id: str) -> InterviewAnswer:
-    current = _rows(session, interview.id)[-1]
+    current = answers.rows_of(session, interview.id)[-1]
     if current.status != "open" or current.question_id != question_id:
         raise Conflict(
             f"question {question_id[:64]!r} is not the one being asked; "
@@ -233,50 +213,14 @@ async def _advance(
     asked = {r.question_id for r in rows}
     choice = _next_choice(interview, pool, asked=asked, outcome=outcome, now=now)
     if choice is None:
-        await _close(session, interview, graders=graders, user=user, now=now, reason="completed")
+        await endings.close(
+            session, interview, graders=graders, user=user, now=now, reason="completed"
+        )
         return NextQuestion(next=None)
     row = _serve(session, interview, choice, len(rows), now)
     session.add(interview)
     session.commit()
     return NextQuestion(next=_public(graders.catalog, row))
-
-
-def _previous(session: Session, interview: Interview) -> list[Interview]:
-    query = (
-        select(Interview)
-        .where(
-            Interview.user_id == interview.user_id,
-            Interview.pack_id == interview.pack_id,
-            Interview.id != interview.id,
-            col(Interview.finished_at).is_not(None),
-            Interview.started_at < interview.started_at,
-        )
-        .order_by(col(Interview.started_at).desc())
-        .limit(HISTORY)
-    )
-    return list(session.exec(query).all())
-
-
-async def _close(
-    session: Session,
-    interview: Interview,
-    *,
-    graders: Graders,
-    user: User,
-    now: datetime,
-    reason: str,
-) -> InterviewReport:
-    rows = _rows(session, interview.id)
-    await answers.settle(session, rows, graders)
-    ended = min(as_utc(now), as_utc(interview.ends_at)) if reason == "deadline" else now
-    interview.finished_at, interview.finish_reason = as_utc(ended), reason
-    report = build_report(interview, rows, graders.catalog, _previous(session, interview))
-    interview.score = report.scores.overall
-    interview.topic_scores = {t.topic: t.score for t in report.scores.topics if t.score is not None}
-    session.add(interview)
-    answers.record_attempts(session, user, rows, graders.catalog)
-    session.commit()
-    return report
 
 
 async def finish_interview(
@@ -285,15 +229,12 @@ async def finish_interview(
     """End the interview now (idempotent: a finished one just returns its report)."""
     interview = _owned(session, user, interview_id)
     if interview.finished_at is not None:
-        return _report_of(session, interview, graders.catalog)
+        return endings.report_of(session, interview, graders.catalog)
     now = clock.now()
-    reason = "deadline" if _expired(interview, now) else "candidate"
-    return await _close(session, interview, graders=graders, user=user, now=now, reason=reason)
-
-
-def _report_of(session: Session, interview: Interview, catalog: Catalog) -> InterviewReport:
-    rows = _rows(session, interview.id)
-    return build_report(interview, rows, catalog, _previous(session, interview))
+    reason = "deadline" if endings.expired(interview, now) else "candidate"
+    return await endings.close(
+        session, interview, graders=graders, user=user, now=now, reason=reason
+    )
 
 
 async def get_report(
@@ -302,12 +243,12 @@ async def get_report(
     interview = _owned(session, user, interview_id)
     if interview.finished_at is None:
         now = clock.now()
-        if not _expired(interview, now):
+        if not endings.expired(interview, now):
             raise Conflict("the interview is still running: finish it first to see the report")
-        return await _close(
+        return await endings.close(
             session, interview, graders=graders, user=user, now=now, reason="deadline"
         )
-    return _report_of(session, interview, graders.catalog)
+    return endings.report_of(session, interview, graders.catalog)
 
 
 async def get_status(
@@ -316,9 +257,11 @@ async def get_status(
     """Where the interview stands (finishing it if its time ran out meanwhile)."""
     interview = _owned(session, user, interview_id)
     now = clock.now()
-    if interview.finished_at is None and _expired(interview, now):
-        await _close(session, interview, graders=graders, user=user, now=now, reason="deadline")
-    rows = _rows(session, interview.id)
+    if interview.finished_at is None and endings.expired(interview, now):
+        await endings.close(
+            session, interview, graders=graders, user=user, now=now, reason="deadline"
+        )
+    rows = answers.rows_of(session, interview.id)
     current = rows[-1] if rows and rows[-1].status == "open" else None
     running = interview.finished_at is None
     return InterviewStatus(

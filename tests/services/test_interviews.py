@@ -10,6 +10,7 @@ from app.errors import Conflict, GraderBusy, GraderUnavailable, NotFound
 from app.models.interviews import InterviewAnswer
 from app.models.progress import Attempt, ReviewState
 from app.models.users import User
+from app.services import interview_endings as endings
 from app.services import interviews
 from app.services.interviews import DeadlinePassed, Graders, InterviewQuestion
 from tests.services.interview_kit import PACK, RIGHT, WRONG, ScriptedCodeGrader, make_user
@@ -129,14 +130,14 @@ async def test_answer_records_time_taken(session, graders, user, clock) -> None:
 
 async def test_answer_after_deadline_is_refused(session, graders, user, clock) -> None:
     started = await start(session, graders, user, clock, minutes=10)
-    clock.advance(minutes=10, seconds=interviews.GRACE_SECONDS + 1)
+    clock.advance(minutes=10, seconds=endings.GRACE_SECONDS + 1)
     with pytest.raises(DeadlinePassed, match="Time is up"):
         await answer(session, graders, user, clock, started.id, started.question, "tape")
 
 
 async def test_answer_within_grace_is_accepted(session, graders, user, clock) -> None:
     started = await start(session, graders, user, clock, minutes=10)
-    clock.advance(minutes=10, seconds=interviews.GRACE_SECONDS - 1)
+    clock.advance(minutes=10, seconds=endings.GRACE_SECONDS - 1)
     await answer(
         session, graders, user, clock, started.id, started.question, RIGHT[started.question.id]
     )
@@ -386,10 +387,12 @@ async def test_interview_finished_while_grading_serves_nothing_more(
 
     async def finish_elsewhere() -> None:  # e.g. the report page opened in another tab
         with Session(session.get_bind()) as other:
+            same_user = other.get(User, user.id)
+            assert same_user is not None
             await interviews.finish_interview(
                 other,
                 graders=graders,
-                user=other.get(User, user.id),
+                user=same_user,
                 interview_id=started.id,
                 clock=clock,
             )

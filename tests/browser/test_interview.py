@@ -48,7 +48,7 @@ def test_whole_interview_in_the_browser(make_live_server: ServerFactory, page: P
     page.wait_for_timeout(1300)
     assert countdown.text_content() != first  # it ticks
 
-    asked = []
+    asked: list[str] = []
     while page.url.rstrip("/").split("/")[-1] != "report" and len(asked) < 10:
         asked.append(answer_current(page))
         page.wait_for_load_state()

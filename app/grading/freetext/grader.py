@@ -122,7 +122,14 @@ def _empty_result(rubric: Rubric) -> GradeResult:
         score=0.0,
         feedback=[Feedback("info", EMPTY_MESSAGE)]
         + [Feedback("missing", _missing_message(c)) for c in rubric.concepts],
-        details={"model_answer": rubric.model_answer, "concepts_found": [], "empty": True},
+        details={
+            "model_answer": rubric.model_answer,
+            "concepts_found": [],
+            "concepts_missed": [c.id for c in rubric.concepts],
+            "keyword_list": False,
+            "truncated": False,
+            "empty": True,
+        },
     )
 
 

@@ -42,7 +42,12 @@ _SPELLINGS = [
     (re.compile(r"\bnum[\s-]?py\b", re.I), "numpy"),
     (re.compile(r"\bpy[\s-]?torch\b", re.I), "pytorch"),
     (re.compile(r"\btf\s*\.\s*function\b", re.I), "tf.function"),
+    (re.compile(r"\btensor[\s-]flow\b", re.I), "tensorflow"),
+    # Common misspellings (non-native and hurried answers); rubric authors write one form.
     (re.compile(r"\bgradiant", re.I), "gradient"),
+    (re.compile(r"\bpersistant\b", re.I), "persistent"),
+    (re.compile(r"\boptimi[sz]er", re.I), "optimizer"),
+    (re.compile(r"\bvar[ai]{2}bles?\b|\bvariabels?\b", re.I), "variables"),
 ]  # fmt: skip
 
 

@@ -110,10 +110,6 @@ def _why_none(
         return Finding(
             "numpy-inside-tape", message_for("numpy-inside-tape"), lines=facts.numpy_in_tape
         )
-    if facts.loss_outside_tape:
-        return Finding(
-            "loss-outside-tape", message_for("loss-outside-tape"), lines=facts.loss_outside_tape
-        )
     watched = {w["tape"] for w in _records(cand, "watch")}
     if any(r["sources"].get("tensor") and r["tape"] not in watched for r in bad):
         return Finding("no-watch", message_for("no-watch"))
@@ -121,6 +117,10 @@ def _why_none(
     cand_nested = [r for r in _records(cand, "gradient") if r["open_tapes"]]
     if ref_nested and not cand_nested:
         return Finding("gradient-outside-outer-tape", message_for("gradient-outside-outer-tape"))
+    if facts.loss_outside_tape:
+        return Finding(
+            "loss-outside-tape", message_for("loss-outside-tape"), lines=facts.loss_outside_tape
+        )
     if any(r["sources"].get("tensor") for r in bad):
         return Finding("no-watch", message_for("no-watch"))
     return Finding("none-gradients", message_for("none-gradients"))

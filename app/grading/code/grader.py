@@ -25,6 +25,7 @@ from app.grading.sandbox.launcher import MIB, Limits
 from app.packs.schema import Code, CodeFix
 
 TRUSTED_WALL_FACTOR = 3.0  # the trusted job runs the reference and every known-wrong solution
+MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
 class InfrastructureError(RuntimeError):
@@ -91,12 +92,18 @@ class CodeGrader:
         except (ReferenceFailed, InfrastructureError, PoolBroken) as err:
             return infrastructure_error(str(err))
         if outcome.result is None:
-            return limit_or_crash(outcome)
-        known = reference.known
-        return judge(contract=question.contract, reference=reference.run,
-                     candidate=outcome.result["runs"][0], known=known, facts=facts)  # fmt: skip
+            return with_sandbox(limit_or_crash(outcome), outcome)
+        try:  # the report crossed from the sandbox: a forged or broken one is a verdict
+            candidate = outcome.result["runs"][0]
+            result = judge(contract=question.contract, reference=reference.run,
+                           candidate=candidate, known=reference.known, facts=facts)  # fmt: skip
+            return with_sandbox(result, outcome)
+        except MALFORMED as err:
+            return with_sandbox(malformed_report(err, outcome), outcome)
 
     async def _trusted(self, job: dict[str, Any]) -> dict[str, Any]:
+        # Trusted code only, but several solutions: scale the budgets with their number.
+        job = {**job, "cpu_seconds": self.limits.cpu_seconds * len(job["sources"])}
         outcome = await self.pool.run(job, self.limits.wall_seconds * TRUSTED_WALL_FACTOR)
         if outcome.result is None:
             reason = outcome.crash or f"{outcome.limit} limit ({outcome.limit_value})"
@@ -143,6 +150,20 @@ def limit_or_crash(outcome: Outcome) -> GradeResult:
         "(os._exit) or crashes the interpreter ends up here."
     )
     return GradeResult("error", 0.0, [Feedback("error", message)], [], details)
+
+
+def with_sandbox(result: GradeResult, outcome: Outcome) -> GradeResult:
+    result.details["sandbox"] = {"group": outcome.group, "run_ms": round(outcome.elapsed * 1000)}
+    return result
+
+
+def malformed_report(err: Exception, outcome: Outcome) -> GradeResult:
+    message = (
+        "The sandbox's report for this answer was malformed, so it cannot be graded correct "
+        f"({type(err).__name__}). Code that writes to the checker's channels ends up here."
+    )
+    details: dict[str, object] = {"output": outcome.output}
+    return GradeResult("incorrect", 0.0, [Feedback("error", message)], ["tampering"], details)
 
 
 def infrastructure_error(reason: str) -> GradeResult:

@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from app.grading.code.workers import Outcome, Worker, WorkerFailed, close, run, spawn
-from app.grading.sandbox import cgroups
+from app.grading.sandbox import cgroups, uids
 from app.grading.sandbox.launcher import Limits
 
 log = logging.getLogger(__name__)
@@ -31,10 +31,12 @@ class WorkerPool:
         self.size, self.uid_base, self.limits = size, uid_base, limits
         self._ready: asyncio.Queue[Worker] = asyncio.Queue()
         self._free_slots = set(range(size * 2 + SPAWN_PARALLEL))
+        self._uids: dict[int, uids.UidClaim] = {}
         self._spawning = 0
         self._wanted = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._failures = 0
+        self._spawned = 0
         self.broken: str = ""
 
     async def start(self) -> None:
@@ -80,9 +82,12 @@ class WorkerPool:
             slot = self._free_slots.pop()
             self._spawning += 1
             try:
-                worker = await spawn(slot, self.uid_base + slot, self.limits)
+                self._uids[slot] = uids.claim(self.uid_base)
+                self._spawned += 1
+                name = f"s{slot}-{self._spawned}"  # unique: a finished worker's group stays gone
+                worker = await spawn(slot, self._uids[slot].uid, self.limits, name)
             except (WorkerFailed, OSError, cgroups.CgroupUnavailable) as err:
-                self._free_slots.add(slot)
+                self._release_slot(slot)
                 await self._failed(err)
                 continue
             finally:
@@ -98,8 +103,14 @@ class WorkerPool:
         await asyncio.sleep(min(30.0, 0.5 * 2**self._failures))
 
     def _release(self, worker: Worker) -> None:
-        self._free_slots.add(worker.slot)
+        self._release_slot(worker.slot)
         self._wanted.set()
+
+    def _release_slot(self, slot: int) -> None:
+        claim = self._uids.pop(slot, None)
+        if claim is not None:
+            claim.release()
+        self._free_slots.add(slot)
 
     async def _retire(self, worker: Worker) -> None:
         await close(worker)

@@ -37,6 +37,7 @@ class Outcome:
     limit: str | None = None  # "wall time", "memory", "CPU time", "output"
     limit_value: str = ""
     crash: str = ""
+    group: str = ""  # the worker's cgroup name: gone after the job, with every process in it
     elapsed: float = 0.0
     usage: dict[str, int] = field(default_factory=dict)
 
@@ -54,9 +55,9 @@ class Worker:
     output_breached: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-async def spawn(slot: int, uid: int, limits: Limits) -> Worker:
+async def spawn(slot: int, uid: int, limits: Limits, name: str) -> Worker:
     group = await asyncio.to_thread(
-        cgroups.create, f"s{slot}", memory_bytes=limits.memory_bytes, pids=limits.pids
+        cgroups.create, name, memory_bytes=limits.memory_bytes, pids=limits.pids
     )
     read_fd, write_fd = os.pipe()
     try:
@@ -115,6 +116,7 @@ async def run(worker: Worker, job: dict[str, Any], limits: Limits, wall: float) 
         worker.process.stdin.close()
     outcome = await _await_result(worker, limits, wall)
     outcome.elapsed = time.monotonic() - began
+    outcome.group = worker.group.name
     if outcome.result is None and outcome.limit is None:
         with contextlib.suppress(TimeoutError):  # let it finish dying: its status tells why
             await asyncio.wait_for(worker.process.wait(), 2.0)

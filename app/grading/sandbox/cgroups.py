@@ -29,6 +29,10 @@ class CgroupUnavailable(RuntimeError):
 class Group:
     dirs: dict[str, Path]
 
+    @property
+    def name(self) -> str:
+        return next(iter(self.dirs.values())).name if self.dirs else ""
+
     def procs(self) -> list[int]:
         found: set[int] = set()
         for path in self.dirs.values():

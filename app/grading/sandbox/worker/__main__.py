@@ -67,7 +67,8 @@ def main() -> None:
     send(fd, {"ready": True, "versions": versions, "warm_up_s": round(time.monotonic() - began, 3)})
     job = json.loads(sys.stdin.buffer.read(MAX_JOB))
     os.close(0)
-    lockdown.lock(int(config["cpu_seconds"]), int(config["open_files"]))
+    cpu_seconds = int(job.get("cpu_seconds", config["cpu_seconds"]))  # set by the supervisor
+    lockdown.lock(cpu_seconds, int(config["open_files"]))
     from .runner import run_source
 
     began = time.monotonic()

@@ -1,0 +1,91 @@
+"""One warm sandbox pool for the whole session, driven from a background event loop.
+
+Starting a worker costs ~3 CPU-seconds (TensorFlow import and warm-up), so every sandbox test
+shares this grader instead of starting its own; limits are tightened (CPU 3 s, wall 8 s) so
+that the runaway cases finish quickly on a 2-core CI machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import threading
+from collections.abc import Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+import yaml
+
+from app.config import REPO_ROOT, Settings
+from app.grading.code import CodeGrader
+from app.grading.results import GradeResult
+from app.grading.sandbox import cgroups
+from app.packs.schema import Code, CodeFix
+
+T = TypeVar("T")
+PACK = REPO_ROOT / "questions" / "gradient-tape"
+
+
+def sandbox_missing() -> str:
+    if os.geteuid() != 0:
+        return "the sandbox launcher needs root (cgroups, setpriv)"
+    if not shutil.which("bwrap"):
+        return "bubblewrap is not installed"
+    if not cgroups.available():
+        return "no writable cgroup v1 memory/pids hierarchy"
+    return ""
+
+
+class LoopThread:
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 240.0) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+class SandboxGrader:
+    """Synchronous face of a session-wide CodeGrader for tests."""
+
+    def __init__(self, grader: CodeGrader, loop: LoopThread, data_dir: Path) -> None:
+        self.grader, self.loop, self.data_dir = grader, loop, data_dir
+
+    def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
+        return self.loop.run(self.grader.grade(question, source))
+
+    def reference(self, question: Code | CodeFix) -> Any:
+        return self.loop.run(self.grader.references.get(question, self.grader._trusted))
+
+
+def load_question(qid: str) -> Code | CodeFix:
+    data = yaml.safe_load((PACK / f"{qid}.yaml").read_text())
+    return (CodeFix if data["type"] == "code-fix" else Code).model_validate(data)
+
+
+@pytest.fixture(scope="session")
+def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxGrader]:
+    reason = sandbox_missing()
+    if reason:
+        pytest.skip(reason)
+    data_dir = tmp_path_factory.mktemp("sandbox-data")
+    settings = Settings(
+        data_dir=data_dir,
+        sandbox_pool_size=2,
+        sandbox_queue_size=64,
+        sandbox_cpu_seconds=3,
+        sandbox_wall_seconds=8.0,
+    )
+    loop = LoopThread()
+    grader = CodeGrader(settings)
+    loop.run(grader.start())
+    yield SandboxGrader(grader, loop, data_dir)
+    loop.run(grader.stop())
+    loop.close()

@@ -87,3 +87,20 @@ def test_answers_carry_no_grading_in_the_browser(
     assert (started["start"], started["answer"]) == (201, 200)
     text = json.dumps(started["next"])
     assert not re.search(r'"(verdict|score|feedback|misconceptions)"', text)
+
+
+def test_page_clock_running_ahead_cannot_end_the_interview(
+    make_live_server: ServerFactory, page: Page
+) -> None:
+    server = make_live_server(packs=FIXTURES)
+    page.clock.install()
+    page.goto(f"{server.url}/interviews")
+    page.get_by_label("10 minutes").check()
+    page.get_by_role("button", name="Start the interview").click()
+    question_url = page.url
+    with page.expect_response(lambda r: r.url.endswith("/report")) as asked:
+        page.clock.fast_forward("10:05")  # the browser thinks time is up; the server does not
+    assert asked.value.status == 303  # still running: sent back to the question
+    page.wait_for_url(question_url)
+    expect(page.locator("#countdown")).to_have_text(re.compile(r"^(10:00|9:[45]\d)$"))
+    expect(page.locator("#answer-form button#submit-answer")).to_be_enabled()

@@ -44,10 +44,12 @@ _SPELLINGS = [
     (re.compile(r"\btf\s*\.\s*function\b", re.I), "tf.function"),
     (re.compile(r"\btensor[\s-]flow\b", re.I), "tensorflow"),
     # Common misspellings (non-native and hurried answers); rubric authors write one form.
+    # Only the misspelt stem is replaced, so "Variable" and "variables" keep their form.
     (re.compile(r"\bgradiant", re.I), "gradient"),
-    (re.compile(r"\bpersistant\b", re.I), "persistent"),
-    (re.compile(r"\boptimi[sz]er", re.I), "optimizer"),
-    (re.compile(r"\bvar[ai]{2}bles?\b|\bvariabels?\b", re.I), "variables"),
+    (re.compile(r"\bpersistant", re.I), "persistent"),
+    (re.compile(r"\boptimis(?=e|ing|ation)", re.I), "optimiz"),
+    (re.compile(r"\b(?:varaib|variab(?=el)|vairab)", re.I), "variab"),
+    (re.compile(r"(?<=\bvariab)el", re.I), "le"),
 ]  # fmt: skip
 
 

@@ -70,8 +70,14 @@ def test_find_hits_treats_code_as_affirmed() -> None:
         ("\u201cquoted\u201d it\u2019s", '"quoted" it\'s'),
         ("zero grad and zero-grad", "zero_grad and zero_grad"),
         ("trainable variables and apply gradients", "trainable_variables and apply_gradients"),
-        ("the optimiser, a persistant tape, varaibles", "the optimizer, a persistent tape, variables"),
-        ("tf.Variable and model.variables stay as written", "tf.Variable and model.variables stay as written"),
+        (
+            "the optimiser, a persistant tape, varaibles",
+            "the optimizer, a persistent tape, variables",
+        ),
+        (
+            "tf.Variable and model.variables stay as written",
+            "tf.Variable and model.variables stay as written",
+        ),
     ],
 )
 def test_clean_normalises_markup_quotes_and_spellings(raw: str, text: str) -> None:

@@ -22,8 +22,17 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def normalize_url(url: str) -> str:
+    """`postgresql://` (and Heroku-style `postgres://`) mean psycopg 3, the driver we ship;
+    SQLAlchemy would otherwise look for the older psycopg2."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
 def make_engine(settings: Settings) -> Engine:
-    url = settings.resolved_database_url
+    url = normalize_url(settings.resolved_database_url)
     if url.startswith("sqlite:///"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     kwargs: dict[str, Any] = {"pool_pre_ping": True}

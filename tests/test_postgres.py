@@ -53,7 +53,7 @@ def postgres_url() -> Iterator[str]:
     _as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", log, "-o", options, "-w", "start")
     try:
         _as_postgres(str(PG_BIN / "createdb"), "-h", str(sock), "-p", str(PORT), "tapequiz")
-        yield f"postgresql+psycopg://postgres@/tapequiz?host={sock}&port={PORT}"
+        yield f"postgresql://postgres@/tapequiz?host={sock}&port={PORT}"  # as documented
     finally:
         _as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
         shutil.rmtree(root, ignore_errors=True)

@@ -76,10 +76,17 @@ def _question_page(
     request: Request,
     status: interviews.InterviewStatus,
     *,
+    code_grading: bool,
     error: Exception | None = None,
     answer: object = None,
 ) -> Response:
-    context = {"status": status, "q": status.question, "error": error, "answer": answer}
+    context = {
+        "status": status,
+        "q": status.question,
+        "error": error,
+        "answer": answer,
+        "code_grading": code_grading,
+    }
     code = getattr(error, "status_code", 200)
     return templates.TemplateResponse(
         request, "interviews/question.html", context, status_code=code
@@ -100,7 +107,7 @@ async def show_question(
     )
     if status.finished or status.question is None:
         return _see(f"/interviews/{interview_id}/report")
-    return _question_page(request, status)
+    return _question_page(request, status, code_grading=graders.code_grader is not None)
 
 
 @router.post("/interviews/{interview_id}/answer", dependencies=[CsrfFormDep])
@@ -134,7 +141,8 @@ async def answer(
         status = await interviews.get_status(
             db, graders=graders, user=user, interview_id=interview_id, clock=clock
         )
-        return _question_page(request, status, error=exc, answer=given)
+        code_grading = graders.code_grader is not None
+        return _question_page(request, status, code_grading=code_grading, error=exc, answer=given)
     if result.next is None:
         return _see(f"/interviews/{interview_id}/report")
     return _see(f"/interviews/{interview_id}")

@@ -108,3 +108,21 @@ def test_other_visitor_gets_404_page(web: TestClient) -> None:
     url = start(web)
     web.cookies.clear()
     assert web.get(url).status_code == 404
+
+
+@pytest.mark.parametrize(("grader_on", "warned"), [(True, False), (False, True)])
+def test_code_question_warns_when_code_is_not_graded(
+    web: TestClient, grader_on: bool, warned: bool
+) -> None:
+    if not grader_on:
+        web.app.state.code_grader = None  # type: ignore[attr-defined]
+    token = csrf(web.get("/interviews").text)
+    form = {"csrf_token": token, "pack": PACK, "minutes": "45", "difficulty": ""}
+    url = web.post("/interviews", data=form).headers["location"]
+    page = web.get(url).text
+    while current_question(page)[1] != "code":
+        qid, qtype = current_question(page)
+        skip = {"csrf_token": csrf(page), "question_id": qid, "question_type": qtype, "skip": "1"}
+        web.post(f"{url}/answer", data=skip)
+        page = web.get(url).text
+    assert ('id="code-grading-off"' in page) is warned

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from pathlib import Path
 
@@ -206,3 +207,19 @@ def test_grade_keeps_a_missing_required_concept_below_correct() -> None:
     answer = "tape.gradient is read-only: it computes the gradients via the chain rule and changes nothing. apply_gradients takes zip pairs and uses Adam moments."
     result = grade_freetext(question("gradient-vs-apply"), answer)
     assert "apply-updates" in concepts(result, "concepts_missed") and result.verdict == "partial"
+
+
+def random_answer(seed: int) -> str:
+    rng = random.Random(seed)
+    alphabet = "ab yz<>/&;:,.!?'\"`\n\t()[]{}#=-_~\\\u0301\u200b\ufeff\U0001f600\u2019\u201c\u2014"
+    words = ["tape.gradient", "not", "loss", "<b>", "```", "    x = 1", "zero_grad", "&amp;"]
+    return "".join(rng.choice([*alphabet, *words]) for _ in range(rng.randint(0, 600)))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_grade_returns_a_verdict_for_any_text(seed: int) -> None:
+    result = grade_freetext(question(CORE_IDS[seed % len(CORE_IDS)]), random_answer(seed))
+    assert result.verdict in ("correct", "partial", "incorrect") and 0 <= result.score <= 1
+
+
+CORE_IDS = sorted({case[0] for case in GOLDEN})

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import socket
 import subprocess
 import time

@@ -31,6 +31,7 @@ from app.models.interviews import (
 )
 from app.models.users import User
 from app.packs.catalog import Catalog
+from app.packs.loader import LoadedQuestion
 from app.services import interview_answers as answers
 from app.services import interview_endings as endings
 from app.services import interview_plans as plans
@@ -79,7 +80,7 @@ def _serve(
 
 def _next_choice(
     interview: Interview,
-    pool: list[plans.LoadedQuestion],
+    pool: list[LoadedQuestion],
     *,
     asked: set[str],
     outcome: plans.Outcome | None,
@@ -115,6 +116,8 @@ async def start_interview(
 ) -> InterviewStarted:
     if minutes not in plans.LENGTHS:
         raise AnswerInvalid(f"minutes must be one of {', '.join(map(str, plans.LENGTHS))}")
+    if difficulty not in (None, *plans.DIFFICULTY_RANK):
+        raise AnswerInvalid("difficulty must be easy, medium or hard (or left out)")
     if pack not in graders.catalog.packs:
         raise NotFound(f"no pack with id {pack[:80]!r}")
     now = clock.now()

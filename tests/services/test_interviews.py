@@ -78,6 +78,14 @@ async def test_start_with_other_lengths_is_refused(session, graders, user, clock
         await start(session, graders, user, clock, minutes=minutes)
 
 
+async def test_start_with_unknown_difficulty_is_refused(session, graders, user, clock) -> None:
+    with pytest.raises(Exception, match="difficulty must be easy, medium or hard"):
+        await interviews.start_interview(
+            session, graders=graders, user=user, pack=PACK, minutes=10, difficulty="brutal",
+            clock=clock,
+        )  # fmt: skip
+
+
 async def test_start_with_unknown_pack_is_not_found(session, graders, user, clock) -> None:
     with pytest.raises(NotFound):
         await interviews.start_interview(

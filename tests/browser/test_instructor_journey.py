@@ -3,6 +3,7 @@ published; a cohort; a learner who joins and answers; the dashboard showing that
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -13,12 +14,18 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.config import REPO_ROOT
 from tests.browser.conftest import LiveServer
-from tests.browser.test_journey import shoot
 from tests.services.instructor_fakes import EXAMPLE, zip_folder
 
 pytestmark = pytest.mark.browser
 EMAIL, PASSWORD = "teacher@example.com", "correct horse battery"
 CODE_QUESTIONS = ("ex-write-train-step.yaml", "ex-fix-apply.yaml")  # the server runs sandbox-off
+SHOTS = os.environ.get("TAPEQUIZ_SCREENSHOT_DIR", "")
+
+
+def shoot(page: Page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
 def _pack_zips(tmp_path: Path) -> tuple[Path, Path]:

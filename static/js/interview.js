@@ -76,6 +76,16 @@
     tick();
   }
 
+  function setupFinishConfirm() {
+    var form = document.getElementById("finish-form");
+    if (!form) return;
+    form.addEventListener("submit", function (event) {
+      var ok = window.confirm("Finish the interview now? Questions not yet asked will not be " +
+        "scored, and you cannot answer any more.");
+      if (!ok) event.preventDefault();
+    });
+  }
+
   function setupPrint() {
     document.querySelectorAll("[data-print]").forEach(function (button) {
       button.addEventListener("click", function () { window.print(); });
@@ -83,5 +93,6 @@
   }
 
   setupCountdown();
+  setupFinishConfirm();
   setupPrint();
 })();

@@ -104,3 +104,18 @@ def test_page_clock_running_ahead_cannot_end_the_interview(
     page.wait_for_url(question_url)
     expect(page.locator("#countdown")).to_have_text(re.compile(r"^(10:00|9:[45]\d)$"))
     expect(page.locator("#answer-form button#submit-answer")).to_be_enabled()
+
+
+def test_finish_now_asks_first(make_live_server: ServerFactory, page: Page) -> None:
+    server = make_live_server(packs=FIXTURES)
+    page.goto(f"{server.url}/interviews")
+    page.get_by_role("button", name="Start the interview").click()
+    question_url = page.url
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.get_by_role("button", name="Finish the interview now").click()
+    expect(page.locator("#countdown")).to_be_visible()
+    assert page.url == question_url
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Finish the interview now").click()
+    expect(page.locator("#report-h")).to_be_visible()
+    expect(page.locator(".glance tbody tr")).to_have_count(1)

@@ -39,3 +39,16 @@ def label_of(item: LoadedQuestion | None, tag: str) -> str:
     if isinstance(question, Code | CodeFix):
         labels = {w.tag: w.label for w in question.wrong}
     return labels.get(tag) or tag.replace("-", " ").capitalize()
+
+
+def answer_items(item: LoadedQuestion | None, answer: object) -> list[str]:
+    """A list answer (choices picked, items in order) as the texts the learner saw."""
+    if not isinstance(answer, list):
+        return []
+    question = item.question if item else None
+    names: dict[str, str] = {}
+    if isinstance(question, ChoiceQuestionBase):
+        names = {c.id: c.text for c in question.choices}
+    if isinstance(question, Ordering):
+        names = {i.id: i.text for i in question.items}
+    return [names.get(str(a), str(a)) for a in answer]

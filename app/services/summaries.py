@@ -19,7 +19,7 @@ from app.packs.catalog import Catalog
 from app.packs.public import QuestionDetail
 from app.schemas import FeedbackItem
 from app.services import questions, reviews
-from app.services.answer_text import answer_text, label_of
+from app.services.answer_text import answer_items, answer_text, label_of
 from app.services.sessions import current_question, get_session, hints_shown
 
 
@@ -32,6 +32,7 @@ class AttemptView(BaseModel):
     topic: str
     answer: Any
     answer_text: str
+    answer_items: list[str]
     verdict: str
     score: float
     feedback: list[FeedbackItem]
@@ -106,6 +107,7 @@ def attempt_view(catalog: Catalog, attempt: Attempt) -> AttemptView:
         topic=attempt.topic,
         answer=attempt.answer,
         answer_text=answer_text(item, attempt.answer),
+        answer_items=answer_items(item, attempt.answer),
         verdict=attempt.verdict,
         score=attempt.score,
         feedback=[FeedbackItem(**f) for f in attempt.feedback or []],

@@ -56,9 +56,23 @@ def when(moment: datetime | None) -> str:
     return moment.strftime("%d %b %Y, %H:%M") if moment else ""
 
 
+def short_when(moment: datetime | None) -> str:
+    return moment.strftime("%d %b, %H:%M") if moment else ""
+
+
+def sentence(text: str | None) -> str:
+    """Capitalise the first letter only (Jinja's `capitalize` lowercases the rest)."""
+    return (text or "")[:1].upper() + (text or "")[1:]
+
+
 templates = Jinja2Templates(directory=str(REPO_ROOT / "templates"))
 templates.env.filters.update(
-    markdown=markdown, humanize=humanize_tag, when=when, code_lines=code_lines
+    markdown=markdown,
+    humanize=humanize_tag,
+    when=when,
+    short_when=short_when,
+    sentence=sentence,
+    code_lines=code_lines,
 )
 templates.env.globals.update(
     csrf_token=csrf_token, type_labels=QUESTION_TYPE_LABELS, verdict_labels=VERDICT_LABELS

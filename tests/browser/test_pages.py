@@ -47,6 +47,20 @@ def submit(page: Page) -> str:
     return read_verdict(page)
 
 
+def run_true_false_session(page: Page, server: LiveServer) -> None:
+    """Four true/false questions answered from the keyboard (1 = True)."""
+    page.goto(f"{server.url}/sessions/new?type=true-false")
+    page.get_by_label("Questions").fill("4")
+    page.get_by_role("button", name="Start session").click()
+    for _ in range(4):
+        expect(page.locator("#answer-form")).to_be_visible()
+        page.keyboard.press("1")
+        page.keyboard.press("Control+Enter")
+        read_verdict(page)
+        page.keyboard.press("Enter")  # Enter continues from the feedback page
+    expect(page.get_by_role("heading", name="Your answers")).to_be_visible()
+
+
 def test_key_pages_show_questions_feedback_and_progress(
     page: Page, make_live_server: ServerFactory
 ) -> None:
@@ -81,6 +95,9 @@ def test_key_pages_show_questions_feedback_and_progress(
         page.get_by_role("button", name="Submit answer").click(no_wait_after=True)
         assert read_verdict(page, timeout=120_000) != "Correct"
         shoot(page, "feedback-code")
+
+    run_true_false_session(page, server)
+    shoot(page, "summary")
 
     page.goto(f"{server.url}/progress")
     expect(page.get_by_role("heading", name="Mastery by topic")).to_be_visible()

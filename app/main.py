@@ -97,7 +97,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings or get_settings()
-    app.add_middleware(BodySizeLimit, max_bytes=256 * 1024)
+    # Multipart framing adds a little to the zip itself, hence the margin on upload paths.
+    upload_limit = app.state.settings.pack_upload_max_bytes + 64 * 1024
+    uploads = {"/api/instructor/packs": upload_limit, "/instructor/packs": upload_limit}
+    app.add_middleware(BodySizeLimit, max_bytes=256 * 1024, larger=uploads)
     app.add_middleware(IdentityCookies, secure=app.state.settings.cookie_secure)
     app.add_exception_handler(TapequizError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)

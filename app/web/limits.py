@@ -12,17 +12,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 class BodySizeLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    """`max_bytes` for every path except those in `larger` (e.g. pack uploads)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = larger or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.max_bytes)
         declared = dict(scope.get("headers", [])).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._refuse(send)
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await self._refuse(send, limit)
             return
         received = 0
 
@@ -30,18 +34,26 @@ class BodySizeLimit:
             nonlocal received
             message = await receive()
             received += len(message.get("body", b""))
-            if received > self.max_bytes:
+            if received > limit:
                 raise _TooLarge
             return message
 
-        try:
-            await self.app(scope, limited_receive, send)
-        except _TooLarge:
-            await self._refuse(send)
+        started = False
 
-    async def _refuse(self, send: Send) -> None:
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except _TooLarge:
+            if not started:  # a handler that already answered keeps its answer
+                await self._refuse(send, limit)
+
+    async def _refuse(self, send: Send, limit: int) -> None:
         body = json.dumps(
-            {"error": "too_large", "message": f"request body over {self.max_bytes // 1024} KiB"}
+            {"error": "too_large", "message": f"request body over {limit // 1024} KiB"}
         ).encode()
         headers = [
             (b"content-type", b"application/json"),

@@ -216,7 +216,9 @@ def _secrets(question: object) -> list[str]:
     found += [s.answer for s in getattr(q, "samples", [])]
     if hasattr(q, "reference"):
         found.append(q.reference)  # type: ignore[attr-defined]
-        found += [w.code for w in q.wrong]  # type: ignore[attr-defined]
+        # A code-fix question shows its broken code on purpose; other wrong solutions stay hidden.
+        shown = getattr(q, "broken", None)
+        found += [w.code for w in q.wrong if w.code != shown]  # type: ignore[attr-defined]
     return [s.strip() for s in found if len(s.strip()) > 12]
 
 

@@ -75,7 +75,7 @@ def outcome_of(row: InterviewAnswer, catalog: Catalog) -> plans.Outcome | None:
         skipped=row.status == "skipped",
         misconceptions=tuple(result.get("misconceptions", [])),
         concepts_missed=tuple(result.get("details", {}).get("concepts_missed", [])),
-        was_follow_up=row.kind == "follow-up",
+        kind=row.kind,
     )
 
 

@@ -56,7 +56,11 @@ class Outcome:
     skipped: bool = False
     misconceptions: tuple[str, ...] = ()
     concepts_missed: tuple[str, ...] = ()
-    was_follow_up: bool = False  # a missed follow-up does not start a chain of them
+    kind: str = ""  # the slot it was asked in: warm-up | explanation | code | follow-up
+
+    @property
+    def was_follow_up(self) -> bool:  # a missed follow-up does not start a chain of them
+        return self.kind == "follow-up"
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,14 @@ def _serve(
     return row
 
 
+def _may_follow_up(interview: Interview, outcome: plans.Outcome) -> bool:
+    """Follow-ups on warm-ups never use those kept for half the explanations and code left."""
+    if outcome.kind != "warm-up":
+        return interview.followups_left > 0
+    weighty = sum(1 for kind in interview.plan if kind != "warm-up")
+    return interview.followups_left > weighty // 2
+
+
 def _next_choice(
     interview: Interview,
     pool: list[LoadedQuestion],
@@ -89,7 +97,7 @@ def _next_choice(
     """A follow-up when one is due and fits, else the next planned slot that fits."""
     left = _minutes_left(interview, now)
     rng = random.Random(f"{interview.id}:{len(asked)}")  # noqa: S311 (variety, not secrecy)
-    if outcome is not None and interview.followups_left > 0:
+    if outcome is not None and _may_follow_up(interview, outcome):
         choice = plans.choose_followup(outcome, pool, asked=asked, minutes_left=left)
         if choice is not None:
             interview.followups_left -= 1

@@ -29,6 +29,8 @@ RIGHT = {
     "k-clip-step": "def train_step(model, optimizer, loss_fn, x, y):\n    return 'PASS'\n",
     "p-tf-function": "graph",
     "o-lines": ["forward", "loss", "grads", "apply"],
+    "f-apply": False,
+    "f-records": "inside",
 }
 WRONG = {
     "w-records": "optimizer",
@@ -40,6 +42,8 @@ WRONG = {
     "k-clip-step": "def train_step(model, optimizer, loss_fn, x, y):\n    optimizer.zero_grad()\n",
     "p-tf-function": "nothing",
     "o-lines": ["apply", "grads", "loss", "forward"],
+    "f-apply": True,
+    "f-records": "always",
 }
 
 

@@ -412,3 +412,15 @@ async def test_interview_finished_while_grading_serves_nothing_more(
     )
     statuses = session.exec(select(InterviewAnswer.status)).all()
     assert "open" not in statuses
+
+
+@pytest.mark.parametrize(("minutes", "kind"), [(10, "explanation"), (20, "follow-up")])
+async def test_missed_warm_up_follow_up_keeps_some_in_reserve(
+    session, graders, user, clock, minutes, kind
+) -> None:
+    started = await start(session, graders, user, clock, minutes=minutes)
+    await answer(
+        session, graders, user, clock, started.id, started.question, WRONG[started.question.id]
+    )
+    row = session.exec(select(InterviewAnswer).where(InterviewAnswer.position == 1)).one()
+    assert row.kind == kind

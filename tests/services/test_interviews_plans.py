@@ -126,7 +126,7 @@ def test_missed_follow_up_brings_no_further_follow_up(pool: list[LoadedQuestion]
         item=item(pool, "e-zero-grad"),
         verdict="incorrect",
         misconceptions=("needs-zero-grad",),
-        was_follow_up=True,
+        kind="follow-up",
     )
     assert plans.choose_followup(outcome, pool, asked={"e-zero-grad"}, minutes_left=30) is None
 

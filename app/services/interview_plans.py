@@ -124,9 +124,14 @@ def _tokens(slug: str) -> set[str]:
 
 
 def related(a: str, b: str) -> bool:
-    """Whether two slugs (tags, misconception tags, concept ids) name the same idea."""
-    if a == b or f"-{a}-" in f"-{b}-" or f"-{b}-" in f"-{a}-":
+    """Whether two slugs (tags, misconception tags, concept ids) name the same idea: equal,
+    one holding the other whole ("needs-zero-grad" holds "zero-grad"; a one-word slug such
+    as "optimizer" is too common for that), or sharing two meaningful words."""
+    if a == b:
         return True
+    for short, long in ((a, b), (b, a)):
+        if "-" in short and f"-{short}-" in f"-{long}-":
+            return True
     return len(_tokens(a) & _tokens(b)) >= 2
 
 
@@ -136,7 +141,7 @@ def _relatedness(candidate: LoadedQuestion, outcome: Outcome) -> int:
     for weight, keys in ((4, outcome.misconceptions), (3, outcome.concepts_missed)):
         score += weight * sum(1 for key in keys if any(related(key, t) for t in tags))
     score += 2 * len(set(candidate.question.tags) & set(outcome.item.question.tags))
-    score += int(candidate.question.topic == outcome.item.question.topic)
+    score += 2 * int(candidate.question.topic == outcome.item.question.topic)
     score += int(candidate.question.section == outcome.item.question.section)
     return score
 
@@ -177,7 +182,7 @@ def missed_followup(
         for i in pool
         if i.question.id not in asked and minutes_for(i) <= minutes_left
     ]
-    candidates = [c for c in candidates if c[0] >= 2]  # a shared topic alone is too loose
+    candidates = [c for c in candidates if c[0] >= 2]  # a shared section alone is too loose
     if not candidates:
         return None
     best = max(candidates, key=lambda c: c[:3])

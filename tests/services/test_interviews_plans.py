@@ -50,6 +50,7 @@ def test_plan_opens_with_warm_up_and_has_explanation_and_code(minutes: int) -> N
         ("tape-accumulates", "numpy-in-tape", False),
         ("variables-are-the-same", "model-variables", False),
         ("zero-grad", "gradient-vs-apply", False),
+        ("optimizer-must-not-update", "optimizer", False),
     ],
 )
 def test_related_slugs(a: str, b: str, expected: bool) -> None:

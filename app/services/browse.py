@@ -34,7 +34,7 @@ def menu(catalog: Catalog) -> list[PackMenu]:
     out = []
     for pack in catalog.packs.values():
         topics = Counter(i.question.topic for i in pack.questions)
-        types = Counter(i.question.type for i in pack.questions)
+        types: Counter[str] = Counter(i.question.type for i in pack.questions)
         out.append(
             PackMenu(
                 id=pack.meta.id,

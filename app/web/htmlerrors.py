@@ -6,7 +6,8 @@ readable page under /sessions, and this keeps that decision with the routers tha
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from fastapi.routing import APIRoute
 from starlette.requests import Request
@@ -41,7 +42,7 @@ def render_error(request: Request, exc: TapequizError) -> Response:
 
 
 class HtmlErrorRoute(APIRoute):
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def route(request: Request) -> Response:

@@ -13,10 +13,11 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.clock import as_utc
-from app.errors import AnswerInvalid, GraderBusy, GraderUnavailable, NotFound
+from app.errors import AnswerInvalid, Conflict, GraderBusy, GraderUnavailable, NotFound
 from app.grading.dispatch import CodeGraderLike
 from app.models.interviews import InterviewAnswer
 from app.models.users import User
@@ -79,16 +80,29 @@ def outcome_of(row: InterviewAnswer, catalog: Catalog) -> plans.Outcome | None:
     )
 
 
+def _claim(
+    session: Session, row: InterviewAnswer, *, status: str, answer: object, now: datetime
+) -> None:
+    """Move the row out of "open" in one conditional UPDATE, so a double submit (two tabs, a
+    double click without JavaScript) answers once and the other request gets a 409."""
+    claimed = session.execute(
+        update(InterviewAnswer)
+        .where(col(InterviewAnswer.id) == row.id, col(InterviewAnswer.status) == "open")
+        .values(status=status, answer=answer, answered_at=as_utc(now))
+    )
+    session.commit()
+    if getattr(claimed, "rowcount", 1) != 1:
+        raise Conflict("this question was answered already (by another tab or a double submit)")
+    session.refresh(row)
+
+
 async def take_answer(
     session: Session, row: InterviewAnswer, graders: Graders, *, answer: object, now: datetime
 ) -> None:
-    row.answered_at = as_utc(now)
     if answer is None:
-        row.status = "skipped"
-        session.commit()
+        _claim(session, row, status="skipped", answer=None, now=now)
         return
-    row.answer, row.status = answer, "grading"
-    session.commit()  # kept even if grading never returns
+    _claim(session, row, status="grading", answer=answer, now=now)  # kept if grading never ends
     try:
         await grade_row(session, row, graders)
     except AnswerInvalid:

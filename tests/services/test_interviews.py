@@ -10,8 +10,8 @@ from app.errors import Conflict, GraderBusy, GraderUnavailable, NotFound
 from app.models.interviews import InterviewAnswer
 from app.models.progress import Attempt, ReviewState
 from app.models.users import User
+from app.services import interview_answers, interviews
 from app.services import interview_endings as endings
-from app.services import interviews
 from app.services.interviews import DeadlinePassed, Graders, InterviewQuestion
 from tests.services.interview_kit import PACK, RIGHT, WRONG, ScriptedCodeGrader, make_user
 
@@ -424,3 +424,17 @@ async def test_missed_warm_up_follow_up_keeps_some_in_reserve(
     )
     row = session.exec(select(InterviewAnswer).where(InterviewAnswer.position == 1)).one()
     assert row.kind == kind
+
+
+async def test_double_submit_answers_once(session, graders, user, clock) -> None:
+    started = await start(session, graders, user, clock)
+    with Session(session.get_bind()) as other:  # a second tab loaded the same open question
+        stale = other.exec(select(InterviewAnswer).where(InterviewAnswer.position == 0)).one()
+        await answer(session, graders, user, clock, started.id, started.question, None)
+        with pytest.raises(Conflict, match="answered already"):
+            await interview_answers.take_answer(
+                other, stale, graders, answer="tape", now=clock.now()
+            )
+    row = session.exec(select(InterviewAnswer).where(InterviewAnswer.position == 0)).one()
+    session.refresh(row)
+    assert (row.status, row.answer) == ("skipped", None)

@@ -29,6 +29,7 @@ from app.security import (
     RateLimiter,
     csrf_valid,
     identity_serializer,
+    issue_identity,
     read_identity,
     signing_key,
 )
@@ -65,7 +66,8 @@ def web_security(request: Request) -> WebSecurity:
 def remember(request: Request, user: User) -> None:
     """Ask IdentityCookies to (re)issue the cookie for this user on the response."""
     assert user.id is not None
-    request.state.identity_cookie = web_security(request).serializer.dumps(user.id)
+    serializer = web_security(request).serializer
+    request.state.identity_cookie = issue_identity(serializer, user.id, user.auth_epoch)
     request.state.user = user
 
 
@@ -78,9 +80,9 @@ def get_current_user(request: Request, session: SessionDep) -> User:
     if cached is not None:
         return cached
     security = web_security(request)
-    user_id = read_identity(security.serializer, request.cookies.get(COOKIE_NAME))
-    user = accounts.find_user(session, user_id=user_id) if user_id is not None else None
-    if user is None:
+    found = read_identity(security.serializer, request.cookies.get(COOKIE_NAME))
+    user = accounts.find_user(session, user_id=found[0]) if found is not None else None
+    if user is None or found is None or user.auth_epoch != found[1]:
         user = accounts.create_guest(session)
         remember(request, user)
     request.state.user = user

@@ -61,14 +61,21 @@ def identity_serializer(key: str) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(key, salt="tapequiz.identity")
 
 
-def read_identity(serializer: URLSafeTimedSerializer, cookie: str | None) -> int | None:
+def issue_identity(serializer: URLSafeTimedSerializer, user_id: int, epoch: int) -> str:
+    return serializer.dumps([user_id, epoch])
+
+
+def read_identity(serializer: URLSafeTimedSerializer, cookie: str | None) -> tuple[int, int] | None:
+    """(user id, auth epoch) from a cookie this server signed, else None."""
     if not cookie:
         return None
     try:
         value = serializer.loads(cookie, max_age=COOKIE_MAX_AGE)
     except BadSignature:
         return None
-    return value if isinstance(value, int) else None
+    if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
+        return value[0], value[1]
+    return None
 
 
 def csrf_token(key: str, user_id: int) -> str:

@@ -26,3 +26,6 @@ class User(SQLModel, table=True):
     is_guest: bool = Field(default=True)
     role: str = Field(default="learner", max_length=20)  # Role
     created_at: datetime = Field(default_factory=utcnow)
+    # Part of every identity cookie: bumping it (sign-up, log-out) voids the cookies issued
+    # before, so a guest cookie planted or copied earlier never opens the account.
+    auth_epoch: int = Field(default=0)

@@ -73,6 +73,7 @@ def login(
 
 
 @router.post("/logout", dependencies=[CsrfFormDep])
-def logout(request: Request) -> Response:
+def logout(request: Request, user: CurrentUserDep, session: SessionDep) -> Response:
+    accounts.log_out(session, user=user)
     forget(request)
     return RedirectResponse("/", status_code=303)

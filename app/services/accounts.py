@@ -50,6 +50,7 @@ def sign_up(
         raise Conflict("an account with this email exists; log in instead")
     user = guest if guest.is_guest else User()
     user.email, user.password_hash, user.is_guest = email, hash_password(password), False
+    user.auth_epoch += 1  # the guest cookie (perhaps copied or planted) must not open the account
     user.display_name = display_name.strip()[:80] or email.split("@")[0]
     session.add(user)
     session.commit()
@@ -66,6 +67,14 @@ def log_in(session: Session, *, current: User, email: str, password: str) -> Use
     if current.is_guest and current.id != found.id:
         adopt_guest(session, guest=current, account=found)
     return found
+
+
+def log_out(session: Session, *, user: User) -> None:
+    """Void every identity cookie of this account (log out everywhere); guests keep theirs."""
+    if not user.is_guest:
+        user.auth_epoch += 1
+        session.add(user)
+        session.commit()
 
 
 def adopt_guest(session: Session, *, guest: User, account: User) -> None:

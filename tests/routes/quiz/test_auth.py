@@ -7,6 +7,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.security import COOKIE_NAME
 from tests.routes.quiz.conftest import answer, mini_settings, start, token
 
 PASSWORD = "correct horse battery"
@@ -79,3 +80,26 @@ def test_identity_survives_a_restart(tmp_path: Path) -> None:
         cookies = dict(client.cookies)
     with TestClient(create_app(settings), cookies=cookies) as client:
         assert answered(client) == 1
+
+
+def _session_cookie(client: TestClient) -> dict[str, str]:
+    return {COOKIE_NAME: client.cookies[COOKIE_NAME]}
+
+
+def test_guest_cookie_from_before_sign_up_does_not_open_the_account(web: TestClient) -> None:
+    answer(web, start(web, "mini-single"), "mini-single", "single-choice", answer="tape")
+    planted = _session_cookie(web)
+    sign_up(web)
+    web.cookies.clear()
+    web.cookies.update(planted)
+    assert answered(web) == 0
+
+
+def test_log_out_voids_the_accounts_other_cookies(web: TestClient) -> None:
+    answer(web, start(web, "mini-single"), "mini-single", "single-choice", answer="tape")
+    sign_up(web)
+    copied = _session_cookie(web)
+    log_out(web)
+    web.cookies.clear()
+    web.cookies.update(copied)
+    assert answered(web) == 0

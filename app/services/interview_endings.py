@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.clock import as_utc
@@ -66,11 +67,22 @@ async def close(
     now: datetime,
     reason: str,
 ) -> InterviewReport:
-    """Finish now (reason: candidate | completed | deadline) and return the report."""
+    """Finish now (reason: candidate | completed | deadline) and return the report.
+
+    The finish is claimed with one conditional UPDATE, so two requests finishing at once
+    (the clock and the candidate, two tabs) record the answers once."""
+    ended = min(as_utc(now), as_utc(interview.ends_at)) if reason == "deadline" else now
+    claimed = session.execute(
+        update(Interview)
+        .where(col(Interview.id) == interview.id, col(Interview.finished_at).is_(None))
+        .values(finished_at=as_utc(ended), finish_reason=reason)
+    )
+    session.commit()
+    session.refresh(interview)
+    if getattr(claimed, "rowcount", 1) != 1:
+        return report_of(session, interview, graders.catalog)
     rows = answers.rows_of(session, interview.id)
     await answers.settle(session, rows, graders)
-    ended = min(as_utc(now), as_utc(interview.ends_at)) if reason == "deadline" else now
-    interview.finished_at, interview.finish_reason = as_utc(ended), reason
     report = build_report(interview, rows, graders.catalog, previous(session, interview))
     interview.score = report.scores.overall
     interview.topic_scores = {t.topic: t.score for t in report.scores.topics if t.score is not None}

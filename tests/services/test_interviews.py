@@ -7,7 +7,7 @@ from sqlmodel import Session, select
 
 from app.clock import FakeClock
 from app.errors import Conflict, GraderBusy, GraderUnavailable, NotFound
-from app.models.interviews import InterviewAnswer
+from app.models.interviews import Interview, InterviewAnswer
 from app.models.progress import Attempt, ReviewState
 from app.models.users import User
 from app.services import interview_answers, interviews
@@ -438,3 +438,21 @@ async def test_double_submit_answers_once(session, graders, user, clock) -> None
     row = session.exec(select(InterviewAnswer).where(InterviewAnswer.position == 0)).one()
     session.refresh(row)
     assert (row.status, row.answer) == ("skipped", None)
+
+
+async def test_two_finishes_at_once_record_answers_once(session, graders, user, clock) -> None:
+    started = await start(session, graders, user, clock)
+    await answer(
+        session, graders, user, clock, started.id, started.question, RIGHT[started.question.id]
+    )
+    with Session(session.get_bind()) as other:  # e.g. the clock and the candidate together
+        stale = other.get(Interview, started.id)
+        same_user = other.get(User, user.id)
+        assert stale is not None and same_user is not None
+        await interviews.finish_interview(
+            session, graders=graders, user=user, interview_id=started.id, clock=clock
+        )
+        await endings.close(
+            other, stale, graders=graders, user=same_user, now=clock.now(), reason="candidate"
+        )
+    assert len(session.exec(select(Attempt)).all()) == 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
+from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.errors import AnswerInvalid, Conflict, NotFound
@@ -23,6 +24,8 @@ from app.schemas import Hint
 from app.services import progress, questions, reviews
 
 MAX_COUNT = 30
+ALREADY_ANSWERED = "that question was already answered; here is the current one"
+SOURCES = {"practice": "quiz", "review": "review"}
 MAX_THINKING = timedelta(hours=2)  # beyond this the tab was left open, not thought in
 
 
@@ -168,33 +171,43 @@ async def answer_current(
     if item is None:
         raise Conflict("this session is finished; start a new one")
     if question_id is not None and question_id != item.question.id:
-        raise Conflict("that question was already answered; here is the current one")
+        raise Conflict(ALREADY_ANSWERED)
+    position, hints_used, total = quiz.position, quiz.hints_shown, len(quiz.question_ids)
+    elapsed, source = _elapsed_ms(quiz.shown_at, utcnow()), SOURCES[quiz.mode]
+    session.rollback()  # hold no transaction open while the sandbox grades (seconds)
     response = await questions.grade(catalog, item.question.id, answer, code_grader=code_grader)
+    if not _claim(session, session_id=session_id, position=position, total=total):
+        session.rollback()
+        raise Conflict(ALREADY_ANSWERED)  # a concurrent submit of the same question won
     attempt = progress.record_attempt(
         session,
         user=user,
         question=item,
         response=response,
         answer=answer,
-        elapsed_ms=_elapsed_ms(quiz.shown_at, utcnow()),
-        hints_used=quiz.hints_shown,
-        source="review" if quiz.mode == "review" else "quiz",
-        quiz_session_id=quiz.id,
+        elapsed_ms=elapsed,
+        hints_used=hints_used,
+        source=source,
+        quiz_session_id=session_id,
         commit=False,
     )
-    _advance(quiz)
-    session.add(quiz)
     session.commit()
     session.refresh(attempt)
     return attempt
 
 
-def _advance(quiz: QuizSession) -> None:
-    quiz.position += 1
-    quiz.hints_shown = 0
-    quiz.shown_at = None
-    if quiz.position >= len(quiz.question_ids):
-        quiz.finished_at = utcnow()
+def _claim(session: Session, *, session_id: int, position: int, total: int) -> bool:
+    """Move the cursor past `position` if it is still there: one conditional UPDATE, so of
+    two submits racing for one question exactly one is recorded."""
+    values: dict[str, object] = {"position": position + 1, "hints_shown": 0, "shown_at": None}
+    if position + 1 >= total:
+        values["finished_at"] = utcnow()
+    claim = (
+        update(QuizSession)
+        .where(col(QuizSession.id) == session_id, col(QuizSession.position) == position)
+        .values(**values)
+    )
+    return session.execute(claim).rowcount == 1  # type: ignore[attr-defined]
 
 
 def get_attempt(session: Session, *, user: User, session_id: int, attempt_id: int) -> Attempt:
@@ -219,8 +232,7 @@ def skip_current(session: Session, catalog: Catalog, *, user: User, session_id: 
     quiz = get_session(session, user=user, session_id=session_id)
     if current_question(catalog, quiz) is None:
         raise Conflict("this session is finished")
-    _advance(quiz)
-    session.add(quiz)
+    _claim(session, session_id=session_id, position=quiz.position, total=len(quiz.question_ids))
     session.commit()
     session.refresh(quiz)
     return quiz

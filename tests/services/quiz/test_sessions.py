@@ -9,6 +9,7 @@ import pytest
 from sqlmodel import Session, select
 
 from app.errors import AnswerInvalid, Conflict, GraderUnavailable, NotFound
+from app.grading.results import GradeResult
 from app.models.progress import Attempt, ReviewState
 from app.models.users import User, utcnow
 from app.packs.catalog import Catalog
@@ -153,3 +154,33 @@ def test_skip_moves_on_without_an_attempt(db: Session, catalog: Catalog) -> None
     sid = one_question(db, catalog, user, "mini-code")
     quiz = sessions.skip_current(db, catalog, user=user, session_id=sid)
     assert (quiz.finished_at is not None, db.exec(select(Attempt)).all()) == (True, [])
+
+
+class SlowGrader:
+    """Stands in for the sandbox: takes a moment, then passes the step."""
+
+    async def grade(self, question: object, source: str) -> GradeResult:
+        await asyncio.sleep(0.05)
+        return GradeResult("correct", 1.0)
+
+
+def test_two_racing_submits_record_one_attempt(db: Session, catalog: Catalog) -> None:
+    user = new_user(db)
+    sid = one_question(db, catalog, user, "mini-code")
+    other = Session(db.get_bind())
+
+    async def race() -> list[object]:
+        return await asyncio.gather(
+            *(
+                sessions.answer_current(
+                    s, catalog, user=user, session_id=sid, answer="x", code_grader=SlowGrader()
+                )
+                for s in (db, other)
+            ),
+            return_exceptions=True,
+        )
+
+    outcomes = asyncio.run(race())
+    other.close()
+    assert sorted(type(o).__name__ for o in outcomes) == ["Attempt", "Conflict"]
+    assert len(db.exec(select(Attempt)).all()) == 1

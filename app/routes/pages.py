@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
@@ -13,7 +15,7 @@ from app.web.htmlerrors import HtmlErrorRoute
 from app.web.templating import templates
 
 router = APIRouter(route_class=HtmlErrorRoute, include_in_schema=False)
-Filter = Query(default="", max_length=64)
+Filter = Annotated[str, Query(max_length=64)]  # Annotated: each parameter gets its own copy
 
 
 @router.get("/")
@@ -54,10 +56,10 @@ def question_browser(
     request: Request,
     user: CurrentUserDep,
     catalog: CatalogDep,
-    pack: str = Filter,
-    topic: str = Filter,
-    type: str = Filter,
-    difficulty: str = Filter,
+    pack: Filter = "",
+    topic: Filter = "",
+    type: Filter = "",
+    difficulty: Filter = "",
     q: str = Query(default="", max_length=100),
 ) -> Response:
     found = browse.browse(

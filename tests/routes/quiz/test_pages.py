@@ -115,3 +115,18 @@ def test_double_submit_does_not_answer_the_next_question(web: TestClient) -> Non
     first = answer(web, sid_url, "mini-single", "single-choice", answer="tape")
     second = answer(web, sid_url, "mini-single", "single-choice", answer="tape")
     assert (first.status_code, second.headers["location"]) == (303, sid_url)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("", 7),
+        ("?type=ordering", 1),
+        ("?difficulty=medium", 3),
+        ("?type=code&difficulty=easy", 0),
+        ("?q=gradient", 2),
+        ("?topic=tapes", 7),
+    ],
+)
+def test_question_browser_filters(web: TestClient, query: str, expected: int) -> None:
+    assert web.get(f"/questions{query}").text.count('class="title"') == expected

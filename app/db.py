@@ -47,8 +47,11 @@ def make_engine(settings: Settings) -> Engine:
 def alembic_config() -> Any:
     from alembic.config import Config
 
-    config = Config(str(REPO_ROOT / "alembic.ini"))
+    # No ini file needed at run time (the Docker image ships only app/); alembic.ini is for
+    # the `alembic` command line.
+    config = Config()
     config.set_main_option("script_location", str(REPO_ROOT / "app" / "migrations"))
+    config.set_main_option("path_separator", "os")
     return config
 
 

@@ -150,6 +150,9 @@ class Comparison(BaseModel):
     previous: list[PastInterview] = Field(description="Earlier interviews, newest first.")
     change: float | None = Field(description="Overall score minus the previous interview's.")
     topic_changes: dict[str, float]
+    recurring_tells: list[str] = Field(
+        default_factory=list, description="Tells shown again after an earlier interview."
+    )
 
 
 class Review(BaseModel):

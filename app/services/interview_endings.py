@@ -19,7 +19,7 @@ from app.models.users import User
 from app.packs.catalog import Catalog
 from app.services import interview_answers as answers
 from app.services.interview_answers import Graders
-from app.services.interview_reports import build_report
+from app.services.interview_reports import History, build_report, red_flags
 
 GRACE_SECONDS = 2  # the countdown's last answer may take this long to arrive
 HISTORY = 5  # earlier interviews compared in a report
@@ -83,7 +83,9 @@ async def close(
         return report_of(session, interview, graders.catalog)
     rows = answers.rows_of(session, interview.id)
     await answers.settle(session, rows, graders)
-    report = build_report(interview, rows, graders.catalog, previous(session, interview))
+    report = build_report(
+        interview, rows, graders.catalog, history(session, interview, graders.catalog)
+    )
     interview.score = report.scores.overall
     interview.topic_scores = {t.topic: t.score for t in report.scores.topics if t.score is not None}
     session.add(interview)
@@ -94,4 +96,16 @@ async def close(
 
 def report_of(session: Session, interview: Interview, catalog: Catalog) -> InterviewReport:
     rows = answers.rows_of(session, interview.id)
-    return build_report(interview, rows, catalog, previous(session, interview))
+    return build_report(interview, rows, catalog, history(session, interview, catalog))
+
+
+def history(session: Session, interview: Interview, catalog: Catalog) -> History:
+    """Earlier interviews to compare with, and the tells they showed (re-read from rows)."""
+    earlier = previous(session, interview)
+    tells = {
+        flag.tell
+        for past in earlier
+        for flag in red_flags(answers.rows_of(session, past.id), catalog)
+        if flag.kind == "tell"
+    }
+    return History(interviews=earlier, tells=frozenset(tells))

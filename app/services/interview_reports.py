@@ -8,6 +8,8 @@ zero, questions the grader could not grade or time ran out on are listed but not
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from app.clock import as_utc
 from app.models.interviews import (
     Comparison,
@@ -140,7 +142,16 @@ def red_flags(rows: list[InterviewAnswer], catalog: Catalog) -> list[RedFlag]:
     return flags
 
 
-def compare(scores: Scores, previous: list[Interview]) -> Comparison:
+@dataclass(frozen=True)
+class History:
+    """The candidate's earlier interviews on the pack (newest first) and the tells they showed."""
+
+    interviews: list[Interview] = field(default_factory=list)
+    tells: frozenset[str] = frozenset()
+
+
+def compare(scores: Scores, flags: list[RedFlag], history: History) -> Comparison:
+    previous = history.interviews
     past = [
         PastInterview(id=p.id, minutes=p.minutes, finished_at=as_utc(p.finished_at), score=p.score)
         for p in previous
@@ -155,7 +166,10 @@ def compare(scores: Scores, previous: list[Interview]) -> Comparison:
         for t in scores.topics
         if last is not None and t.score is not None and t.topic in last.topic_scores
     }
-    return Comparison(previous=past, change=change, topic_changes=topic_changes)
+    recurring = sorted({f.label for f in flags if f.kind == "tell" and f.tell in history.tells})
+    return Comparison(
+        previous=past, change=change, topic_changes=topic_changes, recurring_tells=recurring
+    )
 
 
 def _tell_reviews(
@@ -206,7 +220,9 @@ def recommend(
     return list(unique.values())
 
 
-def summarize(scores: Scores, flags: list[RedFlag], reviews: list[Review]) -> str:
+def summarize(
+    scores: Scores, flags: list[RedFlag], reviews: list[Review], comparison: Comparison
+) -> str:
     """Two or three sentences an interviewer would say at the end."""
     if scores.overall is None:
         return "Nothing was scored in this interview; answer a few questions next time."
@@ -220,6 +236,9 @@ def summarize(scores: Scores, flags: list[RedFlag], reviews: list[Review]) -> st
     tells = sorted({f.label for f in flags if f.kind == "tell"})
     if tells:
         parts.append(f"Tells an interviewer would note: {'; '.join(tells)}.")
+    if comparison.recurring_tells:
+        again = "; ".join(comparison.recurring_tells)
+        parts.append(f"Shown before too, so worth drilling: {again}.")
     if reviews:
         parts.append(f"{len(reviews)} question(s) were added to your review queue.")
     return " ".join(parts)
@@ -229,7 +248,7 @@ def build_report(
     interview: Interview,
     rows: list[InterviewAnswer],
     catalog: Catalog,
-    previous: list[Interview],
+    history: History,
 ) -> InterviewReport:
     pack = catalog.packs.get(interview.pack_id)
     topic_titles = {t.id: t.title for t in pack.meta.topics} if pack else {}
@@ -237,6 +256,7 @@ def build_report(
     scores = score_answers(answers, topic_titles)
     flags = red_flags(rows, catalog)
     reviews = recommend(answers, flags, catalog, interview.pack_id)
+    comparison = compare(scores, flags, history)
     assert interview.finished_at is not None
     return InterviewReport(
         id=interview.id,
@@ -252,7 +272,7 @@ def build_report(
         answers=answers,
         red_flags=flags,
         total_seconds=round(sum(a.seconds or 0 for a in answers), 1),
-        comparison=compare(scores, previous),
+        comparison=comparison,
         recommended_reviews=reviews,
-        summary=summarize(scores, flags, reviews),
+        summary=summarize(scores, flags, reviews, comparison),
     )

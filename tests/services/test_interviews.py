@@ -456,3 +456,22 @@ async def test_two_finishes_at_once_record_answers_once(session, graders, user, 
             other, stale, graders=graders, user=same_user, now=clock.now(), reason="candidate"
         )
     assert len(session.exec(select(Attempt)).all()) == 1
+
+
+async def test_report_names_tells_repeated_across_interviews(session, graders, user, clock) -> None:
+    ids = []
+    for _ in range(2):
+        interview_id, _ = await run_to_code(session, graders, user, clock, book=WRONG)
+        await interviews.finish_interview(
+            session, graders=graders, user=user, interview_id=interview_id, clock=clock
+        )
+        ids.append(interview_id)
+        clock.advance(minutes=60)
+    first, second = [
+        await interviews.get_report(
+            session, graders=graders, user=user, interview_id=i, clock=clock
+        )
+        for i in ids
+    ]
+    assert first.comparison.recurring_tells == []
+    assert "Reached for zero_grad" in second.comparison.recurring_tells

@@ -10,7 +10,7 @@ import pytest
 
 from app.models.interviews import Interview, InterviewAnswer
 from app.packs.catalog import Catalog, load_catalog
-from app.services.interview_reports import answer_text, build_report, model_answer
+from app.services.interview_reports import History, answer_text, build_report, model_answer
 from tests.services.interview_kit import FIXTURES, PACK
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -59,7 +59,7 @@ def row(
 
 def test_overall_score_weighs_code_three_times(catalog: Catalog) -> None:
     rows = [row(0, "w-records", "graded", 1.0), row(1, "k-train-step", "graded", 0.0)]
-    report = build_report(interview(), rows, catalog, [])
+    report = build_report(interview(), rows, catalog, History())
     assert report.scores.overall == 0.25
 
 
@@ -70,13 +70,13 @@ def test_only_graded_and_skipped_answers_are_scored(
     catalog: Catalog, status: str, scored: bool
 ) -> None:
     rows = [row(0, "w-records", "graded", 1.0), row(1, "w-updates", status)]
-    report = build_report(interview(), rows, catalog, [])
+    report = build_report(interview(), rows, catalog, History())
     assert report.scores.overall == (0.5 if scored else 1.0)
 
 
 def test_topic_scores_use_pack_titles(catalog: Catalog) -> None:
     rows = [row(0, "w-records", "graded", 1.0), row(1, "w-updates", "graded", 0.0)]
-    topics = build_report(interview(), rows, catalog, []).scores.topics
+    topics = build_report(interview(), rows, catalog, History()).scores.topics
     assert [(t.title, t.score) for t in topics] == [
         ("Optimizers", 0.0),
         ("How the tape records", 1.0),
@@ -84,7 +84,7 @@ def test_topic_scores_use_pack_titles(catalog: Catalog) -> None:
 
 
 def test_time_per_question_is_reported(catalog: Catalog) -> None:
-    report = build_report(interview(), [row(0, "w-records", "graded", 1.0)], catalog, [])
+    report = build_report(interview(), [row(0, "w-records", "graded", 1.0)], catalog, History())
     assert (report.answers[0].seconds, report.total_seconds) == (40.0, 40.0)
 
 
@@ -122,7 +122,7 @@ def test_comparison_with_previous_interview(catalog: Catalog) -> None:
     earlier = interview(score=0.25, topics={"tape-recording": 0.0})
     earlier.id = "i0"
     rows = [row(0, "w-records", "graded", 1.0)]
-    comparison = build_report(interview(), rows, catalog, [earlier]).comparison
+    comparison = build_report(interview(), rows, catalog, History([earlier])).comparison
     assert (comparison.change, comparison.topic_changes) == (0.75, {"tape-recording": 1.0})
     assert [p.id for p in comparison.previous] == ["i0"]
 
@@ -133,7 +133,7 @@ def test_missed_and_skipped_questions_are_recommended(catalog: Catalog) -> None:
         row(1, "w-updates", "graded", 0.0),
         row(2, "c-sources", "skipped"),
     ]
-    reviews = build_report(interview(), rows, catalog, []).recommended_reviews
+    reviews = build_report(interview(), rows, catalog, History()).recommended_reviews
     assert [(r.question_id, r.reason) for r in reviews] == [
         ("w-updates", "You missed it."),
         ("c-sources", "You skipped it."),
@@ -143,6 +143,15 @@ def test_missed_and_skipped_questions_are_recommended(catalog: Catalog) -> None:
 def test_summary_names_the_tells(catalog: Catalog) -> None:
     rows = [row(0, "w-updates", "graded", 0.0)]
     rows[0].answer = True
-    report = build_report(interview(), rows, catalog, [])
+    report = build_report(interview(), rows, catalog, History())
     assert '"tape.gradient updates the weights"' in report.summary
     assert report.red_flags[0].evidence == "Answered true to: `tape.gradient` updates the weights."
+
+
+def test_tell_shown_before_is_called_recurring(catalog: Catalog) -> None:
+    rows = [row(0, "w-updates", "graded", 0.0)]
+    rows[0].answer = True
+    history = History([interview(score=0.0)], frozenset({"gradient-updates-weights"}))
+    report = build_report(interview(), rows, catalog, history)
+    assert report.comparison.recurring_tells == ['"tape.gradient updates the weights"']
+    assert "Shown before too" in report.summary

@@ -168,5 +168,12 @@ def limit_login(request: Request) -> None:
     web_security(request).login_limiter.hit(f"ip:{client}", "log-in attempts")
 
 
+def limit_grading_by_client(request: Request) -> None:
+    """For grading endpoints without an identity (POST /api/questions/{id}/grade)."""
+    client = request.client.host if request.client else "unknown"
+    web_security(request).grade_limiter.hit(f"ip:{client}", "answers")
+
+
 GradeLimitDep = Depends(limit_grading)
+GradeLimitByClientDep = Depends(limit_grading_by_client)
 LoginLimitDep = Depends(limit_login)

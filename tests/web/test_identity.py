@@ -9,7 +9,14 @@ from fastapi import APIRouter, Request
 from fastapi.testclient import TestClient
 
 from app.config import Settings
-from app.identity import CsrfFormDep, CurrentUserDep, InstructorDep, JsonBodyDep, csrf_token
+from app.identity import (
+    CsrfFormDep,
+    CurrentUserDep,
+    GradeLimitByClientDep,
+    InstructorDep,
+    JsonBodyDep,
+    csrf_token,
+)
 from app.main import create_app
 from app.security import COOKIE_NAME
 
@@ -36,6 +43,11 @@ def json_call(user: CurrentUserDep) -> dict[str, bool]:
     return {"ok": True}
 
 
+@router.post("/t/grade", dependencies=[GradeLimitByClientDep])
+def grade() -> dict[str, bool]:
+    return {"ok": True}
+
+
 @router.get("/t/instructor")
 def instructor(user: InstructorDep) -> dict[str, bool]:
     return {"ok": True}
@@ -43,7 +55,7 @@ def instructor(user: InstructorDep) -> dict[str, bool]:
 
 @pytest.fixture
 def tclient(settings: Settings) -> Iterator[TestClient]:
-    app = create_app(settings)
+    app = create_app(settings.model_copy(update={"grades_per_minute": 2}))
     app.include_router(router)
     with TestClient(app) as test_client:
         yield test_client
@@ -103,3 +115,8 @@ def test_api_write_with_json_passes(tclient: TestClient) -> None:
 
 def test_learner_is_refused_instructor_route(tclient: TestClient) -> None:
     assert tclient.get("/t/instructor").status_code == 403
+
+
+def test_grading_without_identity_is_limited_per_client(tclient: TestClient) -> None:
+    codes = [tclient.post("/t/grade").status_code for _ in range(3)]
+    assert codes == [200, 200, 429]

@@ -174,6 +174,14 @@ def limit_grading_by_client(request: Request) -> None:
     web_security(request).grade_limiter.hit(f"ip:{client}", "answers")
 
 
+def require_custom_header(request: Request) -> None:
+    """CSRF guard for multipart API calls (uploads), which cannot require application/json:
+    a custom header forces a CORS preflight, which this app never grants."""
+    if not request.headers.get("x-requested-with"):
+        raise Forbidden("send an X-Requested-With header with state-changing multipart calls")
+
+
+CustomHeaderDep = Depends(require_custom_header)
 GradeLimitDep = Depends(limit_grading)
 GradeLimitByClientDep = Depends(limit_grading_by_client)
 LoginLimitDep = Depends(limit_login)

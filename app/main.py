@@ -12,12 +12,13 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.config import REPO_ROOT, Settings, get_settings
 from app.db import init_db, make_engine
-from app.errors import GraderBusy, PackInvalid, TapequizError
+from app.errors import PackInvalid, TapequizError
 from app.identity import IdentityCookies
 from app.routes import (
     api_instructor,
@@ -33,6 +34,7 @@ from app.routes import interviews as interview_pages
 from app.routes import pages as web_pages
 from app.routes import quiz as quiz_pages
 from app.services.publishing import load_serving_catalog
+from app.web.htmlerrors import render_error
 from app.web.limits import BodySizeLimit
 
 log = logging.getLogger("tapequiz")
@@ -77,9 +79,24 @@ def _error_body(code: str, message: str, details: Sequence[object] = ()) -> dict
 async def _domain_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TapequizError)
     details: list[object] = list(exc.problems) if isinstance(exc, PackInvalid) else []
-    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, GraderBusy) else None
+    retry_after = getattr(exc, "retry_after", None)  # GraderBusy (503), RateLimited (429)
+    headers = {"Retry-After": str(retry_after)} if retry_after else None
     body = _error_body(exc.code, exc.message, details)
     return JSONResponse(body, status_code=exc.status_code, headers=headers)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Unknown URLs and wrong methods: JSON under /api, a readable page everywhere else."""
+    assert isinstance(exc, StarletteHTTPException)
+    error = TapequizError(str(exc.detail))
+    error.status_code, error.code = (
+        exc.status_code,
+        "not_found" if exc.status_code == 404 else "http_error",
+    )
+    if request.url.path.startswith(("/api/", "/static/")) or request.url.path == "/api":
+        body = _error_body(error.code, error.message)
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+    return render_error(request, error)
 
 
 async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -104,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(IdentityCookies, secure=app.state.settings.cookie_secure)
     app.add_exception_handler(TapequizError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
     for router in (
         health.router,
         api_questions.router,

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from fastapi import APIRouter, Depends, Request, UploadFile
+from fastapi import APIRouter, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
 from app.errors import NotFound
-from app.identity import CurrentUserDep, InstructorDep, JsonBodyDep
+from app.identity import CurrentUserDep, CustomHeaderDep, InstructorDep, JsonBodyDep
 from app.models.publishing import Cohort
 from app.schemas import ErrorBody
-from app.security import Forbidden
 from app.services import cohort_reports, cohorts, gift, publishing
 from app.services.cohort_reports import LearnerReport
 from app.services.cohorts import CohortDashboard
@@ -30,14 +29,6 @@ ERRORS: dict[int | str, dict[str, object]] = {
     409: {"model": ErrorBody, "description": "Version not newer, or pack owned by someone else"},
     422: {"model": ErrorBody, "description": "Refused upload; `details` lists each problem"},
 }
-
-
-def require_custom_header(request: Request) -> None:
-    if not request.headers.get("x-requested-with"):
-        raise Forbidden("send an X-Requested-With header with state-changing instructor calls")
-
-
-CustomHeaderDep = Depends(require_custom_header)
 
 
 class SelfTestRow(BaseModel):

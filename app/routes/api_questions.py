@@ -7,6 +7,7 @@ from typing import Literal
 from fastapi import APIRouter, Query
 
 from app.deps import CatalogDep, CodeGraderDep
+from app.identity import GradeLimitByClientDep
 from app.packs.public import QuestionDetail, QuestionSummary
 from app.schemas import ErrorBody, GradeRequest, GradeResponse, Hint, PackSummary
 from app.services import questions
@@ -57,9 +58,11 @@ def get_hint(question_id: str, index: int, catalog: CatalogDep) -> Hint:
 @router.post(
     "/questions/{question_id}/grade",
     response_model=GradeResponse,
+    dependencies=[GradeLimitByClientDep],
     responses={
         **ERRORS,
         501: {"model": ErrorBody, "description": "No grader for this type on this server"},
+        429: {"model": ErrorBody, "description": "Too many answers; see Retry-After"},
         503: {"model": ErrorBody, "description": "Grading queue full; see Retry-After"},
     },
 )

@@ -7,8 +7,10 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
+from app.config import Settings
+from app.main import create_app
 from app.packs.loader import load_pack
-from tests.conftest import CORE_PACK
+from tests.conftest import CORE_PACK, FIXTURE_PACKS
 
 FREE_TEXT_IDS = {
     "why-none-gradients", "no-zero-grad", "trainable-vs-all-variables", "gradient-vs-apply",
@@ -234,3 +236,28 @@ def test_question_detail_never_leaks_answers(client: TestClient) -> None:
             assert secret not in shown, f"{item.question.id} leaks: {secret[:60]}"
         if item.question.type == "true-false":
             assert [c["id"] for c in body["choices"]] == ["true", "false"]
+
+
+def test_grade_rate_limit_answers_429_with_retry_after(settings: Settings) -> None:
+    limited = settings.model_copy(update={"packs_dir": FIXTURE_PACKS, "grades_per_minute": 2})
+    with TestClient(create_app(limited)) as client:
+        for _ in range(2):
+            ok = client.post("/api/questions/mini-tf/grade", json={"answer": True})
+            assert ok.status_code == 200
+        refused = client.post("/api/questions/mini-tf/grade", json={"answer": True})
+    assert refused.status_code == 429
+    assert int(refused.headers["retry-after"]) >= 1
+    assert refused.json()["error"] == "rate_limited"
+
+
+def test_unknown_api_path_is_json_404(mini_client: TestClient) -> None:
+    response = mini_client.get("/api/nothing-here")
+    assert response.status_code == 404
+    assert response.json()["error"] == "not_found"
+
+
+def test_unknown_page_is_html_404(mini_client: TestClient) -> None:
+    response = mini_client.get("/nothing-here")
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("text/html")
+    assert "Not found" in response.text

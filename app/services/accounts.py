@@ -16,6 +16,7 @@ from app.errors import AnswerInvalid, Conflict
 from app.models.progress import ReviewState
 from app.models.users import User
 from app.security import hash_password, verify_password
+from app.services import cohorts
 
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,60}$")
 MIN_PASSWORD = 8
@@ -81,6 +82,7 @@ def adopt_guest(session: Session, *, guest: User, account: User) -> None:
     """Move every row owned by the guest to the account; on a review-state clash keep the
     newer card, since that is the learner's most recent memory of the question."""
     _merge_review_states(session, guest=guest, account=account)
+    cohorts.drop_duplicate_memberships(session, guest=guest, account=account)
     for table in SQLModel.metadata.sorted_tables:
         column = table.columns.get("user_id")
         if column is None or not any(fk.column.table.name == "user" for fk in column.foreign_keys):

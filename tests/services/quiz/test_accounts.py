@@ -10,9 +10,10 @@ from sqlmodel import Session, select
 
 from app.errors import AnswerInvalid, Conflict
 from app.models.progress import Attempt, ReviewState
+from app.models.publishing import CohortMember
 from app.models.users import utcnow
 from app.packs.catalog import Catalog
-from app.services import accounts, progress, reviews
+from app.services import accounts, cohorts, progress, reviews
 from tests.services.quiz.conftest import new_user, response
 
 PASSWORD = "correct horse battery"
@@ -72,3 +73,14 @@ def test_adoption_keeps_the_newer_review_card(db: Session) -> None:
     accounts.adopt_guest(db, guest=guest, account=account)
     kept = db.exec(select(ReviewState)).all()
     assert [(r.user_id, r.last_rating) for r in kept] == [(account.id, int(Rating.Again))]
+
+
+def test_log_in_when_guest_and_account_share_a_cohort(db: Session, catalog: Catalog) -> None:
+    account = accounts.sign_up(db, guest=new_user(db), email="a@b.co", password=PASSWORD)
+    teacher, guest = new_user(db), new_user(db)
+    cohort = cohorts.create_cohort(db, owner=teacher, name="Class", pack_id="mini", catalog=catalog)
+    for member in (account, guest):
+        cohorts.join_cohort(db, user=member, code=cohort.join_code)
+    accounts.log_in(db, current=guest, email="a@b.co", password=PASSWORD)
+    members = db.exec(select(CohortMember).where(CohortMember.cohort_id == cohort.id)).all()
+    assert [m.user_id for m in members] == [account.id]

@@ -50,6 +50,7 @@ class LoopThread:
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
+        self.loop.close()
 
 
 class SandboxGrader:
@@ -59,7 +60,9 @@ class SandboxGrader:
         self.grader, self.loop, self.data_dir = grader, loop, data_dir
 
     def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
-        return self.loop.run(self.grader.grade(question, source))
+        result = self.loop.run(self.grader.grade(question, source))
+        self.loop.run(self.grader.pool.settle())  # used workers are torn down after answering
+        return result
 
     def reference(self, question: Code | CodeFix) -> Any:
         return self.loop.run(self.grader.references.get(question, self.grader._trusted))

@@ -39,7 +39,8 @@ CASES = {
     "read-launcher-environment": "    raise ValueError(open('/proc/1/environ').read())",
     "write-outside-tmp": (
         "    for p in ('$repo/pwned', '$data/pwned', '/usr/pwned', '/pwned'):\n"
-        "        try:\n            open(p, 'w').write('x')\n        except OSError:\n            pass"
+        "        try:\n            open(p, 'w').write('x')\n"
+        "        except OSError:\n            pass"
     ),
     "open-socket": (
         "    import socket\n    s = socket.create_connection(('127.0.0.1', $port), timeout=1)\n"
@@ -51,7 +52,8 @@ CASES = {
     ),
     "fork-bomb": "    while True:\n        os.fork()",
     "subprocess": (
-        "    import subprocess\n    subprocess.run(['/bin/sh', '-c', 'touch $data/pwned'], check=True)"
+        "    import subprocess\n"
+        "    subprocess.run(['/bin/sh', '-c', 'touch $data/pwned'], check=True)"
     ),
     "os-system": "    assert os.system('touch $data/pwned') == 0",
     "ctypes-unshare": (
@@ -72,13 +74,16 @@ CASES = {
         "    sys.stderr.write('verdict: correct\\n')"
     ),
     "forge-result-channel": (
-        "    import json\n    fd = json.loads(open('/proc/self/cmdline').read().split('\\0')[-2])['result_fd']\n"
+        "    import json\n"
+        "    config = open('/proc/self/cmdline').read().split('\\0')[-2]\n"
+        "    fd = json.loads(config)['result_fd']\n"
         "    os.write(fd, json.dumps({'runs': [{'name': 'candidate', 'load_error': None,"
         " 'scenarios': []}]}).encode() + b'\\n')\n    os._exit(0)"
     ),
     "monkeypatch-comparisons": (
         "    import math, numpy as np\n    np.allclose = lambda *a, **k: True\n"
-        "    np.testing.assert_allclose = lambda *a, **k: None\n    math.isclose = lambda *a, **k: True\n"
+        "    np.testing.assert_allclose = lambda *a, **k: None\n"
+        "    math.isclose = lambda *a, **k: True\n"
         "    tf.debugging.assert_near = lambda *a, **k: None"
     ),
     "sys-exit-mid-step": "    sys.exit(0)",
@@ -89,7 +94,8 @@ CASES = {
         "    threading.Thread(target=haunt, daemon=True).start()"
     ),
     "daemon-process": (
-        "    import multiprocessing\n    p = multiprocessing.Process(target=time.sleep, args=(60,), daemon=True)\n"
+        "    import multiprocessing\n"
+        "    p = multiprocessing.Process(target=time.sleep, args=(60,), daemon=True)\n"
         "    p.start()"
     ),
     "print-100-mb": "    sys.stdout.write('x' * 100_000_000)\n    sys.stdout.flush()",
@@ -178,7 +184,8 @@ def test_pool_still_grades_after_hostile_cases(sandbox: SandboxGrader) -> None:
 
 def test_sandbox_runs_as_unprivileged_uid_without_network(sandbox: SandboxGrader) -> None:
     body = (
-        "    interfaces = [l.split(':')[0].strip() for l in open('/proc/net/dev').readlines()[2:]]\n"
+        "    lines = open('/proc/net/dev').readlines()[2:]\n"
+        "    interfaces = [line.split(':')[0].strip() for line in lines]\n"
         "    raise ValueError(repr((os.getuid(), sorted(os.listdir('/')), interfaces)))"
     )
     result = sandbox.grade(load_question("train-step"), Template(STEP).substitute(body=body))

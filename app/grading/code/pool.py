@@ -20,6 +20,7 @@ from app.grading.sandbox.launcher import Limits
 log = logging.getLogger(__name__)
 SPAWN_PARALLEL = 2
 FAILURES_BEFORE_BROKEN = 3
+STOP_SECONDS = 30.0
 
 
 class PoolBroken(RuntimeError):
@@ -35,32 +36,54 @@ class WorkerPool:
         self._spawning = 0
         self._wanted = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing: set[asyncio.Task[None]] = set()
         self._failures = 0
         self._spawned = 0
+        self._stopping = False
         self.broken: str = ""
 
     async def start(self) -> None:
         """Begin filling the pool in the background; returns at once."""
-        await asyncio.to_thread(cgroups.sweep_stale)
+        try:
+            await asyncio.to_thread(cgroups.sweep_stale)
+        except OSError as err:  # not root, no cgroups: the fill loop will report why
+            log.warning("could not sweep stale sandbox cgroups: %s", err)
         self._wanted.set()
         self._tasks = [asyncio.create_task(self._fill()) for _ in range(SPAWN_PARALLEL)]
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        # Let a worker that is warming up finish and be retired: cancelling mid-spawn could
+        # strand a half-started process. Cancel only what does not stop in time.
+        self._stopping = True
+        self._wanted.set()
+        if self._tasks:
+            _, late = await asyncio.wait(self._tasks, timeout=STOP_SECONDS)
+            for task in late:
+                task.cancel()
+            for task in late:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         while not self._ready.empty():
             await self._retire(self._ready.get_nowait())
+        await self.settle()
 
     async def run(self, job: dict[str, Any], wall: float) -> Outcome:
         """Run one job on a fresh ready worker (waiting for one if needed)."""
         worker = await self._take()
         try:
-            return await run(worker, job, self.limits, wall)
-        finally:
-            self._release(worker)
+            outcome = await run(worker, job, self.limits, wall)
+        except BaseException:
+            await self._retire(worker)
+            raise
+        task = asyncio.create_task(self._retire(worker))  # kill + cleanup after answering
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        return outcome
+
+    async def settle(self) -> None:
+        """Wait until every used worker is gone (its cgroup removed, its uid released)."""
+        while self._closing:
+            await asyncio.gather(*list(self._closing), return_exceptions=True)
 
     async def _take(self) -> Worker:
         while True:
@@ -74,8 +97,10 @@ class WorkerPool:
             getter.cancel()
 
     async def _fill(self) -> None:
-        while True:
+        while not self._stopping:
             await self._wanted.wait()
+            if self._stopping:
+                return
             if self._ready.qsize() + self._spawning >= self.size or not self._free_slots:
                 self._wanted.clear()
                 continue
@@ -93,7 +118,7 @@ class WorkerPool:
             finally:
                 self._spawning -= 1
             self._failures, self.broken = 0, ""
-            self._ready.put_nowait(worker)
+            self._ready.put_nowait(worker)  # stop() retires it if we are stopping
 
     async def _failed(self, err: Exception) -> None:
         self._failures += 1

@@ -50,6 +50,7 @@ class Worker:
     process: asyncio.subprocess.Process
     results: asyncio.StreamReader
     versions: dict[str, str]
+    results_pipe: asyncio.BaseTransport
     output: bytearray = field(default_factory=bytearray)
     output_task: asyncio.Task[None] | None = None
     output_breached: asyncio.Event = field(default_factory=asyncio.Event)
@@ -73,8 +74,8 @@ async def spawn(slot: int, uid: int, limits: Limits, name: str) -> Worker:
         raise
     finally:
         os.close(write_fd)
-    results = await _reader(read_fd)
-    worker = Worker(slot, uid, group, process, results, {})
+    results, results_pipe = await _reader(read_fd)
+    worker = Worker(slot, uid, group, process, results, {}, results_pipe)
     worker.output_task = asyncio.create_task(_drain(worker, limits.output_bytes))
     try:
         ready = await asyncio.wait_for(results.readline(), STARTUP_SECONDS)
@@ -83,25 +84,29 @@ async def spawn(slot: int, uid: int, limits: Limits, name: str) -> Worker:
         await close(worker)
         shown = bytes(worker.output[-OUTPUT_SHOWN:]).decode(errors="replace")
         raise WorkerFailed(f"worker did not become ready ({err!r}): {shown}") from None
+    except BaseException:  # cancelled while warming up (the pool is stopping)
+        await close(worker)
+        raise
     return worker
 
 
-async def _reader(fd: int) -> asyncio.StreamReader:
+async def _reader(fd: int) -> tuple[asyncio.StreamReader, asyncio.BaseTransport]:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=MAX_RESULT, loop=loop)
     pipe = os.fdopen(fd, "rb", 0)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
-    return reader
+    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+    return reader, transport
 
 
 async def _drain(worker: Worker, cap: int) -> None:
-    """Read the worker's stdout+stderr forever; past the cap, flag a breach and stop reading."""
+    """Read the worker's stdout+stderr to EOF; past the cap, flag a breach and discard."""
     assert worker.process.stdout is not None
     while chunk := await worker.process.stdout.read(65536):
+        if worker.output_breached.is_set():
+            continue  # keep draining so the pipe reaches EOF once the group is killed
         worker.output += chunk
         if len(worker.output) > cap:
             worker.output_breached.set()
-            return
 
 
 async def run(worker: Worker, job: dict[str, Any], limits: Limits, wall: float) -> Outcome:
@@ -117,12 +122,14 @@ async def run(worker: Worker, job: dict[str, Any], limits: Limits, wall: float) 
     outcome = await _await_result(worker, limits, wall)
     outcome.elapsed = time.monotonic() - began
     outcome.group = worker.group.name
-    if outcome.result is None and outcome.limit is None:
+    outcome.output = bytes(worker.output[:OUTPUT_SHOWN]).decode(errors="replace")
+    if outcome.result is not None:
+        return outcome  # the caller closes the worker off the response's critical path
+    if outcome.limit is None:
         with contextlib.suppress(TimeoutError):  # let it finish dying: its status tells why
             await asyncio.wait_for(worker.process.wait(), 2.0)
     outcome.usage = await close(worker)
-    outcome.output = bytes(worker.output[:OUTPUT_SHOWN]).decode(errors="replace")
-    if outcome.result is None and outcome.limit is None:
+    if outcome.limit is None:
         _explain_death(worker.process.returncode, outcome, limits)
     return outcome
 
@@ -158,14 +165,22 @@ def _explain_death(code: int | None, outcome: Outcome, limits: Limits) -> None:
 
 
 async def close(worker: Worker) -> dict[str, int]:
-    """Kill the worker's whole cgroup; return its counters, read before the group goes."""
+    """Kill the worker's whole cgroup; return its counters, read before the group goes.
+
+    Safe to call twice (the second call finds an empty group that is already gone)."""
     await asyncio.to_thread(cgroups.kill, worker.group, remove=False)
     usage = await asyncio.to_thread(worker.group.usage)
     await asyncio.to_thread(cgroups.destroy, worker.group)
     with contextlib.suppress(ProcessLookupError):
         worker.process.kill()
     await worker.process.wait()
+    # Release every pipe now, while the loop runs: the dead process gives EOF at once.
+    worker.results_pipe.close()
+    if worker.process.stdin is not None:
+        worker.process.stdin.close()
     if worker.output_task is not None:
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(worker.output_task), 1.0)
         worker.output_task.cancel()
     return usage
 

@@ -36,7 +36,7 @@ def warm_up() -> dict[str, str]:
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(2)
     tf.config.experimental.enable_op_determinism()
-    from . import models, probes, runner  # noqa: F401 - loaded now, before the lockdown
+    from . import models, probes, runner, scenarios  # noqa: F401 - loaded before the lockdown
 
     keras.utils.set_random_seed(0)
     model, optimizer, loss_fn = models.with_bn_dropout(4, 3), models.adam(0.01), models.sparse_ce()
@@ -54,6 +54,7 @@ def warm_up() -> dict[str, str]:
     optimizer.build(model.trainable_variables)
     tf.function(step)(x, y)
     keras.backend.clear_session()
+    scenarios.prebuild()
     probes.install()
     return {"tensorflow": tf.__version__, "keras": keras.__version__}
 

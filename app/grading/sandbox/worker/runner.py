@@ -10,11 +10,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import keras
-
 from . import observe, probes
 from .candidate import CandidateError, candidate_lines, describe, load_function
-from .scenarios import CONTRACTS, Plan, Scenario
+from .scenarios import CONTRACTS, Plan, Scenario, plan_for
 
 
 def run_source(contract_id: str, source: str) -> dict[str, Any]:
@@ -26,14 +24,12 @@ def run_source(contract_id: str, source: str) -> dict[str, Any]:
         except CandidateError as err:
             error = {"kind": err.kind, "message": err.message, "lines": err.lines}
             return {"load_error": error, "scenarios": results}
-        results.append(run_scenario(scenario, fn))
+        results.append(run_scenario(plan_for(contract_id, scenario), scenario, fn))
     return {"load_error": None, "scenarios": results}
 
 
-def run_scenario(scenario: Scenario, fn: Any) -> dict[str, Any]:
+def run_scenario(plan: Plan, scenario: Scenario, fn: Any) -> dict[str, Any]:
     began = time.monotonic()
-    keras.utils.set_random_seed(scenario.seed)
-    plan = scenario.build()
     probes.reset(plan.models, plan.optimizers)
     initial = [observe.variables(model, trainable=True) for model in plan.models]
     calls: list[dict[str, Any]] = []

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import keras
 import tensorflow as tf
 
 from . import models as m
@@ -173,3 +174,23 @@ CONTRACTS: dict[str, Contract] = {
         ],
     ),
 }
+
+
+_PREBUILT: dict[tuple[str, str], Plan] = {}
+
+
+def prebuild() -> None:
+    """Build every scenario's state during warm-up: a job's first source skips ~0.1 s of
+    model building. Each plan is seeded exactly as a fresh build would be, and used once."""
+    for contract_id, contract in CONTRACTS.items():
+        for scenario in contract.scenarios:
+            keras.utils.set_random_seed(scenario.seed)
+            _PREBUILT[(contract_id, scenario.id)] = scenario.build()
+
+
+def plan_for(contract_id: str, scenario: Scenario) -> Plan:
+    plan = _PREBUILT.pop((contract_id, scenario.id), None)
+    if plan is None:
+        keras.utils.set_random_seed(scenario.seed)
+        plan = scenario.build()
+    return plan

@@ -16,9 +16,10 @@ from app.grading.code.compare import Mismatch, compare_scenario, same_behaviour
 from app.grading.code.diagnose import Finding, scenario_findings
 from app.grading.code.messages import message_for
 from app.grading.code.static import SourceFacts
-from app.grading.results import Feedback, GradeResult
+from app.grading.results import Feedback, FeedbackKind, GradeResult
 
 FLAGS = {"model-variables"}  # reported even when the numbers match: Keras tolerates them
+_KINDS: dict[str, FeedbackKind] = {"exception": "error", "wrong-result": "info"}
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ def _fallback(mismatches: list[Mismatch]) -> Finding:
 def _correct(reference: dict[str, Any]) -> GradeResult:
     names = ", ".join(s["id"] for s in reference["scenarios"])
     message = f"Matches the reference step in every scenario ({names})."
-    details = {"scenarios": [{"id": s["id"], "passed": True} for s in reference["scenarios"]]}
+    scenarios = [{"id": s["id"], "passed": True} for s in reference["scenarios"]]
+    details: dict[str, object] = {"scenarios": scenarios}
     return GradeResult("correct", 1.0, [Feedback("correct", message)], [], details)
 
 
@@ -86,10 +88,10 @@ def _incorrect(
             continue
         tags.append(finding.tag)
         where = f" [line {', '.join(map(str, finding.lines))}]" if finding.lines else ""
-        kind = "error" if finding.tag == "exception" else "misconception"
+        kind: FeedbackKind = _KINDS.get(finding.tag, "misconception")
         feedback.append(Feedback(kind, finding.message + where))
     score = round(0.5 * passed / total, 3) if total else 0.0
-    details = {
+    details: dict[str, object] = {
         "scenarios_passed": f"{passed}/{total}",
         "mismatches": [m.__dict__ for m in mismatches[:6]],
         "lines": sorted({ln for f in findings for ln in f.lines}),

@@ -17,7 +17,7 @@ from .scenarios import CONTRACTS, Plan, Scenario, plan_for
 
 def run_source(contract_id: str, source: str) -> dict[str, Any]:
     contract = CONTRACTS[contract_id]
-    results = []
+    results: list[dict[str, Any]] = []
     for scenario in contract.scenarios:  # no clear_session: it costs 0.12 s and changes no number
         try:
             fn = load_function(source, contract.function, contract.arity)

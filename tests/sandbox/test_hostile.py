@@ -80,6 +80,12 @@ CASES = {
         "    os.write(fd, json.dumps({'runs': [{'name': 'candidate', 'load_error': None,"
         " 'scenarios': []}]}).encode() + b'\\n')\n    os._exit(0)"
     ),
+    "forge-deeply-nested-report": (
+        "    import json\n"
+        "    config = open('/proc/self/cmdline').read().split('\\0')[-2]\n"
+        "    os.write(json.loads(config)['result_fd'], b'[' * 500_000 + b'\\n')\n"
+        "    os._exit(0)"
+    ),
     "monkeypatch-comparisons": (
         "    import math, numpy as np\n    np.allclose = lambda *a, **k: True\n"
         "    np.testing.assert_allclose = lambda *a, **k: None\n"

@@ -25,7 +25,7 @@ from app.grading.sandbox.launcher import MIB, Limits
 from app.packs.schema import Code, CodeFix
 
 TRUSTED_WALL_FACTOR = 3.0  # the trusted job runs the reference and every known-wrong solution
-MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)
 
 
 class InfrastructureError(RuntimeError):

@@ -148,7 +148,7 @@ async def _await_result(worker: Worker, limits: Limits, wall: float) -> Outcome:
     try:
         line = line_task.result()
         return Outcome(json.loads(line) if line else None)
-    except ValueError:  # over MAX_RESULT or not JSON: never trusted, never correct
+    except (ValueError, RecursionError):  # too large, not JSON, absurdly nested: never correct
         return Outcome(None, crash="the worker's report was too large or malformed")
 
 

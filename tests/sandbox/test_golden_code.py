@@ -3,7 +3,7 @@
 Three tables: every code question's reference solution grades correct; every known-wrong
 solution in the pack is diagnosed with its own tag (judged from the trusted run, with its own
 fingerprint withheld so the rules must find it); and the submissions under
-tests/grading/cases/code/<contract>/ (correct idioms and variant mistakes) grade as their
+tests/grading/cases/code/<contract>/*.py.txt (correct idioms and variant mistakes) grade as their
 `# expect:` header says.
 """
 
@@ -24,7 +24,7 @@ QUESTIONS = [
     "fix-none-gradients", "fix-gan-second-gradient", "fix-input-watch",
 ]  # fmt: skip
 WRONGS = [(q, i) for q in QUESTIONS for i in range(len(load_question(q).wrong))]
-GOLDEN = sorted(CASES.glob("*/*.py"))
+GOLDEN = sorted(CASES.glob("*/*.py.txt"))  # .txt: answers, not repo code (no lint)
 
 
 def expected(path: Path) -> str:
@@ -69,7 +69,9 @@ def test_known_wrong_submission_end_to_end(qid: str, sandbox: SandboxGrader) -> 
     assert result.verdict != "correct" and wrong.tag in result.misconceptions
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=[f"{p.parent.name}/{p.stem}" for p in GOLDEN])
+@pytest.mark.parametrize(
+    "path", GOLDEN, ids=[f"{p.parent.name}/{p.name.removesuffix('.py.txt')}" for p in GOLDEN]
+)
 def test_golden_case(path: Path, sandbox: SandboxGrader) -> None:
     result = sandbox.grade(load_question(path.parent.name), path.read_text())
     want = expected(path)

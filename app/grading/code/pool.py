@@ -20,7 +20,6 @@ from app.grading.sandbox.launcher import Limits
 log = logging.getLogger(__name__)
 SPAWN_PARALLEL = 2
 FAILURES_BEFORE_BROKEN = 3
-STOP_SECONDS = 30.0
 
 
 class PoolBroken(RuntimeError):
@@ -52,20 +51,16 @@ class WorkerPool:
         self._tasks = [asyncio.create_task(self._fill()) for _ in range(SPAWN_PARALLEL)]
 
     async def stop(self) -> None:
-        # Let a worker that is warming up finish and be retired: cancelling mid-spawn could
-        # strand a half-started process. Cancel only what does not stop in time.
         self._stopping = True
-        self._wanted.set()
-        if self._tasks:
-            _, late = await asyncio.wait(self._tasks, timeout=STOP_SECONDS)
-            for task in late:
-                task.cancel()
-            for task in late:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        for task in self._tasks:
+            task.cancel()  # a cancelled spawn closes its half-warm worker itself
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         while not self._ready.empty():
             await self._retire(self._ready.get_nowait())
         await self.settle()
+        await asyncio.to_thread(cgroups.remove_instance)
 
     async def run(self, job: dict[str, Any], wall: float) -> Outcome:
         """Run one job on a fresh ready worker (waiting for one if needed)."""

@@ -57,6 +57,28 @@ class Worker:
 
 
 async def spawn(slot: int, uid: int, limits: Limits, name: str) -> Worker:
+    """Start a worker and wait until it is warm; a cancelled spawn leaves nothing behind."""
+    starting = asyncio.ensure_future(_start(slot, uid, limits, name))
+    try:
+        worker = await asyncio.shield(starting)  # process creation is never torn in half
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await close(await starting)
+        raise
+    try:
+        ready = await asyncio.wait_for(worker.results.readline(), STARTUP_SECONDS)
+        worker.versions = json.loads(ready)["versions"]
+    except (TimeoutError, ValueError, KeyError) as err:
+        await close(worker)
+        shown = bytes(worker.output[-OUTPUT_SHOWN:]).decode(errors="replace")
+        raise WorkerFailed(f"worker did not become ready ({err!r}): {shown}") from None
+    except BaseException:  # cancelled while warming up (the pool is stopping)
+        await close(worker)
+        raise
+    return worker
+
+
+async def _start(slot: int, uid: int, limits: Limits, name: str) -> Worker:
     group = await asyncio.to_thread(
         cgroups.create, name, memory_bytes=limits.memory_bytes, pids=limits.pids
     )
@@ -77,16 +99,6 @@ async def spawn(slot: int, uid: int, limits: Limits, name: str) -> Worker:
     results, results_pipe = await _reader(read_fd)
     worker = Worker(slot, uid, group, process, results, {}, results_pipe)
     worker.output_task = asyncio.create_task(_drain(worker, limits.output_bytes))
-    try:
-        ready = await asyncio.wait_for(results.readline(), STARTUP_SECONDS)
-        worker.versions = json.loads(ready)["versions"]
-    except (TimeoutError, ValueError, KeyError) as err:
-        await close(worker)
-        shown = bytes(worker.output[-OUTPUT_SHOWN:]).decode(errors="replace")
-        raise WorkerFailed(f"worker did not become ready ({err!r}): {shown}") from None
-    except BaseException:  # cancelled while warming up (the pool is stopping)
-        await close(worker)
-        raise
     return worker
 
 

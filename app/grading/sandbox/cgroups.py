@@ -9,6 +9,7 @@ instances (tests, CI) never touch each other's workers.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -111,6 +112,13 @@ def destroy(group: Group) -> None:
             path.rmdir()
         except OSError:
             continue  # still populated for a moment, or gone already: swept at next start
+
+
+def remove_instance() -> None:
+    """Remove this process's (empty) parent groups when its pool stops."""
+    for controller in CONTROLLERS:
+        with contextlib.suppress(OSError):
+            instance_dir(controller).rmdir()
 
 
 def sweep_stale() -> None:

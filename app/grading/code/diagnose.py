@@ -57,6 +57,9 @@ def _exception(
     text, lines = error["message"], error["lines"]
     if "non-persistent" in text or _second_call_on_tape(cand):
         return [Finding("second-gradient-call", message_for("second-gradient-call"), lines=lines)]
+    for method, tag in (("zero_grad", "zero-grad"), ("minimize", "keras3-minimize")):
+        if error["type"] == "AttributeError" and f"attribute '{method}'" in text:
+            return [Finding(tag, message_for(tag), lines=lines)]
     if "No gradients provided" in text or "Unknown variable" in text:
         return []  # explained by the None-gradient / variables / targets rules, which know why
     if "numpy" in text.lower() and error["type"] in (

@@ -118,6 +118,15 @@ MESSAGES: dict[str, str] = {
     ),
     "optimizer-applied-too-often": "The optimizer stepped more often than the contract says.",
     "optimizer-applied-too-rarely": "The optimizer stepped less often than the contract says.",
+    "zero-grad": (
+        "TensorFlow has no zero_grad: tape.gradient returns a fresh list of gradient tensors on "
+        "every call and apply_gradients consumes it, so there is nothing to clear. Clearing "
+        "accumulated .grad buffers is a PyTorch habit; drop the call."
+    ),
+    "keras3-minimize": (
+        "Keras 3 optimizers have no minimize(): compute the gradients with a tf.GradientTape "
+        "and hand them to optimizer.apply_gradients(zip(grads, model.trainable_variables))."
+    ),
     "exception": "Your code raised an exception while the checker ran it.",
     "syntax-error": "The code does not parse.",
     "missing-function": "The function the contract asks for is not defined at module level.",

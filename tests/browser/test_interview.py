@@ -97,6 +97,7 @@ def test_page_clock_running_ahead_cannot_end_the_interview(
     page.goto(f"{server.url}/interviews")
     page.get_by_label("10 minutes").check()
     page.get_by_role("button", name="Start the interview").click()
+    expect(page.locator("#countdown")).to_be_visible()  # the question page and its clock loaded
     question_url = page.url
     with page.expect_response(lambda r: r.url.endswith("/report")) as asked:
         page.clock.fast_forward("10:05")  # the browser thinks time is up; the server does not
@@ -110,6 +111,7 @@ def test_finish_now_asks_first(make_live_server: ServerFactory, page: Page) -> N
     server = make_live_server(packs=FIXTURES)
     page.goto(f"{server.url}/interviews")
     page.get_by_role("button", name="Start the interview").click()
+    expect(page.locator("#countdown")).to_be_visible()  # the question page has loaded
     question_url = page.url
     page.once("dialog", lambda dialog: dialog.dismiss())
     page.get_by_role("button", name="Finish the interview now").click()

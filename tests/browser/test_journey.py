@@ -79,7 +79,9 @@ def answer_code(page: Page, *, code_graded: bool) -> str:
     assert grading_shown
     if not code_graded:
         expect(page.get_by_role("alert")).to_contain_text("cannot be graded on this server")
+        question_url = page.url
         page.get_by_role("button", name="Skip this question").click()
+        page.wait_for_url(lambda url: url != question_url)
         return "skipped"
     return read_verdict(page, timeout=120_000)
 
@@ -104,7 +106,9 @@ def run_session(page: Page, server: LiveServer, *, code_graded: bool) -> dict[st
             expect(page.get_by_role("heading", name="Why")).to_be_visible()
             if qid == MISSED:
                 shoot(page, "journey-feedback")
+            feedback_url = page.url
             page.locator("#next").click()
+            page.wait_for_url(lambda url, left=feedback_url: url != left)  # next page, not this
     expect(page.get_by_role("heading", name="Your answers")).to_be_visible()
     shoot(page, "journey-summary")
     return verdicts

@@ -86,12 +86,12 @@ def test_key_pages_show_questions_feedback_and_progress(
 
     if HAS_CODE_GRADER:
         open_question(page, server, "train-step")
-        page.evaluate("text => window.tapequizEditor.setValue(text)", LOSS_OUTSIDE)
+        set_editor(page, LOSS_OUTSIDE)
         if SHOTS is not None:  # the grading state, staged: a real one may end before a shot
             page.evaluate(STAGE_GRADING)
             shoot(page, "code-grading")
             page.reload()
-            page.evaluate("text => window.tapequizEditor.setValue(text)", LOSS_OUTSIDE)
+            set_editor(page, LOSS_OUTSIDE)
         page.get_by_role("button", name="Submit answer").click(no_wait_after=True)
         assert read_verdict(page, timeout=120_000) != "Correct"
         shoot(page, "feedback-code")
@@ -110,3 +110,9 @@ def test_key_pages_show_questions_feedback_and_progress(
     shoot(page, "question-browser")
     page.goto(f"{server.url}/reviews")
     expect(page.locator(".question-list")).to_contain_text("Why")
+
+
+def set_editor(page: Page, text: str) -> None:
+    """Type into the CodeMirror editor once its script has created it."""
+    page.wait_for_function("() => window.tapequizEditor !== undefined")
+    page.evaluate("text => window.tapequizEditor.setValue(text)", text)

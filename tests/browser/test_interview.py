@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ServerFactory
+from tests.browser.test_journey import shoot
 from tests.services.interview_kit import FIXTURES, RIGHT, WRONG
 
 pytestmark = pytest.mark.browser
@@ -44,6 +45,7 @@ def test_whole_interview_in_the_browser(make_live_server: ServerFactory, page: P
 
     countdown = page.locator("#countdown")
     expect(countdown).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+    shoot(page, "interview-question")
     first = countdown.text_content()
     page.wait_for_timeout(1300)
     assert countdown.text_content() != first  # it ticks
@@ -61,6 +63,7 @@ def test_whole_interview_in_the_browser(make_live_server: ServerFactory, page: P
     )
     expect(page.locator(".answer-card")).to_have_count(len(asked))
     expect(page.locator("#q-1 .model-answer")).to_be_visible()
+    shoot(page, "interview-report")
 
     page.emulate_media(media="print")
     expect(page.locator(".topbar")).to_be_hidden()

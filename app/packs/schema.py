@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from app.packs.rubric import Rubric, SampleAnswer
 
@@ -19,6 +26,7 @@ SLUG = r"^[a-z0-9][a-z0-9-]{0,62}$"
 Slug = Annotated[str, Field(pattern=SLUG)]
 Difficulty = Literal["easy", "medium", "hard"]
 MAX_TEXT = 20_000
+Compared = Literal["result", "variables"]
 
 
 class Strict(BaseModel):
@@ -162,11 +170,68 @@ class WrongSolution(Strict):
     code: str = Field(min_length=1, max_length=65_536)
 
 
+BUILTIN_CONTRACTS = (  # the worker's hard-coded scenarios (app/grading/sandbox/worker/scenarios.py)
+    "train-step",
+    "clip-step",
+    "accumulate",
+    "gan-step",
+    "second-derivative",
+    "input-gradient",
+)
+
+
+def _result_only() -> list[Compared]:
+    return ["result"]
+
+
+class Checker(Strict):
+    """A pack-declared contract: how inputs are built and what is compared.
+
+    `setup` is instructor Python; it is only ever executed inside the sandbox, next to the
+    candidate's code, never in the web process.
+    """
+
+    setup: str = Field(min_length=1, max_length=65_536)
+    seeds: list[Annotated[int, Field(ge=0, le=2**31 - 1)]] = Field(min_length=1, max_length=5)
+    tf_function: bool = False
+    compare: list[Compared] = Field(default_factory=_result_only, min_length=1, max_length=2)
+    rtol: float = Field(default=1e-5, gt=0, le=1)
+    atol: float = Field(default=1e-6, gt=0, le=1)
+
+    @field_validator("setup")
+    @classmethod
+    def _defines_make_inputs(cls, setup: str) -> str:
+        if not re.search(r"^def make_inputs\(", setup, re.MULTILINE):
+            raise ValueError("setup must define make_inputs(seed) at top level")
+        return setup
+
+    @field_validator("seeds", "compare")
+    @classmethod
+    def _distinct(cls, items: list[object]) -> list[object]:
+        if len(set(items)) != len(items):
+            raise ValueError("entries must be distinct")
+        return items
+
+
 class CodeQuestionBase(QuestionBase):
+    checker: Checker | None = None  # declared before contract so the contract check can see it
     contract: Slug
     function: str = Field(min_length=1, max_length=500)
     reference: str = Field(min_length=1, max_length=65_536)
     wrong: list[WrongSolution] = Field(default_factory=list)
+
+    @field_validator("contract")
+    @classmethod
+    def _known_or_declared(cls, contract: str, info: ValidationInfo) -> str:
+        if "checker" not in info.data:
+            return contract  # the checker block itself is invalid; that error says enough
+        declared = info.data["checker"] is not None
+        if contract in BUILTIN_CONTRACTS and declared:
+            raise ValueError(f"{contract!r} is a built-in contract; a checker needs a new id")
+        if contract not in BUILTIN_CONTRACTS and not declared:
+            known = ", ".join(BUILTIN_CONTRACTS)
+            raise ValueError(f"unknown contract {contract!r}: use one of {known} or add checker:")
+        return contract
 
     @field_validator("function")
     @classmethod

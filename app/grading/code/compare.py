@@ -19,6 +19,7 @@ TOLERANCES = {  # dtype -> (relative, absolute)
     "float64": (1e-7, 1e-9),
 }
 DEFAULT_TOLERANCE = (1e-4, 1e-5)
+Tolerance = tuple[float, float] | None  # (relative, absolute) declared by a pack's checker
 SHOWN = 4
 
 
@@ -31,20 +32,23 @@ class Mismatch:
     detail: str
 
 
-def compare_scenario(reference: dict[str, Any], candidate: dict[str, Any]) -> list[Mismatch]:
+def compare_scenario(
+    reference: dict[str, Any], candidate: dict[str, Any], tolerance: Tolerance = None
+) -> list[Mismatch]:
     found: list[Mismatch] = []
     scenario = reference["id"]
     for index, (ref, cand) in enumerate(zip(reference["calls"], candidate["calls"], strict=False)):
         call = index + 1
         found += [
             Mismatch(scenario, call, "returned value", w, d)
-            for w, d in values(ref["out"], cand["out"], "result")
+            for w, d in values(ref["out"], cand["out"], "result", tolerance)
         ]
         for what, key in (("trainable weights", "weights"), ("non-trainable state", "state")):
             for ref_vars, cand_vars in zip(ref[key], cand[key], strict=False):
                 for r, c in zip(ref_vars, cand_vars, strict=False):
                     found += [
-                        Mismatch(scenario, call, what, w, d) for w, d in values(r, c, r["path"])
+                        Mismatch(scenario, call, what, w, d)
+                        for w, d in values(r, c, r["path"], tolerance)
                     ]
         if ref["iterations"] != cand["iterations"]:
             detail = f"expected {ref['iterations']}, got {cand['iterations']}"
@@ -54,14 +58,23 @@ def compare_scenario(reference: dict[str, Any], candidate: dict[str, Any]) -> li
     return found
 
 
-def values(ref: dict[str, Any], cand: dict[str, Any], where: str) -> list[tuple[str, str]]:
+def values(
+    ref: dict[str, Any], cand: dict[str, Any], where: str, tolerance: Tolerance = None
+) -> list[tuple[str, str]]:
     """Differences between two observed values, as (where, human-readable detail)."""
+    if ref["kind"] == "map" and cand["kind"] == "map":
+        if sorted(ref["items"]) != sorted(cand["items"]):
+            return [(where, f"expected keys {sorted(ref['items'])}, got {sorted(cand['items'])}")]
+        found = []
+        for key, item in ref["items"].items():
+            found += values(item, cand["items"][key], f"{where}[{key!r}]", tolerance)
+        return found
     if ref["kind"] == "seq" and cand["kind"] == "seq":
         if len(ref["items"]) != len(cand["items"]):
             return [(where, f"expected {len(ref['items'])} items, got {len(cand['items'])}")]
         found = []
         for i, (r, c) in enumerate(zip(ref["items"], cand["items"], strict=True)):
-            found += values(r, c, f"{where}[{i}]")
+            found += values(r, c, f"{where}[{i}]", tolerance)
         return found
     if ref["kind"] != cand["kind"]:
         return [(where, f"expected {describe(ref)}, got {describe(cand)}")]
@@ -69,7 +82,7 @@ def values(ref: dict[str, Any], cand: dict[str, Any], where: str) -> list[tuple[
         return [] if ref == cand else [(where, f"expected {describe(ref)}, got {describe(cand)}")]
     if _squeezed(ref["shape"]) != _squeezed(cand["shape"]):
         return [(where, f"expected shape {ref['shape']}, got shape {cand['shape']}")]
-    rtol, atol = _tolerance(ref["dtype"], cand["dtype"])
+    rtol, atol = tolerance or _tolerance(ref["dtype"], cand["dtype"])
     for i, (r, c) in enumerate(zip(ref["values"], cand["values"], strict=False)):
         if not _close(r, c, rtol, atol):
             return [(where, f"value {i}: expected {_num(r)}, got {_num(c)}")]
@@ -103,16 +116,20 @@ def describe(value: dict[str, Any]) -> str:
         return f"a {value['dtype']} tensor of shape {value['shape']}"
     if kind == "seq":
         return f"a sequence of {len(value['items'])}"
+    if kind == "map":
+        return f"a dict with keys {sorted(value['items'])}"
     return f"a {value.get('type', kind)}"
 
 
-def same_behaviour(reference: list[dict[str, Any]], candidate: list[dict[str, Any]]) -> bool:
+def same_behaviour(
+    reference: list[dict[str, Any]], candidate: list[dict[str, Any]], tolerance: Tolerance = None
+) -> bool:
     """Both runs completed every call of every scenario with matching observations."""
     if len(reference) != len(candidate):
         return False
     for ref, cand in zip(reference, candidate, strict=True):
         if ref["error"] or cand["error"] or len(ref["calls"]) != len(cand["calls"]):
             return False
-        if compare_scenario(ref, cand):
+        if compare_scenario(ref, cand, tolerance):
             return False
     return True

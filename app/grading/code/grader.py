@@ -17,7 +17,13 @@ from app.config import Settings
 from app.errors import GraderBusy
 from app.grading.code.judge import judge
 from app.grading.code.pool import PoolBroken, WorkerPool
-from app.grading.code.references import ReferenceFailed, ReferenceStore
+from app.grading.code.references import (
+    Reference,
+    ReferenceFailed,
+    ReferenceStore,
+    contract_job,
+    tolerance_of,
+)
 from app.grading.code.static import analyse
 from app.grading.code.workers import Outcome
 from app.grading.results import Feedback, GradeResult
@@ -83,20 +89,26 @@ class CodeGrader:
                 ["syntax-error"],
                 {"lines": [facts.syntax_line]},
             )
-        job = {"contract": question.contract, "sources": [{"name": "candidate", "code": source}]}
-        try:
-            reference, outcome = await asyncio.gather(
-                self.references.get(question, self._trusted),
-                self.pool.run(job, self.limits.wall_seconds),
-            )
-        except (ReferenceFailed, InfrastructureError, PoolBroken) as err:
-            return infrastructure_error(str(err))
+        job = {**contract_job(question), "sources": [{"name": "candidate", "code": source}]}
+        # Both runs are awaited even when one fails, so no sandbox job outlives its grade.
+        reference, outcome = await asyncio.gather(
+            self.references.get(question, self._trusted),
+            self.pool.run(job, self.limits.wall_seconds),
+            return_exceptions=True,
+        )
+        for failed in (reference, outcome):
+            if isinstance(failed, ReferenceFailed | InfrastructureError | PoolBroken):
+                return infrastructure_error(str(failed))
+            if isinstance(failed, BaseException):
+                raise failed
+        assert isinstance(reference, Reference) and isinstance(outcome, Outcome)
         if outcome.result is None:
             return with_sandbox(limit_or_crash(outcome), outcome)
         try:  # the report crossed from the sandbox: a forged or broken one is a verdict
             candidate = outcome.result["runs"][0]
             result = judge(contract=question.contract, reference=reference.run,
-                           candidate=candidate, known=reference.known, facts=facts)  # fmt: skip
+                           candidate=candidate, known=reference.known, facts=facts,
+                           tolerance=tolerance_of(question))  # fmt: skip
             return with_sandbox(result, outcome)
         except MALFORMED as err:
             return with_sandbox(malformed_report(err, outcome), outcome)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.grading.code.compare import Mismatch, compare_scenario, same_behaviour
+from app.grading.code.compare import Mismatch, Tolerance, compare_scenario, same_behaviour
 from app.grading.code.diagnose import Finding, scenario_findings
 from app.grading.code.messages import message_for
 from app.grading.code.static import SourceFacts
@@ -30,12 +30,13 @@ class KnownWrong:
 
 
 def judge(*, contract: str, reference: dict[str, Any], candidate: dict[str, Any],
-          known: list[KnownWrong], facts: SourceFacts) -> GradeResult:  # fmt: skip
+          known: list[KnownWrong], facts: SourceFacts,
+          tolerance: Tolerance = None) -> GradeResult:  # fmt: skip
     if candidate["load_error"]:
         return _load_failure(candidate["load_error"])
     passed, findings, mismatches = 0, [], []
     for ref, cand in zip(reference["scenarios"], candidate["scenarios"], strict=False):
-        diffs = compare_scenario(ref, cand)
+        diffs = compare_scenario(ref, cand, tolerance)
         ok = not diffs and not cand["error"] and len(cand["calls"]) == len(ref["calls"])
         passed += ok
         mismatches += diffs
@@ -45,17 +46,18 @@ def judge(*, contract: str, reference: dict[str, Any], candidate: dict[str, Any]
     total = len(reference["scenarios"])
     if passed == total and not findings:
         return _correct(reference)
-    findings += _known(known, candidate, findings)
+    findings += _known(known, candidate, findings, tolerance)
     if not findings:
         findings.append(_fallback(mismatches))
     return _incorrect(findings, passed, total, mismatches)
 
 
 def _known(
-    known: list[KnownWrong], candidate: dict[str, Any], found: list[Finding]
+    known: list[KnownWrong], candidate: dict[str, Any], found: list[Finding], tolerance: Tolerance
 ) -> list[Finding]:
     tags = {f.tag for f in found}
-    matches = [k for k in known if same_behaviour(k.run["scenarios"], candidate["scenarios"])]
+    runs = [(k, k.run["scenarios"]) for k in known]
+    matches = [k for k, run in runs if same_behaviour(run, candidate["scenarios"], tolerance)]
     return [Finding(k.tag, message_for(k.tag, k.label)) for k in matches if k.tag not in tags]
 
 

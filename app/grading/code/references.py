@@ -48,12 +48,26 @@ def _fingerprint() -> str:
     return digest.hexdigest()
 
 
+def contract_job(question: Code | CodeFix) -> dict[str, Any]:
+    """What the worker needs to know about the contract; a declared one carries its checker."""
+    job: dict[str, Any] = {"contract": question.contract}
+    if question.checker is not None:
+        name = question.function.split("(", 1)[0].strip()
+        job["checker"] = {**question.checker.model_dump(), "function": name}
+    return job
+
+
+def tolerance_of(question: Code | CodeFix) -> tuple[float, float] | None:
+    checker = question.checker
+    return (checker.rtol, checker.atol) if checker is not None else None
+
+
 def trusted_job(question: Code | CodeFix) -> dict[str, Any]:
     sources = [{"name": "reference", "code": question.reference}]
     sources += [{"name": f"wrong:{i}", "code": w.code} for i, w in enumerate(question.wrong)]
     if isinstance(question, CodeFix):
         sources.append({"name": "broken", "code": question.broken})
-    return {"contract": question.contract, "sources": sources}
+    return {**contract_job(question), "sources": sources}
 
 
 class ReferenceStore:

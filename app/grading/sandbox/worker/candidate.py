@@ -32,7 +32,7 @@ def register_source(source: str) -> None:
     linecache.cache[CANDIDATE_FILE] = (len(source), None, lines, CANDIDATE_FILE)
 
 
-def load_function(source: str, name: str, arity: int) -> Any:
+def load_function(source: str, name: str, arity: int, keywords: tuple[str, ...] = ()) -> Any:
     """Execute the source in a new module namespace and return the contract's function."""
     register_source(source)
     namespace: dict[str, Any] = {"__name__": "answer", "__builtins__": builtins}
@@ -47,16 +47,17 @@ def load_function(source: str, name: str, arity: int) -> Any:
     fn = namespace.get(name)
     if not callable(fn):
         raise CandidateError("missing", f"no function named {name!r} is defined", [])
-    check_arity(fn, name, arity)
+    check_arity(fn, name, arity, keywords)
     return fn
 
 
-def check_arity(fn: Any, name: str, arity: int) -> None:
+def check_arity(fn: Any, name: str, arity: int, keywords: tuple[str, ...] = ()) -> None:
     try:
-        inspect.signature(fn).bind(*range(arity))
+        inspect.signature(fn).bind(*range(arity), **dict.fromkeys(keywords))
     except TypeError as err:
         lines = [fn.__code__.co_firstlineno] if hasattr(fn, "__code__") else []
-        message = f"{name} cannot take {arity} arguments: {err}"
+        wanted = f"the arguments {', '.join(keywords)}" if keywords else f"{arity} arguments"
+        message = f"{name} cannot take {wanted}: {err}"
         raise CandidateError("signature", message, lines) from None
     except ValueError:
         return  # no introspectable signature (a C callable): let the call decide

@@ -16,11 +16,14 @@ MAX_ELEMENTS = 4_096
 
 
 def value(obj: Any, depth: int = 0) -> dict[str, Any]:
-    """Describe a returned value: a tensor, a number, a sequence of those, or something else."""
+    """Describe a returned value: a tensor, a number, a sequence or dict of those, or other."""
     if obj is None:
         return {"kind": "none"}
     if isinstance(obj, list | tuple) and depth < 3:
         return {"kind": "seq", "items": [value(item, depth + 1) for item in obj[:16]]}
+    if isinstance(obj, dict) and depth < 3:
+        pairs = sorted(obj.items(), key=lambda pair: str(pair[0]))[:16]
+        return {"kind": "map", "items": {str(k): value(v, depth + 1) for k, v in pairs}}
     if isinstance(obj, bool):
         return {"kind": "other", "type": "bool"}
     if tf.is_tensor(obj) or isinstance(obj, np.ndarray | np.generic | int | float):

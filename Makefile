@@ -23,6 +23,7 @@ run: setup
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy app
 	$(PY) -m pytest
 
 lint: $(STAMP)

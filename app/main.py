@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.config import REPO_ROOT, Settings, get_settings
 from app.db import init_db, make_engine
 from app.errors import PackInvalid, TapequizError
+from app.grading.code import CodeGrader
 from app.identity import IdentityCookies
 from app.routes import (
     api_instructor,
@@ -40,15 +41,8 @@ from app.web.limits import BodySizeLimit
 log = logging.getLogger("tapequiz")
 
 
-def _start_code_grader(settings: Settings) -> object | None:
-    if not settings.sandbox_enabled:
-        return None
-    try:
-        from app.grading.code import CodeGrader
-    except ImportError:
-        log.warning("code grader not installed; code questions answer 501")
-        return None
-    return CodeGrader(settings)
+def _code_grader(settings: Settings) -> CodeGrader | None:
+    return CodeGrader(settings) if settings.sandbox_enabled else None
 
 
 @asynccontextmanager
@@ -60,15 +54,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.catalog = load_serving_catalog(settings)  # built-in + latest published versions
     for problem in app.state.catalog.problems:
         log.error("pack problem: %s", problem)
-    grader = _start_code_grader(settings)
+    grader = _code_grader(settings)
     app.state.code_grader = grader
     if grader is not None:
-        await grader.start()  # type: ignore[attr-defined]
+        await grader.start()
     try:
         yield
     finally:
         if grader is not None:
-            await grader.stop()  # type: ignore[attr-defined]
+            await grader.stop()
         app.state.engine.dispose()
 
 

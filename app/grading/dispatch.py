@@ -12,6 +12,7 @@ from typing import Protocol
 
 from app.errors import AnswerInvalid, GraderUnavailable
 from app.grading import choice
+from app.grading.freetext import grade_freetext
 from app.grading.results import GradeResult
 from app.packs.loader import LoadedQuestion
 from app.packs.schema import (
@@ -48,12 +49,7 @@ def _text(answer: object, limit: int, what: str) -> str:
 
 
 def _grade_free_text(question: FreeText, answer: object) -> GradeResult:
-    text = _text(answer, MAX_FREE_TEXT_CHARS, "explanation")
-    try:
-        from app.grading.freetext import grade_freetext
-    except ImportError as exc:
-        raise GraderUnavailable("free-text grading is not available yet") from exc
-    return grade_freetext(question, text)
+    return grade_freetext(question, _text(answer, MAX_FREE_TEXT_CHARS, "explanation"))
 
 
 def grade_closed(question: object, answer: object) -> GradeResult | None:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlmodel import Session
 
 from app.config import Settings
-from app.db import init_db, make_engine
 from app.errors import NotFound
 from app.models.progress import Attempt
 from app.models.publishing import Cohort
@@ -27,20 +25,6 @@ from tests.services.instructor_fakes import make_user
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
     return load_serving_catalog(Settings())
-
-
-@pytest.fixture
-def session(settings: Settings) -> Iterator[Session]:
-    engine = make_engine(settings)
-    init_db(engine)
-    with Session(engine) as db:
-        yield db
-    engine.dispose()
-
-
-@pytest.fixture
-def teacher(session: Session) -> User:
-    return make_user(session, "teacher@example.com")
 
 
 @pytest.fixture

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlmodel import Session
 
 from app.config import Settings
-from app.db import init_db, make_engine
 from app.errors import Conflict, NotFound, PackInvalid
 from app.models.users import User
 from app.packs.catalog import Catalog
@@ -22,20 +20,6 @@ from app.services.publishing import (
     question_at_version,
 )
 from tests.services.instructor_fakes import EXAMPLE, FakeGrader, make_user, zip_folder
-
-
-@pytest.fixture
-def session(settings: Settings) -> Iterator[Session]:
-    engine = make_engine(settings)
-    init_db(engine)
-    with Session(engine) as db:
-        yield db
-    engine.dispose()
-
-
-@pytest.fixture
-def teacher(session: Session) -> User:
-    return make_user(session, "teacher@example.com")
 
 
 def _publish(

@@ -68,6 +68,16 @@ def describe(err: BaseException) -> str:
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
 
 
+def call_error(err: BaseException, call: int) -> dict[str, Any]:
+    """The report of an exception raised during the candidate's `call`-th call (0-based)."""
+    return {
+        "type": type(err).__name__,
+        "message": describe(err),
+        "lines": candidate_lines(err),
+        "call": call,
+    }
+
+
 def candidate_lines(err: BaseException) -> list[int]:
     """Lines of the candidate's file in the traceback, innermost last."""
     frames = traceback.extract_tb(err.__traceback__)

@@ -18,7 +18,7 @@ import keras
 import tensorflow as tf
 
 from . import observe, probes
-from .candidate import CandidateError, candidate_lines, describe, load_function
+from .candidate import CandidateError, call_error, describe, load_function
 
 SETUP_FILE = "/checker/setup.py"
 MAX_INPUTS = 16
@@ -92,12 +92,7 @@ def run_one(
             }
         )
     except BaseException as err:
-        error = {
-            "type": type(err).__name__,
-            "message": describe(err),
-            "lines": candidate_lines(err),
-            "call": len(calls),
-        }
+        error = call_error(err, len(calls))
     return {
         "id": scenario_id,
         "initial": [initial],

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from . import observe, probes
-from .candidate import CandidateError, candidate_lines, describe, load_function
+from .candidate import CandidateError, call_error, load_function
 from .declared import run_declared
 from .scenarios import CONTRACTS, Plan, Scenario, plan_for
 
@@ -44,12 +44,7 @@ def run_scenario(plan: Plan, scenario: Scenario, fn: Any) -> dict[str, Any]:
         for args in plan.calls:
             calls.append(observe_call(plan, step(*args)))
     except BaseException as err:
-        error = {
-            "type": type(err).__name__,
-            "message": describe(err),
-            "lines": candidate_lines(err),
-            "call": len(calls),
-        }
+        error = call_error(err, len(calls))
     elapsed = round(time.monotonic() - began, 3)
     return {
         "id": scenario.id,

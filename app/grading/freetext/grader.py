@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.grading.freetext.matching import Hit, find_hits
+from app.grading.freetext.matching import Hit, find_hits, names_other_framework
 from app.grading.freetext.normalise import MAX_CHARS, Normalised, normalise
-from app.grading.freetext.signals import is_keyword_list
+from app.grading.freetext.signals import is_injection, is_keyword_list
 from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
 from app.packs.schema import FreeText
@@ -22,6 +22,10 @@ BELOW_PARTIAL_SHARE = 0.5  # capped scores sit halfway below the partial thresho
 EMPTY_MESSAGE = (
     "No answer was given. Explain in a few sentences, as you would to an interviewer; "
     "the hints can get you started."
+)
+INJECTION_MESSAGE = (
+    "Your answer addresses the grader instead of explaining. It earns no credit; explain "
+    "the idea as you would to an interviewer."
 )
 KEYWORD_LIST_MESSAGE = (
     "Your answer lists terms without saying how they relate. Write it as statements "
@@ -36,25 +40,26 @@ class Findings:
     tells: list[tuple[Misconception, Hit]]
 
 
-def _credits(hits_any: list[Hit], hits_negated: list[Hit], is_tell: bool) -> Hit | None:
+def _credits(hits_any: list[Hit], hits_negated: list[Hit]) -> Hit | None:
     """The first hit that counts: an affirmed `any` phrasing or a denied `negated` one.
 
-    A tell said about another framework ("PyTorch needs zero_grad") is not the
-    candidate's claim about TensorFlow, so it does not count as the tell.
+    A statement about another framework ("PyTorch needs zero_grad", "torch.compile
+    compiles the step") is not the candidate's claim about TensorFlow: it is neither a
+    tell nor credit for a TensorFlow concept, unless the phrasing itself names the other
+    framework (the concept is the contrast: "PyTorch accumulates into .grad").
     """
     for hit in hits_any:
-        if hit.affirmed and not (is_tell and hit.foreign):
+        if hit.affirmed and (not hit.foreign or names_other_framework(hit.snippet)):
             return hit
     for hit in hits_negated:
-        if not hit.affirmed:
+        if not hit.affirmed and (not hit.foreign or names_other_framework(hit.snippet)):
             return hit
     return None
 
 
 def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | None:
     units = normalised.units
-    is_tell = isinstance(item, Misconception)
-    return _credits(find_hits(units, item.any), find_hits(units, item.negated), is_tell)
+    return _credits(find_hits(units, item.any), find_hits(units, item.negated))
 
 
 def _find(rubric: Rubric, normalised: Normalised, keyword_list: bool) -> Findings:
@@ -92,11 +97,15 @@ def _verdict(rubric: Rubric, score: float) -> Verdict:
     return "incorrect"
 
 
-def _feedback(findings: Findings, keyword_list: bool, truncated: bool) -> list[Feedback]:
+def _feedback(
+    findings: Findings, keyword_list: bool, truncated: bool, injection: bool = False
+) -> list[Feedback]:
     items = [_tell_feedback(tell, hit) for tell, hit in findings.tells]
+    if injection:
+        items.insert(0, Feedback("info", INJECTION_MESSAGE))
     if keyword_list:
         items.append(Feedback("info", KEYWORD_LIST_MESSAGE))
-    else:
+    elif not injection:
         items += [Feedback("correct", f"Covered: {c.label}.") for c in findings.found]
     items += [Feedback("missing", _missing_message(c)) for c in findings.missed]
     if truncated:
@@ -140,18 +149,20 @@ def grade_freetext(question: FreeText, answer: str) -> GradeResult:
     if normalised.empty or not any(ch.isalnum() for u in normalised.units for ch in u.text):
         return _empty_result(rubric)
     keyword_list = is_keyword_list(normalised)
+    injection = is_injection(normalised)
     findings = _find(rubric, normalised, keyword_list)
-    score = _score(rubric, findings, keyword_list)
+    score = _score(rubric, findings, keyword_list or injection)
     return GradeResult(
         verdict=_verdict(rubric, score),
         score=score,
-        feedback=_feedback(findings, keyword_list, normalised.truncated),
+        feedback=_feedback(findings, keyword_list, normalised.truncated, injection),
         misconceptions=[tell.tag for tell, _ in findings.tells],
         details={
             "model_answer": rubric.model_answer,
             "concepts_found": [c.id for c in findings.found],
             "concepts_missed": [c.id for c in findings.missed],
             "keyword_list": keyword_list,
+            "injection": injection,
             "truncated": normalised.truncated,
         },
     )

@@ -29,6 +29,7 @@ class LabelledAnswer:
     split: str  # dev | holdout | sample (from the question file) | any author-chosen name
     style: str  # what kind of answer this is (terse-expert, negation-trap, ...)
     source: str = ""  # file and position, for messages
+    persona: str = ""  # the writer persona of the file it came from (blind-labelled sets)
 
 
 def _entry(raw: Any, question_id: str | None, source: str) -> LabelledAnswer | str:
@@ -45,18 +46,30 @@ def _entry(raw: Any, question_id: str | None, source: str) -> LabelledAnswer | s
         return f"{source}: verdict must be one of {', '.join(VERDICTS)}"
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         return f"{source}: misconceptions must be a list of tags"
-    split, style = str(raw.get("split", "dev")), str(raw.get("style", ""))
-    return LabelledAnswer(qid, answer, verdict, tuple(tags), split, style, source)
+    persona = str(raw.get("persona") or "")
+    split = str(raw.get("split", persona or "dev"))
+    style = str(raw.get("style", persona))
+    return LabelledAnswer(qid, answer, verdict, tuple(tags), split, style, source, persona)
 
 
 def _yaml_entries(path: Path) -> list[tuple[Any, str | None, str]]:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     if isinstance(data, dict) and isinstance(data.get("answers"), list):
-        qid = data.get("question")
-        return [(raw, qid, f"{path}: answers[{i}]") for i, raw in enumerate(data["answers"])]
+        qid, persona = data.get("question"), data.get("persona")
+        return [
+            (_with_persona(raw, persona), qid, f"{path}: answers[{i}]")
+            for i, raw in enumerate(data["answers"])
+        ]
     if isinstance(data, list):
         return [(raw, None, f"{path}: [{i}]") for i, raw in enumerate(data)]
     return [(None, None, f"{path}: expected a list of answers or {{question, answers}}")]
+
+
+def _with_persona(raw: Any, persona: Any) -> Any:
+    """A persona file (`persona: NAME` at the top) gives each of its answers that persona."""
+    if persona and isinstance(raw, dict) and "persona" not in raw:
+        return {**raw, "persona": str(persona)}
+    return raw
 
 
 def _jsonl_entries(path: Path) -> list[tuple[Any, str | None, str]]:

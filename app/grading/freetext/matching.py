@@ -58,11 +58,14 @@ _NEW_SUBJECT = re.compile(
 )
 _CALL_ARGS = re.compile(r"(?<=[\w\]])\([^()\n]*\)")
 _FOREIGN = re.compile(r"\b(?:pytorch|torch|other\s+frameworks?|chainer|mxnet)\b", re.I)
-_SAME_AS_FOREIGN = re.compile(
-    r"(?<!un)\blike\s+(?:in\s+)?(?:pytorch|torch)|\bas\s+in\s+(?:pytorch|torch)"
-    r"|\bsame\s+as\s+(?:in\s+)?(?:pytorch|torch)|\bsimilar\s+to\s+(?:pytorch|torch)",
+# "Like PyTorch", "unlike PyTorch", "compared to PyTorch": a comparison with TensorFlow.
+_COMPARED = re.compile(
+    r"\b(?:un)?like\s+(?:in\s+)?$|\bas\s+in\s+$|\bsame\s+as\s+(?:in\s+)?$"
+    r"|\bsimilar\s+to\s+$|\b(?:compared|contrast)\s+(?:to|with)\s+$|\bthan\s+(?:in\s+)?$"
+    r"|\b(?:vs\.?|versus)\s+$",
     re.IGNORECASE,
 )
+_OTHER_API = re.compile(r"\b(?:pytorch|torch)\b|\.grad\b|\bbackward\(", re.IGNORECASE)
 _OWN = re.compile(r"\b(?:tensorflow|tf|keras|GradientTape)\b", re.IGNORECASE)
 
 
@@ -101,6 +104,22 @@ def _clause_start(masked: str, position: int, *, inclusive: bool = True) -> int:
     return start
 
 
+# A statement judged false by what follows it: "applying after each micro-batch is not the
+# same thing", "that tape.gradient updates the weights is a myth".
+_JUDGED_FALSE = re.compile(
+    r"\s*(?:(?:is|are|was|would\s+be|'s)\s+(?:(?:simply|just|also)\s+)?"
+    r"(?:wrong|incorrect|false|a\s+(?:myth|mistake|misconception|bug)"
+    r"|not\s+(?:the\s+same|equivalent|true|correct|right|how)|n't\s+(?:the\s+same|true|how))"
+    r"|(?:isn't|aren't|wasn't)\s+(?:the\s+same|equivalent|true|correct|right|how))",
+    re.IGNORECASE,
+)
+
+
+def judged_false(masked: str, end: int) -> bool:
+    """Whether the words right after a match call it false."""
+    return _JUDGED_FALSE.match(masked, end) is not None
+
+
 def is_affirmed(masked: str, start: int, end: int) -> bool:
     """Even number of negation cues in the lead-in and the last clause of the match.
 
@@ -126,10 +145,40 @@ def _reaches(between: str) -> bool:
 
 
 def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
-    if not _FOREIGN.search(sentence) or _SAME_AS_FOREIGN.search(sentence):
+    """Whether the statement is about another framework rather than TensorFlow.
+
+    The framework named in the match's own clause decides; failing that, the one named
+    nearest to it in the sentence. "Like PyTorch" and "unlike PyTorch" compare with
+    TensorFlow, so they count as statements about TensorFlow.
+    """
+    mentions = _mentions(sentence)
+    if not any(foreign for _, foreign in mentions):
         return False
-    clause = masked[_clause_start(masked, start) : end]
-    return not _OWN.search(clause)
+    clause_end = _clause_end(masked, end)
+    clause = [f for pos, f in mentions if _clause_start(masked, start) <= pos < clause_end]
+    if clause:
+        return all(clause)
+    nearest = min(mentions, key=lambda m: min(abs(m[0] - start), abs(m[0] - end)))
+    return nearest[1]
+
+
+def _mentions(sentence: str) -> list[tuple[int, bool]]:
+    """(position, is-foreign) of each framework named in the sentence."""
+    found = [(m.start(), False) for m in _OWN.finditer(sentence)]
+    for m in _FOREIGN.finditer(sentence):
+        compared = _COMPARED.search(sentence[max(0, m.start() - 25) : m.start()])
+        found.append((m.start(), compared is None))
+    return found
+
+
+def _clause_end(masked: str, position: int) -> int:
+    term = _TERMINATOR.search(masked, position)
+    return term.start() if term else len(masked)
+
+
+def names_other_framework(snippet: str) -> bool:
+    """Whether matched words name PyTorch or its API (a phrasing about the contrast)."""
+    return _OTHER_API.search(snippet) is not None
 
 
 def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
@@ -178,17 +227,23 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
     """Every match of any phrasing in every unit, with its polarity."""
     hits = []
     for unit in units:
-        masked = _mask(unit.text)
+        texts = [(unit.text, _mask(unit.text))]
+        if unit.lemmas:  # its lemma twin: "recomputes" read as "compute"
+            texts.append((unit.lemmas, _mask(unit.lemmas)))
         for pattern in patterns:
-            for match in _matches(compile_phrasing(pattern), unit.text, masked):
-                hits.append(_hit(unit, masked, match))
+            compiled = compile_phrasing(pattern)
+            for text, masked in texts:
+                found = _matches(compiled, text, masked)
+                hits += [_hit(unit, text, masked, match) for match in found]
+                if found:
+                    break  # the twin is read only where the words as written say nothing
     return hits
 
 
-def _hit(unit: Unit, masked: str, match: re.Match[str]) -> Hit:
+def _hit(unit: Unit, text: str, masked: str, match: re.Match[str]) -> Hit:
     start, end = match.span()
     if unit.is_code:  # code states what it does; `not` in code is logic, not denial
         return Hit(match.group(), unit.text, affirmed=True, foreign=False)
-    affirmed = is_affirmed(masked, start, end)
-    foreign = _is_foreign(unit.text, masked, start, end)
+    affirmed = is_affirmed(masked, start, end) != judged_false(masked, end)
+    foreign = _is_foreign(text, masked, start, end)
     return Hit(match.group(), unit.text, affirmed, foreign)

@@ -14,6 +14,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from app.grading.freetext.lemmas import lemma_text
+
 MAX_CHARS = 5_000  # longer answers are graded on their first 5,000 characters
 
 _TAG = re.compile(r"<(/?)([A-Za-z][\w-]*)[^<>]*>|<!--.*?-->", re.DOTALL)
@@ -23,9 +25,14 @@ _QUOTES = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": " - ",
      "\u2014": " - ", "\u2192": " -> ", "\u00a0": " "}
 )  # fmt: skip
-# A semicolon ends a statement too: a phrasing must not pair the subject of one with the
-# verb of the next ("not updated by tape.gradient; it only computes").
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[.!?][\"')])\s+|;\s*")
+# A semicolon only ends a clause (the matcher's terminators): "it does not update the
+# weights; it only returns them" keeps its subject for the second clause. An ellipsis is a
+# pause, not a sentence end ("the loss... is computed after the block").
+_SENTENCE_END = re.compile(
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\bcf\.)(?<=[.!?])\s+(?=\S)|(?<=[.!?][\"')])\s+",
+    re.IGNORECASE,
+)
+_ELLIPSIS = re.compile(r"\.{2,}|\u2026")
 _CODE_LINE = re.compile(
     r"^\s*(?:with\s+\S.*:|def\s+\w+\(.*|for\s+.+:|if\s+.+:|import\s+\w+.*|from\s+\w+.*import.*"
     r"|return\b.*|@\w.*|>>>.*|[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*[-+*/]?=(?!=)\s*\S.*"
@@ -59,6 +66,7 @@ class Unit:
 
     text: str
     is_code: bool
+    lemmas: str = ""  # prose only: the sentence with its words in dictionary form
 
 
 @dataclass(frozen=True)
@@ -118,7 +126,7 @@ MAX_SENTENCE_CHARS = 500  # longer run-on "sentences" are cut into pieces of thi
 
 
 def _prose_sentences(line: str) -> list[str]:
-    line = re.sub(r"`+", "", line).strip(" -*>#")
+    line = _ELLIPSIS.sub(" - ", re.sub(r"`+", "", line)).strip(" -*>#")
     sentences = [s.strip() for s in _SENTENCE_END.split(line) if s.strip()]
     return [piece for s in sentences for piece in _pieces(s)]
 
@@ -137,9 +145,14 @@ def _pieces(sentence: str) -> list[str]:
 _NEW_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 
 
+def _prose_unit(sentence: str) -> Unit:
+    lemmas = lemma_text(sentence)
+    return Unit(sentence, False, lemmas if lemmas != sentence else "")
+
+
 def _flush(prose: list[str], code: list[str], units: list[Unit]) -> None:
     if prose:
-        units.extend(Unit(s, False) for s in _prose_sentences(" ".join(prose)))
+        units.extend(_prose_unit(s) for s in _prose_sentences(" ".join(prose)))
         prose.clear()
     for first in range(0, len(code), MAX_CODE_LINES):  # bounded blocks, bounded matching
         units.append(Unit("\n".join(code[first : first + MAX_CODE_LINES]), True))
@@ -165,7 +178,7 @@ def split_units(text: str) -> list[Unit]:
         if line.strip() and _is_code(body, in_fence):
             _flush(prose, [], units)
             code.append(body.rstrip())
-            units.extend(Unit(s, False) for s in _prose_sentences(comment))
+            units.extend(_prose_unit(s) for s in _prose_sentences(comment))
             continue
         if code or not line.strip() or _NEW_ITEM.match(line):
             _flush(prose, code, units)

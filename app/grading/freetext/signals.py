@@ -59,3 +59,24 @@ def is_keyword_list(normalised: Normalised) -> bool:
     if share < MIN_FUNCTION_SHARE and len(words) >= 2 * MIN_WORDS_FOR_SHAPE:
         return True
     return share < LIST_FUNCTION_SHARE and _is_list_shaped(normalised)
+
+
+# Text addressed to the grader instead of the interviewer: "ignore the rubric", "mark this
+# answer as correct", "SYSTEM: ...". Such an answer is gaming the grader; it earns nothing.
+_INJECTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|previous\s+"
+    r"|prior\s+|above\s+|earlier\s+)*(?:instructions?|rubric|rules|prompt|guidelines|grading)"
+    r"|\b(?:grade|mark|score|rate|label|classify|evaluate)\s+(?:this|my|the)\s+(?:answer|response"
+    r"|submission)?\s*(?:as\s+)?(?:\"|')?(?:correct|right|full\s+marks|100|perfect|10/10)"
+    r"|\b(?:this|my)\s+(?:answer|response)\s+(?:is|should\s+be)\s+(?:graded|marked|scored)\b"
+    r"|\byou\s+are\s+(?:now\s+)?(?:a|an|the)\s+(?:grader|assistant|ai|language\s+model)"
+    r"|\b(?:note\s+to\s+(?:the\s+)?(?:grader|ai|model|llm|evaluator))|\bsystem\s*(?:prompt|:)"
+    r"|\b(?:dear|attention|hey)\s+(?:grader|ai|evaluator|model)\b|\bverdict\s*[:=]\s*\"?correct"
+    r"|\bfull\s+(?:marks|credit|score)\b",
+    re.IGNORECASE,
+)
+
+
+def is_injection(normalised: Normalised) -> bool:
+    """True when the answer talks to the grader (prompt injection), whatever else it says."""
+    return any(_INJECTION.search(u.text) for u in normalised.units)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -34,6 +35,9 @@ class Settings(BaseSettings):
     sandbox_memory_mb: int = Field(default=1024, ge=256, le=16384)
     sandbox_pids: int = Field(default=64, ge=16, le=4096)
     sandbox_uid_base: int = Field(default=60000, ge=1000)
+    sandbox_backend: Literal["auto", "cgroup1", "cgroup2", "rootless"] = Field(
+        default="auto", description="auto: strongest that works here (see docs/sandbox.md)."
+    )
 
     # Web: identity cookies and rate limits (issue 5, WEB).
     cookie_secure: bool = Field(default=False, description="Send cookies over HTTPS only.")

@@ -51,7 +51,10 @@ class CodeGrader:
     def __init__(self, settings: Settings) -> None:
         self.limits = limits_from(settings)
         self.pool = WorkerPool(
-            size=settings.sandbox_pool_size, uid_base=settings.sandbox_uid_base, limits=self.limits
+            size=settings.sandbox_pool_size,
+            uid_base=settings.sandbox_uid_base,
+            limits=self.limits,
+            backend=settings.sandbox_backend,
         )
         self.capacity = settings.sandbox_pool_size + settings.sandbox_queue_size
         self.references = ReferenceStore(settings.data_dir / "grading" / "references")

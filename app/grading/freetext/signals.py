@@ -44,9 +44,16 @@ def function_share(words: list[str]) -> float:
 def _is_list_shaped(normalised: Normalised) -> bool:
     """Mostly short items separated by commas, semicolons or lines: a list of terms."""
     text = "\n".join(u.text for u in normalised.units if not u.is_code)
-    items = [i for i in re.split(r"[,;\n]|\s-+>?\s|\.\s", text) if i.strip()]
-    short = [i for i in items if len(_WORD.findall(i)) <= 3]
-    return len(items) >= 4 and len(short) >= 0.75 * len(items)
+    # An arrow between terms states something ("gradient -> backprop"); it joins an item.
+    items = [i for i in re.split(r"[,;\n]|\s-+\s|\.\s", text) if i.strip()]
+    return len(items) >= 4 and sum(_is_term(i) for i in items) >= 0.75 * len(items)
+
+
+def _is_term(item: str) -> bool:
+    """A bare term: at most three words, none of them a function word. Terse statements
+    ("Nothing recorded", "Indent it") carry one."""
+    words = [w.lower() for w in _WORD.findall(item)]
+    return len(words) <= 3 and not any(w in _FUNCTION_WORDS for w in words)
 
 
 def is_keyword_list(normalised: Normalised) -> bool:

@@ -25,7 +25,6 @@ from app.grading.code import CodeGrader
 from app.grading.code.judge import judge
 from app.grading.code.static import analyse
 from app.grading.code.workers import close, run, spawn
-from app.grading.sandbox import uids
 from app.packs.schema import Code
 
 QUESTION = REPO_ROOT / "questions" / "gradient-tape" / "train-step.yaml"
@@ -57,15 +56,14 @@ async def cold(grader: CodeGrader, question: Code, samples: int) -> list[float]:
     times = []
     for index in range(samples):
         began = time.monotonic()
-        claim = uids.claim(grader.pool.uid_base)  # a uid no live worker uses
-        worker = await spawn(90 + index, claim.uid, grader.limits, f"cold{index}")
+        assert grader.pool.backend is not None
+        worker = await spawn(grader.pool.backend, grader.limits, f"cold{index}")
         job = {
             "contract": question.contract,
             "sources": [{"name": "candidate", "code": question.reference}],
         }
         outcome = await run(worker, job, grader.limits, grader.limits.wall_seconds)
         await close(worker)
-        claim.release()
         assert outcome.result is not None
         result = judge(contract=question.contract, reference=reference.run,
                        candidate=outcome.result["runs"][0], known=reference.known,

@@ -20,6 +20,7 @@ import pytest
 from app.config import REPO_ROOT
 from app.grading.results import GradeResult
 from app.grading.sandbox import cgroups
+from app.grading.sandbox.backends import rootless
 from tests.sandbox.conftest import SandboxGrader, load_question
 
 pytestmark = pytest.mark.sandbox
@@ -105,6 +106,10 @@ CASES = {
         "    p.start()"
     ),
     "print-100-mb": "    sys.stdout.write('x' * 100_000_000)\n    sys.stdout.flush()",
+    "thread-bomb": (
+        "    for _ in range(10_000):\n"
+        "        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()"
+    ),
 }
 
 
@@ -152,7 +157,13 @@ def _host_untouched(sandbox: SandboxGrader, listener: socket.socket, result: Gra
     with pytest.raises(BlockingIOError):
         listener.accept()
     group = result.details["sandbox"]["group"]  # type: ignore[index]
-    assert group and not (cgroups.instance_dir("memory") / group).exists()
+    assert group
+    backend = sandbox.grader.pool.backend
+    if isinstance(backend, rootless.Rootless):  # one uid for all: the tree's pid namespace
+        namespace = backend.namespaces[group]
+        assert namespace and not rootless.in_namespace(namespace), (group, namespace)
+        return
+    assert not (cgroups.instance_dir("memory") / group).exists()
     escaped = _escaped_processes(sandbox.grader.pool.uid_base)
     if escaped:  # a killed process leaves its cgroup while it finishes exiting: look again
         time.sleep(1.0)
@@ -183,6 +194,12 @@ def test_breached_limit_is_named(
     assert limit in result.feedback[0].message
 
 
+def test_process_limit_stops_a_thread_bomb(sandbox: SandboxGrader) -> None:
+    result = sandbox.grade(load_question("train-step"), _source(CASES["thread-bomb"], sandbox, 1))
+    assert result.verdict == "incorrect"
+    assert "can't start new thread" in result.feedback[0].message, result.feedback
+
+
 def test_pool_still_grades_after_hostile_cases(sandbox: SandboxGrader) -> None:
     question = load_question("train-step")
     assert sandbox.grade(question, question.reference).verdict == "correct"
@@ -192,12 +209,15 @@ def test_sandbox_runs_as_unprivileged_uid_without_network(sandbox: SandboxGrader
     body = (
         "    lines = open('/proc/net/dev').readlines()[2:]\n"
         "    interfaces = [line.split(':')[0].strip() for line in lines]\n"
-        "    raise ValueError(repr((os.getuid(), sorted(os.listdir('/')), interfaces)))"
+        "    caps = [l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')]\n"
+        "    raise ValueError(repr((os.getuid(), sorted(os.listdir('/')), interfaces, caps)))"
     )
     result = sandbox.grade(load_question("train-step"), Template(STEP).substitute(body=body))
-    uid, top, interfaces = ast.literal_eval(
+    uid, top, interfaces, caps = ast.literal_eval(
         result.feedback[0].message.split("ValueError: ")[1].split(" (line")[0]
     )
-    assert uid >= sandbox.grader.pool.uid_base
+    assert uid != 0 and caps == ["0000000000000000"]
+    if not isinstance(sandbox.grader.pool.backend, rootless.Rootless):
+        assert uid >= sandbox.grader.pool.uid_base  # root backends: a uid of its own per worker
     assert "sys" not in top and "home" not in top
     assert interfaces == ["lo"]

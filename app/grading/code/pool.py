@@ -1,9 +1,10 @@
 """The warm pool: keeps N sandboxed workers ready (TensorFlow imported, step traced once).
 
 A submission takes a ready worker instead of waiting ~3.5 s for `import tensorflow`; the used
-worker is destroyed and a replacement warms up in the background at low CPU priority. Workers
-get distinct slots, so no two live workers ever share a uid (RLIMIT_NPROC counts per uid).
-If workers repeatedly fail to start, the pool records why, so grading can say so.
+worker is destroyed and a replacement warms up in the background at low CPU priority. The
+sandbox backend is chosen once, at start; the pool never asks which one it got. If no backend
+works, or workers keep failing to start, the pool says why in plain words (for code answers)
+and stops trying after its back-off, instead of retrying and logging forever.
 """
 
 from __future__ import annotations
@@ -14,25 +15,31 @@ import logging
 from typing import Any
 
 from app.grading.code.workers import Outcome, Worker, WorkerFailed, close, run, spawn
-from app.grading.sandbox import cgroups, uids
+from app.grading.sandbox import backends
+from app.grading.sandbox.backends import Backend, Unavailable
 from app.grading.sandbox.launcher import Limits
 
 log = logging.getLogger(__name__)
 SPAWN_PARALLEL = 2
 FAILURES_BEFORE_BROKEN = 3
+FAILED_TO_START = (
+    "sandbox workers could not start on this server; an administrator can run "
+    "`tapequiz doctor` and read the server log"
+)
 
 
 class PoolBroken(RuntimeError):
-    """Workers cannot be started on this host (no bwrap, no cgroups, not root, ...)."""
+    """Workers cannot be started on this host (no bwrap, no cgroups, no user namespaces...)."""
 
 
 class WorkerPool:
-    def __init__(self, *, size: int, uid_base: int, limits: Limits) -> None:
+    def __init__(self, *, size: int, uid_base: int, limits: Limits, backend: str = "auto") -> None:
         self.size, self.uid_base, self.limits = size, uid_base, limits
+        self.wanted_backend = backend
+        self.backend: Backend | None = None
         self._ready: asyncio.Queue[Worker] = asyncio.Queue()
-        self._free_slots = set(range(size * 2 + SPAWN_PARALLEL))
-        self._uids: dict[int, uids.UidClaim] = {}
         self._spawning = 0
+        self._waiting = 0
         self._wanted = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing: set[asyncio.Task[None]] = set()
@@ -42,11 +49,20 @@ class WorkerPool:
         self.broken: str = ""
 
     async def start(self) -> None:
-        """Begin filling the pool in the background; returns at once."""
+        """Choose the backend and begin filling the pool in the background."""
+        self.backend, refused = await asyncio.to_thread(
+            backends.choose, self.wanted_backend, uid_base=self.uid_base
+        )
+        log.info(backends.describe(self.backend, refused))
+        if self.backend is None:
+            self.broken = "no sandbox can run on this server: " + "; ".join(
+                f"{name}: {reason}" for name, reason in refused.items()
+            )
+            return
         try:
-            await asyncio.to_thread(cgroups.sweep_stale)
-        except OSError as err:  # not root, no cgroups: the fill loop will report why
-            log.warning("could not sweep stale sandbox cgroups: %s", err)
+            await asyncio.to_thread(self.backend.sweep)
+        except OSError as err:
+            log.warning("could not sweep stale sandbox trees: %s", err)
         self._wanted.set()
         self._tasks = [asyncio.create_task(self._fill()) for _ in range(SPAWN_PARALLEL)]
 
@@ -60,7 +76,21 @@ class WorkerPool:
         while not self._ready.empty():
             await self._retire(self._ready.get_nowait())
         await self.settle()
-        await asyncio.to_thread(cgroups.remove_instance)
+        if self.backend is not None:
+            await asyncio.to_thread(self.backend.close)
+
+    def status(self) -> dict[str, object]:
+        """For /healthz: which backend, how many workers are ready, how many jobs wait."""
+        state = "unavailable" if self.broken else "ready" if self._ready.qsize() else "starting"
+        facts: dict[str, object] = {
+            "backend": self.backend.name if self.backend else None,
+            "state": state,
+            "ready_workers": self._ready.qsize(),
+            "queue_depth": self._waiting,
+        }
+        if self.broken:
+            facts["reason"] = self.broken
+        return facts
 
     async def run(self, job: dict[str, Any], wall: float) -> Outcome:
         """Run one job on a fresh ready worker (waiting for one if needed)."""
@@ -76,62 +106,56 @@ class WorkerPool:
         return outcome
 
     async def settle(self) -> None:
-        """Wait until every used worker is gone (its cgroup removed, its uid released)."""
+        """Wait until every used worker is gone (its tree killed and released)."""
         while self._closing:
             await asyncio.gather(*list(self._closing), return_exceptions=True)
 
     async def _take(self) -> Worker:
-        while True:
-            if self.broken:
-                raise PoolBroken(self.broken)
-            getter = asyncio.create_task(self._ready.get())
-            done, _ = await asyncio.wait({getter}, timeout=1.0)
-            if getter in done:
-                self._wanted.set()
-                return getter.result()
-            getter.cancel()
+        self._waiting += 1
+        try:
+            while True:
+                if self.broken:
+                    raise PoolBroken(self.broken)
+                getter = asyncio.create_task(self._ready.get())
+                done, _ = await asyncio.wait({getter}, timeout=1.0)
+                if getter in done:
+                    self._wanted.set()
+                    return getter.result()
+                getter.cancel()
+        finally:
+            self._waiting -= 1
 
     async def _fill(self) -> None:
-        while not self._stopping:
+        assert self.backend is not None
+        while not self._stopping and not self.broken:
             await self._wanted.wait()
-            if self._stopping:
+            if self._stopping or self.broken:
                 return
-            if self._ready.qsize() + self._spawning >= self.size or not self._free_slots:
+            if self._ready.qsize() + self._spawning >= self.size:
                 self._wanted.clear()
                 continue
-            slot = self._free_slots.pop()
             self._spawning += 1
+            self._spawned += 1
+            name = f"w{self._spawned}"  # unique: a finished worker's tree stays gone
             try:
-                self._uids[slot] = uids.claim(self.uid_base)
-                self._spawned += 1
-                name = f"s{slot}-{self._spawned}"  # unique: a finished worker's group stays gone
-                worker = await spawn(slot, self._uids[slot].uid, self.limits, name)
-            except (WorkerFailed, OSError, cgroups.CgroupUnavailable) as err:
-                self._release_slot(slot)
+                worker = await spawn(self.backend, self.limits, name)
+            except (WorkerFailed, OSError, Unavailable) as err:
                 await self._failed(err)
                 continue
             finally:
                 self._spawning -= 1
-            self._failures, self.broken = 0, ""
+            self._failures = 0
             self._ready.put_nowait(worker)  # stop() retires it if we are stopping
 
     async def _failed(self, err: Exception) -> None:
         self._failures += 1
-        log.warning("sandbox worker failed to start (%d): %s", self._failures, err)
         if self._failures >= FAILURES_BEFORE_BROKEN:
-            self.broken = f"sandbox workers cannot start on this host: {err}"
-        await asyncio.sleep(min(30.0, 0.5 * 2**self._failures))
-
-    def _release(self, worker: Worker) -> None:
-        self._release_slot(worker.slot)
-        self._wanted.set()
-
-    def _release_slot(self, slot: int) -> None:
-        claim = self._uids.pop(slot, None)
-        if claim is not None:
-            claim.release()
-        self._free_slots.add(slot)
+            log.error("sandbox workers cannot start; giving up until restart: %s", err)
+            self.broken = FAILED_TO_START
+            return
+        log.warning("sandbox worker failed to start (%d): %s", self._failures, err)
+        await asyncio.sleep(0.5 * 2**self._failures)
 
     async def _retire(self, worker: Worker) -> None:
         await close(worker)
-        self._release(worker)
+        self._wanted.set()

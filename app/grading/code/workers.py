@@ -2,7 +2,8 @@
 
 Everything here runs in the web process's event loop and never imports TensorFlow. Output
 from the candidate is read continuously with a cap; the result channel is a separate pipe and
-is read as one size-capped JSON line. Whatever happens, `close` kills the worker's whole cgroup.
+is read as one size-capped JSON line. Whatever happens, `close` kills the worker's whole
+process tree through the sandbox backend (`app.grading.sandbox.backends`), whichever it is.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.grading.sandbox import cgroups, launcher
+from app.grading.sandbox.backends import Backend, Tree
 from app.grading.sandbox.launcher import Limits
 
 MAX_RESULT = 2 * 1024 * 1024
@@ -37,16 +38,14 @@ class Outcome:
     limit: str | None = None  # "wall time", "memory", "CPU time", "output"
     limit_value: str = ""
     crash: str = ""
-    group: str = ""  # the worker's cgroup name: gone after the job, with every process in it
+    group: str = ""  # the worker's tree name: gone after the job, with every process in it
     elapsed: float = 0.0
     usage: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
 class Worker:
-    slot: int
-    uid: int
-    group: cgroups.Group
+    tree: Tree
     process: asyncio.subprocess.Process
     results: asyncio.StreamReader
     versions: dict[str, str]
@@ -56,9 +55,9 @@ class Worker:
     output_breached: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-async def spawn(slot: int, uid: int, limits: Limits, name: str) -> Worker:
+async def spawn(backend: Backend, limits: Limits, name: str) -> Worker:
     """Start a worker and wait until it is warm; a cancelled spawn leaves nothing behind."""
-    starting = asyncio.ensure_future(_start(slot, uid, limits, name))
+    starting = asyncio.ensure_future(_start(backend, limits, name))
     try:
         worker = await asyncio.shield(starting)  # process creation is never torn in half
     except asyncio.CancelledError:
@@ -78,26 +77,25 @@ async def spawn(slot: int, uid: int, limits: Limits, name: str) -> Worker:
     return worker
 
 
-async def _start(slot: int, uid: int, limits: Limits, name: str) -> Worker:
-    group = await asyncio.to_thread(
-        cgroups.create, name, memory_bytes=limits.memory_bytes, pids=limits.pids
-    )
+async def _start(backend: Backend, limits: Limits, name: str) -> Worker:
+    tree = await asyncio.to_thread(backend.prepare, name, limits)
     read_fd, write_fd = os.pipe()
     try:
-        argv, env = launcher.command(uid=uid, group=group, result_fd=write_fd, limits=limits)
+        argv, env = tree.command(write_fd)
         process = await asyncio.create_subprocess_exec(
             *argv, env=env, pass_fds=(write_fd,), stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
+        tree.started(process.pid)
     except BaseException:
         os.close(read_fd)
-        await asyncio.to_thread(cgroups.kill, group)
+        await asyncio.to_thread(tree.kill)
         raise
     finally:
         os.close(write_fd)
     results, results_pipe = await _reader(read_fd)
-    worker = Worker(slot, uid, group, process, results, {}, results_pipe)
+    worker = Worker(tree, process, results, {}, results_pipe)
     worker.output_task = asyncio.create_task(_drain(worker, limits.output_bytes))
     return worker
 
@@ -124,7 +122,7 @@ async def _drain(worker: Worker, cap: int) -> None:
 async def run(worker: Worker, job: dict[str, Any], limits: Limits, wall: float) -> Outcome:
     """Hand the job over and wait for the result, a limit breach or the worker's end."""
     worker.output.clear()  # TF's start-up chatter is not the candidate's output
-    await asyncio.to_thread(worker.group.set_busy)
+    await asyncio.to_thread(worker.tree.set_busy)
     began = time.monotonic()
     assert worker.process.stdin is not None
     with contextlib.suppress(ConnectionError):
@@ -133,7 +131,7 @@ async def run(worker: Worker, job: dict[str, Any], limits: Limits, wall: float) 
         worker.process.stdin.close()
     outcome = await _await_result(worker, limits, wall)
     outcome.elapsed = time.monotonic() - began
-    outcome.group = worker.group.name
+    outcome.group = worker.tree.name
     outcome.output = bytes(worker.output[:OUTPUT_SHOWN]).decode(errors="replace")
     if outcome.result is not None:
         return outcome  # the caller closes the worker off the response's critical path
@@ -149,10 +147,13 @@ async def run(worker: Worker, job: dict[str, Any], limits: Limits, wall: float) 
 async def _await_result(worker: Worker, limits: Limits, wall: float) -> Outcome:
     line_task = asyncio.create_task(worker.results.readline())
     breach_task = asyncio.create_task(worker.output_breached.wait())
-    done, pending = await asyncio.wait({line_task, breach_task}, timeout=wall,
+    watch_task = asyncio.create_task(worker.tree.watch())  # supervisor-enforced limits
+    done, pending = await asyncio.wait({line_task, breach_task, watch_task}, timeout=wall,
                                        return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
     for task in pending:
         task.cancel()
+    if watch_task in done and line_task not in done:
+        return Outcome(None, limit=watch_task.result(), limit_value=_mib(limits.memory_bytes))
     if breach_task in done:
         return Outcome(None, limit="output", limit_value=_mib(limits.output_bytes))
     if line_task not in done:
@@ -177,12 +178,10 @@ def _explain_death(code: int | None, outcome: Outcome, limits: Limits) -> None:
 
 
 async def close(worker: Worker) -> dict[str, int]:
-    """Kill the worker's whole cgroup; return its counters, read before the group goes.
+    """Kill the worker's whole tree; return its counters, read before the tree goes.
 
-    Safe to call twice (the second call finds an empty group that is already gone)."""
-    await asyncio.to_thread(cgroups.kill, worker.group, remove=False)
-    usage = await asyncio.to_thread(worker.group.usage)
-    await asyncio.to_thread(cgroups.destroy, worker.group)
+    Safe to call twice (the second call finds an empty tree that is already gone)."""
+    usage = await asyncio.to_thread(worker.tree.kill)
     with contextlib.suppress(ProcessLookupError):
         worker.process.kill()
     await worker.process.wait()

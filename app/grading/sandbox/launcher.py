@@ -1,11 +1,13 @@
-"""Build the command that starts one sandboxed worker: cgroup, private mounts, uid, bubblewrap.
+"""Build the commands that start one sandboxed worker: the bubblewrap sandbox and its prefixes.
 
-The chain is exec-only (the web process is never forked without exec): `unshare --mount`
-gives a private mount namespace in which `sh` joins the worker's cgroups and bind-mounts any
-directory the worker uid could not reach (pyenv interpreters live under /root, mode 0700),
-`setpriv` drops to the slot's uid with no capabilities, and bubblewrap builds the sandbox:
-every namespace unshared (no network), a read-only view of /usr, the interpreter and the
-worker package only, a small private /tmp, no /sys, and an empty environment.
+`worker_command` is the same on every backend: bubblewrap with every namespace unshared (no
+network), a read-only view of /usr, the interpreter and the worker package only, a small
+private /tmp, no /sys, and an empty environment. The backends put a prefix in front of it,
+exec-only (the web process is never forked without exec): `dropping_chain` for root
+(`unshare --mount` gives a private mount namespace in which `sh` joins the worker's cgroups
+and bind-mounts any directory the worker uid could not reach, pyenv interpreters live under
+/root, mode 0700; `setpriv` drops to the worker's uid with no capabilities), `joining_chain`
+for an ordinary user with a delegated cgroup, and nothing for the rootless backend.
 """
 
 from __future__ import annotations
@@ -17,8 +19,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.grading.sandbox.cgroups import Group
-
 WORKER_DIR = Path(__file__).resolve().parent / "worker"
 VIEWS = Path("/run/tapequiz-views")
 INSIDE = Path("/opt/tapequiz")
@@ -26,6 +26,10 @@ SECCOMP_DIRS = ("/usr/lib/python3/dist-packages",)
 MIB = 1024 * 1024
 SANDBOX_TMP = "/tmp"  # noqa: S108 - a private tmpfs inside the sandbox, not the host /tmp
 
+_JOIN = """set -e
+for group in $TQ_GROUPS; do echo $$ > "$group/cgroup.procs"; done
+exec "$@"
+"""
 _CHAIN = """set -e
 for group in $TQ_GROUPS; do echo $$ > "$group/cgroup.procs"; done
 while [ "$TQ_VIEWS" ]; do
@@ -51,11 +55,11 @@ class Limits:
     source_bytes: int = 64 * 1024
 
 
-def command(
-    *, uid: int, group: Group, result_fd: int, limits: Limits
-) -> tuple[list[str], dict[str, str]]:
-    """argv and environment for the chain; the environment never reaches the worker."""
-    views: list[tuple[str, str]] = []
+def worker_command(
+    *, result_fd: int, limits: Limits, views: list[tuple[str, str]] | None = None
+) -> list[str]:
+    """bubblewrap's argv, then the worker's. With `views`, directories another uid could not
+    reach are recorded there and replaced by view paths (see `dropping_chain`)."""
     binds: list[str] = []
     mounts = [(path, path) for path in _python_dirs()]
     mounts += [
@@ -63,7 +67,8 @@ def command(
         (seccomp_module(), INSIDE / "lib" / seccomp_module().name),
     ]
     for host, inside in mounts:
-        binds += ["--ro-bind", _visible(host, views), str(inside)]
+        shown = str(host) if views is None else _visible(host, views)
+        binds += ["--ro-bind", shown, str(inside)]
     config = {
         "result_fd": result_fd,
         "nproc": limits.pids,
@@ -71,27 +76,33 @@ def command(
         "cpu_seconds": limits.cpu_seconds,
         "open_files": limits.open_files,
     }
+    worker = [sys.executable, "-s", "-m", "tqworker", json.dumps(config)]
+    return [*bwrap_args(limits), *binds, "--", *worker]
+
+
+def dropping_chain(
+    *, uid: int, groups: list[Path], views: list[tuple[str, str]]
+) -> tuple[list[str], dict[str, str]]:
+    """Root's prefix: private mounts, join the cgroups, bind the views, drop to `uid`.
+
+    The environment goes to the chain only; bubblewrap clears it for the worker."""
     argv = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", _CHAIN, "sh"]
-    argv += [
-        *_bwrap(limits),
-        *binds,
-        "--",
-        sys.executable,
-        "-s",
-        "-m",
-        "tqworker",
-        json.dumps(config),
-    ]
     env = {
         "PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
-        "TQ_GROUPS": " ".join(str(p) for p in group.dirs.values()),
+        "TQ_GROUPS": " ".join(str(p) for p in groups),
         "TQ_VIEWS": "|".join(f"{s}|{v}" for s, v in views),
         "TQ_UID": str(uid),
     }
     return argv, env
 
 
-def _bwrap(limits: Limits) -> list[str]:
+def joining_chain(*, groups: list[Path]) -> tuple[list[str], dict[str, str]]:
+    """An ordinary user's prefix: join the (delegated) cgroups, then exec bubblewrap."""
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TQ_GROUPS": " ".join(map(str, groups))}
+    return ["/bin/sh", "-c", _JOIN, "sh"], env
+
+
+def bwrap_args(limits: Limits) -> list[str]:
     args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent"]
     args += ["--new-session", "--clearenv", "--ro-bind", "/usr", "/usr"]
     for top in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):

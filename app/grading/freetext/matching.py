@@ -84,6 +84,7 @@ def compile_phrasing(pattern: str) -> re.Pattern[str]:
     return re.compile(expand_phrasing(pattern), re.IGNORECASE)
 
 
+@lru_cache(maxsize=2048)
 def _mask(text: str) -> str:
     """Blank call arguments and non-cues so `f(a, b)` and 'not only' cut no clauses."""
     text = _CALL_ARGS.sub(lambda m: "(" + "x" * (len(m.group()) - 2) + ")", text)
@@ -226,18 +227,32 @@ def _leading_space(text: str, position: int) -> int:
 def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
     """Every match of any phrasing in every unit, with its polarity."""
     hits = []
-    for unit in units:
-        texts = [(unit.text, _mask(unit.text))]
-        if unit.lemmas:  # its lemma twin: "recomputes" read as "compute"
-            texts.append((unit.lemmas, _mask(unit.lemmas)))
-        for pattern in patterns:
-            compiled = compile_phrasing(pattern)
-            for text, masked in texts:
-                found = _matches(compiled, text, masked)
-                hits += [_hit(unit, text, masked, match) for match in found]
-                if found:
-                    break  # the twin is read only where the words as written say nothing
+    whole = _whole(units)
+    for pattern in patterns:
+        compiled = compile_phrasing(pattern)
+        if _ANCHORED.search(pattern) is None and compiled.search(whole) is None:
+            continue  # one search over the whole answer rules most phrasings out
+        for unit in units:
+            hits += _unit_hits(unit, compiled)
     return hits
+
+
+_ANCHORED = re.compile(r"(?<!\\)[$^]")
+
+
+@lru_cache(maxsize=64)
+def _whole(units: tuple[Unit, ...]) -> str:
+    """All units and their lemma twins, one per line (a phrasing never spans a line)."""
+    return "\n".join(text for u in units for text in (u.text, u.lemmas) if text)
+
+
+def _unit_hits(unit: Unit, compiled: re.Pattern[str]) -> list[Hit]:
+    for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
+        masked = _mask(text)
+        found = _matches(compiled, text, masked)
+        if found:  # the lemma twin is read only where the words as written say nothing
+            return [_hit(unit, text, masked, match) for match in found]
+    return []
 
 
 def _hit(unit: Unit, text: str, masked: str, match: re.Match[str]) -> Hit:

@@ -43,6 +43,12 @@ class GradeResponse(BaseModel):
     section: str
     details: dict[str, Any] = Field(default_factory=dict)
     elapsed_ms: float
+    solution: Any = Field(
+        default=None,
+        description="The right answer in the answer's shape: the right choice id(s), the right "
+        "order of item ids, true/false, or the right predicted output's choice id; null for "
+        "free-text and code questions.",
+    )
 
     @classmethod
     def build(
@@ -53,6 +59,7 @@ class GradeResponse(BaseModel):
         explanation: str,
         section: str,
         elapsed_ms: float,
+        solution: Any = None,
     ) -> GradeResponse:
         return cls(
             question_id=question_id,
@@ -64,6 +71,7 @@ class GradeResponse(BaseModel):
             section=section,
             details=dict(result.details),
             elapsed_ms=elapsed_ms,
+            solution=solution,
         )
 
 

@@ -2,6 +2,13 @@
 
 These run in the web process and need no sandbox; each validates the answer's shape first
 and raises AnswerInvalid (422) for anything that is not a well-formed attempt.
+
+Partial credit. Ordering scores the share of item pairs in the right relative order.
+Multiple choice scores coverage times accuracy (PrairieLearn's "COV" rule): the share of
+the right options picked, times the share of the picks that are right. Picking 1 of 4 right
+options and nothing wrong scores 0.25; 1 right and 1 wrong scores 0.125; everything scores
+the share of options that are right; nothing scores 0. So guessing never pays, and every
+right option found earns something.
 """
 
 from __future__ import annotations
@@ -10,7 +17,7 @@ from itertools import combinations
 
 from app.errors import AnswerInvalid
 from app.grading.results import Feedback, GradeResult, Verdict
-from app.packs.schema import ChoiceQuestionBase, MultipleChoice, Ordering, TrueFalse
+from app.packs.schema import Choice, ChoiceQuestionBase, MultipleChoice, Ordering, TrueFalse
 
 MAX_ID_LEN = 64
 
@@ -37,28 +44,58 @@ def _id_list(answer: object, known: set[str], what: str) -> list[str]:
     return answer
 
 
+def solution_of(question: object) -> object:
+    """The right answer in the API's answer shape: a choice id, a list of ids, an order, a
+    boolean; None for questions without a closed answer (free text, code)."""
+    match question:
+        case MultipleChoice():
+            return [c.id for c in question.choices if c.correct]
+        case ChoiceQuestionBase():
+            return next(c.id for c in question.choices if c.correct)
+        case TrueFalse():
+            return question.answer
+        case Ordering():
+            return [item.id for item in question.items]
+    return None
+
+
+def _why(choice: Choice) -> list[Feedback]:
+    """What the author says about a picked option: a right one confirms, a wrong one corrects."""
+    if not choice.why:
+        return []
+    return [Feedback("correct" if choice.correct else "misconception", choice.why)]
+
+
 def grade_single(question: ChoiceQuestionBase, answer: object) -> GradeResult:
     chosen = _choice_id(answer, {c.id for c in question.choices})
     choice = next(c for c in question.choices if c.id == chosen)
-    feedback = [Feedback("info", choice.why)] if choice.why else []
     if choice.correct:
-        return GradeResult("correct", 1.0, feedback)
-    return GradeResult("incorrect", 0.0, feedback)
+        return GradeResult("correct", 1.0, _why(choice))
+    right = next(c for c in question.choices if c.correct)
+    return GradeResult("incorrect", 0.0, [*_why(choice), _missed([right])])
+
+
+def _missed(choices: list[Choice]) -> Feedback:
+    names = "; ".join(f"“{c.text}”" for c in choices)
+    return Feedback("missing", f"The right answer{'s' if len(choices) > 1 else ''}: {names}")
+
+
+def coverage_score(*, hits: int, picks: int, right: int) -> float:
+    """Share of right options found times share of picks that are right (see module doc)."""
+    if not picks or not right:
+        return 0.0
+    return (hits / right) * (hits / picks)
 
 
 def grade_multiple(question: MultipleChoice, answer: object) -> GradeResult:
     chosen = set(_id_list(answer, {c.id for c in question.choices}, "choice"))
     right = question.correct_ids()
     hits, false_picks = len(chosen & right), len(chosen - right)
-    score = max(0.0, (hits - false_picks) / len(right))
-    feedback = [
-        Feedback("info" if c.correct else "misconception", c.why)
-        for c in question.choices
-        if c.id in chosen and c.why
-    ]
-    missed = len(right - chosen)
+    score = coverage_score(hits=hits, picks=len(chosen), right=len(right))
+    feedback = [f for c in question.choices if c.id in chosen for f in _why(c)]
+    missed = [c for c in question.choices if c.correct and c.id not in chosen]
     if missed:
-        feedback.append(Feedback("missing", f"You left out {missed} correct option(s)."))
+        feedback.append(_missed(missed))
     if false_picks:
         feedback.append(Feedback("error", f"You picked {false_picks} option(s) that are wrong."))
     return GradeResult(_verdict(score), round(score, 3), feedback)

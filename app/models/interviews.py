@@ -123,6 +123,11 @@ class ReportAnswer(BaseModel):
     explanation: str
     grading_error: str | None
     seconds: float | None = Field(description="Time from being shown to being answered.")
+    solution: Any = Field(
+        default=None,
+        description="The right choice id(s), order or true/false (closed questions only); "
+        "shown only in the report, after the interview.",
+    )
 
 
 class TopicScore(BaseModel):
@@ -133,10 +138,29 @@ class TopicScore(BaseModel):
 
 
 class Scores(BaseModel):
-    overall: float | None = Field(description="0..1, weighted; null when nothing was scored")
+    overall: float | None = Field(
+        description="0..1, weighted; unanswered and planned-but-unreached questions count 0; "
+        "null when nothing was scored"
+    )
     scored: int
     questions: int
     topics: list[TopicScore]
+    unreached: int = Field(default=0, description="Planned questions never reached (count 0).")
+    unanswered: int = Field(default=0, description="Questions shown but not answered (count 0).")
+
+
+class Dimension(BaseModel):
+    id: str = Field(description="concepts | code | explanation | speed")
+    title: str
+    score: float | None
+    standing: str = Field(description="strength | gap | mixed | untested")
+    evidence: str
+
+
+class Signal(BaseModel):
+    label: str = Field(description="strong | lean yes | lean no | not yet")
+    title: str
+    reasons: list[str]
 
 
 class PastInterview(BaseModel):
@@ -178,3 +202,7 @@ class InterviewReport(BaseModel):
     comparison: Comparison
     recommended_reviews: list[Review]
     summary: str
+    dimensions: list[Dimension] = Field(default_factory=list)
+    strengths: list[str] = Field(default_factory=list)
+    gaps: list[str] = Field(default_factory=list)
+    signal: Signal | None = None

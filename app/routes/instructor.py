@@ -160,9 +160,10 @@ def join(
     user: CurrentUserDep,
     session: SessionDep,
     code: Annotated[str, Form(max_length=20)],
+    name: Annotated[str, Form(max_length=80)] = "",
 ) -> Response:
     try:
-        cohort = cohorts.join_cohort(session, user=user, code=code)
+        cohort = cohorts.join_cohort(session, user=user, code=code, display_name=name or None)
     except NotFound as exc:
         joined = cohorts.cohorts_of_learner(session, user=user)
         context = {"joined": joined, "error": exc.message, "just_joined": None}

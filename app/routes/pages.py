@@ -9,7 +9,7 @@ from starlette.responses import Response
 
 from app.deps import CatalogDep, SessionDep
 from app.identity import CurrentUserDep
-from app.services import browse, dashboard, mastery, progress, questions, reviews
+from app.services import browse, dashboard, mastery, progress, questions, reviews, submissions
 from app.services.summaries import attempt_view
 from app.web.htmlerrors import HtmlErrorRoute
 from app.web.templating import templates
@@ -28,14 +28,20 @@ def home(
 
 @router.get("/progress")
 def progress_page(
-    request: Request, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
+    request: Request,
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
 ) -> Response:
     assert user.id is not None
+    shown, pages = progress.attempts_page(session, user_id=user.id, page=page)
     context = {
         "progress": mastery.progress_of(session, catalog, user=user),
-        "attempts": [
-            attempt_view(catalog, a) for a in progress.attempts_of(session, user_id=user.id)
-        ],
+        "attempts": [attempt_view(catalog, a) for a in shown],
+        "page": min(page, pages),
+        "pages": pages,
+        "forecast": reviews.forecast(session, user_id=user.id),
     }
     return templates.TemplateResponse(request, "progress/index.html", context)
 
@@ -47,7 +53,18 @@ def review_queue(
     assert user.id is not None
     due = reviews.due_question_ids(session, user_id=user.id)
     items = [questions.get_question(catalog, q) for q in due if q in catalog.questions]
-    context = {"due": items, "next_review": reviews.next_due(session, user_id=user.id)}
+    forecast = reviews.forecast(session, user_id=user.id)
+    upcoming = [
+        (catalog.questions[q].question.title, due, days)
+        for q, due, days in forecast.upcoming
+        if q in catalog.questions
+    ]
+    context = {
+        "due": items,
+        "next_review": reviews.next_due(session, user_id=user.id),
+        "forecast": forecast,
+        "upcoming": upcoming,
+    }
     return templates.TemplateResponse(request, "progress/reviews.html", context)
 
 
@@ -81,3 +98,32 @@ def question_detail(
 ) -> Response:
     detail = questions.get_question(catalog, question_id)
     return templates.TemplateResponse(request, "questions/detail.html", {"q": detail})
+
+
+@router.get("/questions/{question_id}/submissions")
+def question_submissions(
+    request: Request,
+    question_id: str,
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+    old: int | None = None,
+    new: int | None = None,
+) -> Response:
+    detail = questions.get_question(catalog, question_id)
+    found = submissions.submissions_of(session, user=user, question_id=question_id)
+    if old is None and new is None and len(found) >= 2:
+        old, new = found[1].id, found[0].id  # the last fix, by default
+    lines = []
+    if old is not None and new is not None:
+        lines = submissions.diff(
+            session, catalog, user=user, question_id=question_id, old=old, new=new
+        )
+    context = {
+        "q": detail,
+        "attempts": [attempt_view(catalog, a) for a in found],
+        "diff": lines,
+        "old": old,
+        "new": new,
+    }
+    return templates.TemplateResponse(request, "questions/submissions.html", context)

@@ -6,25 +6,35 @@ the code editor, keyboard shortcuts, hints in place and a progress indicator whi
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.responses import Response
 
 from app.deps import CatalogDep, CodeGraderDep, SessionDep
 from app.errors import AnswerInvalid, Conflict, GraderBusy, GraderUnavailable, TapequizError
+from app.grading.code.queue import current_ticket
 from app.identity import CsrfFormDep, CurrentUserDep, limit_grading
+from app.offload import offloaded
 from app.security import RateLimited
-from app.services import browse, sessions
-from app.services.summaries import attempt_view, session_view, summarize_session
+from app.services import browse, sessions, submissions, trials
+from app.services.summaries import (
+    SessionView,
+    attempt_view,
+    session_view,
+    summarize_session,
+)
 from app.web.forms import answer_from_form
 from app.web.htmlerrors import HtmlErrorRoute
 from app.web.templating import templates
 
 router = APIRouter(route_class=HtmlErrorRoute, include_in_schema=False)
 Text = Annotated[str, Form(max_length=64)]
+Filter = Annotated[str, Query(max_length=64)]
 RETRYABLE = (AnswerInvalid, GraderBusy, GraderUnavailable, RateLimited)
+CODE_TYPES = ("code", "code-fix")
 
 
 def _see(url: str) -> RedirectResponse:
@@ -33,9 +43,21 @@ def _see(url: str) -> RedirectResponse:
 
 @router.get("/sessions/new")
 def new_session(
-    request: Request, user: CurrentUserDep, catalog: CatalogDep, topic: str = "", type: str = ""
+    request: Request,
+    user: CurrentUserDep,
+    catalog: CatalogDep,
+    code_grader: CodeGraderDep,
+    topic: Filter = "",
+    type: Filter = "",
+    pack: Filter = "",
 ) -> Response:
-    context = {"packs": browse.menu(catalog), "topic": topic, "qtype": type}
+    context = {
+        "packs": browse.menu(catalog),
+        "topic": topic,
+        "qtype": type,
+        "pack": pack,
+        "grading_on": code_grader is not None,
+    }
     return templates.TemplateResponse(request, "sessions/new.html", context)
 
 
@@ -44,6 +66,7 @@ def start_session(
     user: CurrentUserDep,
     session: SessionDep,
     catalog: CatalogDep,
+    code_grader: CodeGraderDep,
     pack: Text = "",
     topic: Text = "",
     type: Text = "",
@@ -59,6 +82,7 @@ def start_session(
         qtype=type or None,
         count=count,
         question_ids=[question] if question else None,
+        with_code=code_grader is not None,
     )
     return _see(f"/sessions/{quiz.id}")
 
@@ -70,10 +94,21 @@ def start_review(user: CurrentUserDep, session: SessionDep, catalog: CatalogDep)
 
 
 def _question_page(
-    request: Request, view: object, *, error: TapequizError | None = None, answer: object = None
+    request: Request,
+    view: SessionView,
+    *,
+    error: TapequizError | None = None,
+    answer: object = None,
+    grading_on: bool = True,
 ) -> Response:
     retry_after = getattr(error, "retry_after", None)
-    context = {"view": view, "error": error, "answer": answer, "retry_after": retry_after}
+    context = {
+        "view": view,
+        "error": error,
+        "answer": answer,
+        "retry_after": retry_after,
+        "grading_on": grading_on,
+    }
     status = error.status_code if error else 200
     headers = {"Retry-After": str(retry_after)} if retry_after else None
     return templates.TemplateResponse(
@@ -88,14 +123,20 @@ def show_question(
     user: CurrentUserDep,
     session: SessionDep,
     catalog: CatalogDep,
+    code_grader: CodeGraderDep,
 ) -> Response:
     quiz, item = sessions.show_current(session, catalog, user=user, session_id=session_id)
     if item is None:
         return _see(f"/sessions/{session_id}/summary")
-    return _question_page(request, session_view(catalog, quiz))
+    # The editor starts from the learner's last submission, not the starter code.
+    previous = submissions.latest_answer(session, user=user, question_id=item.question.id)
+    kept = previous if isinstance(previous, str) and item.question.type in CODE_TYPES else None
+    view = session_view(catalog, quiz)
+    return _question_page(request, view, answer=kept, grading_on=code_grader is not None)
 
 
 @router.post("/sessions/{session_id}/answer", dependencies=[CsrfFormDep])
+@offloaded
 async def answer(
     request: Request,
     session_id: int,
@@ -106,6 +147,8 @@ async def answer(
 ) -> Response:
     form = await request.form()
     given = answer_from_form(str(form.get("question_type", "")), form)
+    question_id = str(form.get("question_id", "")) or None
+    current_ticket.set(str(form.get("grade_ticket", ""))[:40] or None)
     try:
         limit_grading(request, user)
         attempt = await sessions.answer_current(
@@ -115,16 +158,58 @@ async def answer(
             session_id=session_id,
             answer=given,
             code_grader=code_grader,
-            question_id=str(form.get("question_id", "")) or None,
+            question_id=question_id,
         )
     except Conflict:
-        return _see(f"/sessions/{session_id}")
+        resubmitted = None
+        if question_id is not None:
+            resubmitted = await sessions.resubmit(
+                session, catalog, user=user, session_id=session_id, question_id=question_id,
+                answer=given, code_grader=code_grader,
+            )  # fmt: skip
+        if resubmitted is None:
+            return _see(f"/sessions/{session_id}")
+        attempt = resubmitted
     except RETRYABLE as exc:
         view = session_view(
             catalog, sessions.get_session(session, user=user, session_id=session_id)
         )
-        return _question_page(request, view, error=exc, answer=given)
-    return _see(f"/sessions/{session_id}/attempts/{attempt.id}")
+        return _question_page(
+            request, view, error=exc, answer=given, grading_on=code_grader is not None
+        )
+    return _see(f"/sessions/{attempt.quiz_session_id}/attempts/{attempt.id}")
+
+
+@router.post("/sessions/{session_id}/run", dependencies=[CsrfFormDep])
+@offloaded
+async def run(
+    request: Request,
+    session_id: int,
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
+    code_grader: CodeGraderDep,
+) -> Response:
+    """*Run* (JSON for the page's script): observations of one try; nothing is recorded."""
+    form = await request.form()
+    current_ticket.set(str(form.get("grade_ticket", ""))[:40] or None)
+    limit_grading(request, user)
+    view = await trials.run_current(
+        session, catalog, user=user, session_id=session_id,
+        source=str(form.get("answer", "")), code_grader=code_grader,
+    )  # fmt: skip
+    return JSONResponse(view.model_dump())
+
+
+@router.get("/grading/queue")
+def queue_status(
+    code_grader: CodeGraderDep, ticket: str = Query(default="", max_length=40)
+) -> Response:
+    """Where a submission waiting with `ticket` stands in the code grader's queue."""
+    queue = getattr(code_grader, "queue", None)
+    if queue is None:
+        return JSONResponse({"known": False, "grading": False})
+    return JSONResponse({"grading": True, **asdict(queue.status(ticket))})
 
 
 @router.post("/sessions/{session_id}/hint", dependencies=[CsrfFormDep])
@@ -162,6 +247,16 @@ def feedback(
     quiz = sessions.get_session(session, user=user, session_id=session_id)
     context = {"attempt": attempt_view(catalog, attempt), "view": session_view(catalog, quiz)}
     return templates.TemplateResponse(request, "sessions/feedback.html", context)
+
+
+@router.post("/sessions/{session_id}/attempts/{attempt_id}/retry", dependencies=[CsrfFormDep])
+def retry(
+    session_id: int, attempt_id: int, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
+) -> Response:
+    quiz = sessions.retry_question(
+        session, catalog, user=user, session_id=session_id, attempt_id=attempt_id
+    )
+    return _see(f"/sessions/{quiz.id}")
 
 
 @router.get("/sessions/{session_id}/summary")

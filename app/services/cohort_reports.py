@@ -119,7 +119,7 @@ def export_csv(session: Session, *, cohort: Cohort, catalog: Catalog) -> str:
             safe_cell(value)
             for value in (
                 learner_name(user),
-                user.email or "",
+                user.email or "(guest: no email)",
                 attempt.question_id,
                 attempt.question_version,
                 attempt.verdict,

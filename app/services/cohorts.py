@@ -99,12 +99,19 @@ def get_cohort(session: Session, *, owner: User, cohort_id: int) -> Cohort:
     return cohort
 
 
-def join_cohort(session: Session, *, user: User, code: str) -> Cohort:
-    """Join by code; joining twice is harmless."""
+def join_cohort(
+    session: Session, *, user: User, code: str, display_name: str | None = None
+) -> Cohort:
+    """Join by code; joining twice is harmless. A guest may give the name their instructor
+    will see (accounts keep theirs)."""
     cohort = session.exec(select(Cohort).where(Cohort.join_code == normalise_code(code))).first()
     if cohort is None:
         raise NotFound("no cohort has that join code; check it with your instructor")
     assert cohort.id is not None and user.id is not None
+    name = " ".join((display_name or "").split())[:80]
+    if name and user.is_guest:
+        user.display_name = name
+        session.add(user)
     existing = session.exec(
         select(CohortMember).where(
             CohortMember.cohort_id == cohort.id, CohortMember.user_id == user.id
@@ -136,7 +143,10 @@ def members_of(session: Session, cohort: Cohort) -> list[tuple[CohortMember, Use
 
 
 def learner_name(user: User) -> str:
-    return user.display_name if not user.is_guest else f"Guest #{user.id}"
+    if not user.is_guest:
+        return user.display_name
+    named = user.display_name and user.display_name != "Guest"
+    return f"{user.display_name} (guest)" if named else f"Guest #{user.id}"
 
 
 def cohort_attempts(session: Session, cohort: Cohort) -> list[tuple[Attempt, User]]:

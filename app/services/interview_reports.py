@@ -2,8 +2,9 @@
 
 Built from stored rows only (the grading happened while the interview ran), so the JSON
 report, the page and the print view all say the same thing. Scores weigh a question by the
-work it asks for (code 3, explanation 2, a concept question 1); skipped questions count as
-zero, questions the grader could not grade or time ran out on are listed but not scored.
+work it asks for (code 3, explanation 2, a concept question 1). Skipped questions, a question
+shown but not answered, and planned questions never reached all count as zero, as an
+interviewer would count them; questions the grader could not grade are listed, not scored.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.clock import as_utc
+from app.grading.choice import solution_of
 from app.models.interviews import (
     Comparison,
     Interview,
@@ -27,11 +29,13 @@ from app.packs.catalog import Catalog
 from app.packs.loader import LoadedQuestion
 from app.packs.schema import ChoiceQuestionBase, Code, CodeFix, FreeText, Ordering, TrueFalse
 from app.schemas import FeedbackItem
+from app.services import interview_signals as signals
 from app.services.interview_flags import TELLS, find_red_flags
 from app.services.interview_plans import related
 
 TYPE_WEIGHTS = {"free-text": 2.0, "code": 3.0, "code-fix": 3.0}
-SCORED_STATUSES = ("graded", "skipped")
+SLOT_WEIGHTS = {"warm-up": 1.0, "explanation": 2.0, "code": 3.0}
+SCORED_STATUSES = ("graded", "skipped", "unanswered")
 
 
 def model_answer(item: LoadedQuestion) -> str:
@@ -100,27 +104,34 @@ def report_answer(row: InterviewAnswer, item: LoadedQuestion | None) -> ReportAn
         explanation=q.explanation if q else "",
         grading_error=row.grading_error,
         seconds=seconds_taken(row),
+        solution=solution_of(q) if q else None,
     )
 
 
 def _unscored(row: InterviewAnswer) -> float | None:
-    return 0.0 if row.status == "skipped" else None
+    return 0.0 if row.status in ("skipped", "unanswered") else None
 
 
-def _weighted(answers: list[ReportAnswer]) -> float | None:
+def _weighted(answers: list[ReportAnswer], missed_weight: float = 0.0) -> float | None:
     scored = [a for a in answers if a.status in SCORED_STATUSES and a.score is not None]
-    total = sum(TYPE_WEIGHTS.get(a.type, 1.0) for a in scored)
-    if not total:
+    total = sum(TYPE_WEIGHTS.get(a.type, 1.0) for a in scored) + missed_weight
+    if not scored:
         return None
     return round(sum(TYPE_WEIGHTS.get(a.type, 1.0) * (a.score or 0) for a in scored) / total, 3)
 
 
-def score_answers(answers: list[ReportAnswer], topic_titles: dict[str, str]) -> Scores:
+def score_answers(
+    answers: list[ReportAnswer], topic_titles: dict[str, str], unreached: list[str] | None = None
+) -> Scores:
+    """`unreached`: the kinds of planned slots the interview ended before (each a miss)."""
     topics = sorted({a.topic for a in answers if a.topic})
+    missed = unreached or []
     return Scores(
-        overall=_weighted(answers),
+        overall=_weighted(answers, sum(SLOT_WEIGHTS.get(k, 1.0) for k in missed)),
         scored=sum(1 for a in answers if a.status in SCORED_STATUSES),
         questions=len(answers),
+        unreached=len(missed),
+        unanswered=sum(1 for a in answers if a.status == "unanswered"),
         topics=[
             TopicScore(
                 topic=t,
@@ -227,6 +238,9 @@ def summarize(
     if scores.overall is None:
         return "Nothing was scored in this interview; answer a few questions next time."
     parts = [f"Overall {scores.overall:.0%} over {scores.questions} question(s)."]
+    if scores.unreached or scores.unanswered:
+        missing = scores.unreached + scores.unanswered
+        parts.append(f"{missing} planned question(s) went unanswered and count as misses.")
     ranked = sorted((t for t in scores.topics if t.score is not None), key=lambda t: t.score or 0)
     if len(ranked) > 1 and ranked[0].score != ranked[-1].score:
         parts.append(
@@ -253,8 +267,10 @@ def build_report(
     pack = catalog.packs.get(interview.pack_id)
     topic_titles = {t.id: t.title for t in pack.meta.topics} if pack else {}
     answers = [report_answer(r, catalog.questions.get(r.question_id)) for r in rows]
-    scores = score_answers(answers, topic_titles)
+    scores = score_answers(answers, topic_titles, unreached_slots(interview))
     flags = red_flags(rows, catalog)
+    dims = signals.dimensions(answers)
+    strengths, gaps = signals.strengths_and_gaps(dims, scores)
     reviews = recommend(answers, flags, catalog, interview.pack_id)
     comparison = compare(scores, flags, history)
     assert interview.finished_at is not None
@@ -275,4 +291,16 @@ def build_report(
         comparison=comparison,
         recommended_reviews=reviews,
         summary=summarize(scores, flags, reviews, comparison),
+        dimensions=dims,
+        strengths=strengths,
+        gaps=gaps,
+        signal=signals.signal(scores, dims, flags),
     )
+
+
+def unreached_slots(interview: Interview) -> list[str]:
+    """Planned slots never served: only an interview ended early (by the candidate or the
+    clock) leaves them; one that ran out of fitting questions completed its plan."""
+    if interview.finish_reason == "completed":
+        return []
+    return list(interview.plan)

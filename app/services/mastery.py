@@ -16,8 +16,7 @@ from sqlmodel import Session, col, select
 from app.models.progress import Attempt
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.packs.schema import Code, CodeFix, FreeText
-from app.services import reviews
+from app.services import misconceptions, reviews
 
 MAX_POINTS = 14
 
@@ -55,17 +54,6 @@ class ProgressView(BaseModel):
     next_review: datetime | None
     topics: list[TopicMastery]
     misconceptions: list[MisconceptionTrend]
-
-
-def misconception_labels(catalog: Catalog) -> dict[str, str]:
-    labels: dict[str, str] = {}
-    for item in catalog.questions.values():
-        q = item.question
-        if isinstance(q, FreeText):
-            labels.update({m.tag: m.label or m.tag for m in q.rubric.misconceptions})
-        if isinstance(q, Code | CodeFix):
-            labels.update({w.tag: w.label for w in q.wrong})
-    return labels
 
 
 def _history(session: Session, user_id: int) -> list[Attempt]:
@@ -107,11 +95,10 @@ def topic_mastery(catalog: Catalog, attempts: list[Attempt]) -> list[TopicMaster
 
 
 def misconception_trends(catalog: Catalog, attempts: list[Attempt]) -> list[MisconceptionTrend]:
-    labels = misconception_labels(catalog)
     latest_tags = {a.question_id: set(a.misconceptions or []) for a in attempts}
     seen: dict[str, list[Attempt]] = {}
     for a in attempts:
-        for tag in a.misconceptions or []:
+        for tag in misconceptions.split(list(a.misconceptions or []))[0]:
             seen.setdefault(tag, []).append(a)
     trends = []
     for tag, hits in seen.items():
@@ -121,7 +108,7 @@ def misconception_trends(catalog: Catalog, attempts: list[Attempt]) -> list[Misc
         trends.append(
             MisconceptionTrend(
                 tag=tag,
-                label=labels.get(tag, tag.replace("-", " ").capitalize()),
+                label=misconceptions.label(catalog, tag),
                 count=len(hits),
                 first_seen=hits[0].created_at,
                 last_seen=hits[-1].created_at,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from app.models.progress import Attempt
 from app.models.users import User
@@ -82,3 +82,23 @@ def attempts_of(
     if question_id is not None:
         query = query.where(Attempt.question_id == question_id)
     return list(session.exec(query.order_by(col(Attempt.created_at).desc()).limit(limit)).all())
+
+
+HISTORY_PAGE = 20
+
+
+def attempts_page(
+    session: Session, *, user_id: int, page: int, per_page: int = HISTORY_PAGE
+) -> tuple[list[Attempt], int]:
+    """One page (1-based) of the user's history, newest first, and the number of pages."""
+    total = session.exec(select(func.count()).where(Attempt.user_id == user_id)).one()
+    pages = max(1, -(-int(total) // per_page))
+    page = min(max(1, page), pages)
+    query = (
+        select(Attempt)
+        .where(Attempt.user_id == user_id)
+        .order_by(col(Attempt.created_at).desc(), col(Attempt.id).desc())
+        .offset((page - 1) * per_page)
+        .limit(per_page)
+    )
+    return list(session.exec(query).all()), pages

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.errors import NotFound
+from app.grading.choice import solution_of
 from app.grading.dispatch import CodeGraderLike, grade_answer
 from app.packs.catalog import Catalog
 from app.packs.loader import LoadedQuestion
@@ -82,4 +83,5 @@ async def grade(
         explanation=item.question.explanation,
         section=section_title(catalog, item),
         elapsed_ms=graded.elapsed_ms,
+        solution=solution_of(item.question),
     )

@@ -7,11 +7,13 @@ Again) and keeps each card in a `ReviewState` row.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from fsrs import Card, Rating, Scheduler, State
 from sqlmodel import Session, col, func, select
 
+from app.clock import as_utc
 from app.models.progress import ReviewState
 from app.models.users import utcnow
 
@@ -92,3 +94,32 @@ def due_count(session: Session, *, user_id: int, now: datetime | None = None) ->
 def next_due(session: Session, *, user_id: int) -> datetime | None:
     query = select(func.min(ReviewState.due)).where(ReviewState.user_id == user_id)
     return session.exec(query).one()
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """How much review is coming: due now, within a day, within a week, and what is next."""
+
+    due_now: int
+    within_day: int
+    within_week: int
+    upcoming: list[tuple[str, datetime, float]]  # (question id, due, interval in days)
+
+
+def forecast(session: Session, *, user_id: int, now: datetime | None = None) -> Forecast:
+    moment = now or utcnow()
+    rows = list(session.exec(select(ReviewState).where(ReviewState.user_id == user_id)).all())
+    dues = [(r, as_utc(r.due)) for r in rows if r.due is not None]
+    soon = sorted((d, r) for r, d in dues if d > moment + LEARN_AHEAD)
+    return Forecast(
+        due_now=sum(1 for _, d in dues if d <= moment + LEARN_AHEAD),
+        within_day=sum(1 for _, d in dues if d <= moment + timedelta(days=1)),
+        within_week=sum(1 for _, d in dues if d <= moment + timedelta(days=7)),
+        upcoming=[(r.question_id, d, _interval_days(r)) for d, r in soon[:8]],
+    )
+
+
+def _interval_days(row: ReviewState) -> float:
+    if row.last_review is None or row.due is None:
+        return 0.0
+    return round((as_utc(row.due) - as_utc(row.last_review)).total_seconds() / 86400, 1)

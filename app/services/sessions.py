@@ -29,8 +29,16 @@ SOURCES = {"practice": "quiz", "review": "review"}
 MAX_THINKING = timedelta(hours=2)  # beyond this the tab was left open, not thought in
 
 
+CODE_TYPES = ("code", "code-fix")
+
+
 def _matching(
-    catalog: Catalog, *, pack: str | None, topic: str | None, qtype: str | None
+    catalog: Catalog,
+    *,
+    pack: str | None,
+    topic: str | None,
+    qtype: str | None,
+    with_code: bool = True,
 ) -> list[str]:
     if pack is not None and pack not in catalog.packs:
         raise NotFound(f"no pack with id {pack[:80]!r}")
@@ -40,6 +48,7 @@ def _matching(
         if (pack is None or item.pack_id == pack)
         and (topic is None or item.question.topic == topic)
         and (qtype is None or item.question.type == qtype)
+        and (with_code or item.question.type not in CODE_TYPES)
     ]
 
 
@@ -53,14 +62,20 @@ def start_session(
     qtype: str | None = None,
     count: int = 10,
     question_ids: list[str] | None = None,
+    with_code: bool = True,
 ) -> QuizSession:
-    """A practice session over the filtered questions (or exactly `question_ids`)."""
+    """A practice session over the filtered questions (or exactly `question_ids`).
+
+    `with_code=False` (no code grader on this server) leaves code questions out of a mixed
+    session, so nobody writes an answer that cannot be checked."""
     if question_ids is not None:
         for question_id in question_ids:
             questions.find_question(catalog, question_id)
         chosen = list(dict.fromkeys(question_ids))
     else:
-        pool = _matching(catalog, pack=pack, topic=topic, qtype=qtype)
+        pool = _matching(catalog, pack=pack, topic=topic, qtype=qtype, with_code=with_code)
+        if not pool and not with_code and qtype in CODE_TYPES:
+            raise AnswerInvalid("code questions cannot be graded on this server; pick another type")
         if not pool:
             raise AnswerInvalid("no questions match that pack, topic and type; widen the choice")
         chosen = random.sample(pool, min(max(1, count), MAX_COUNT, len(pool)))
@@ -236,3 +251,40 @@ def skip_current(session: Session, catalog: Catalog, *, user: User, session_id: 
     session.commit()
     session.refresh(quiz)
     return quiz
+
+
+def retry_question(
+    session: Session, catalog: Catalog, *, user: User, session_id: int, attempt_id: int
+) -> QuizSession:
+    """*Try again* after a verdict: a one-question session whose answer is a new attempt."""
+    attempt = get_attempt(session, user=user, session_id=session_id, attempt_id=attempt_id)
+    return start_session(session, catalog, user=user, question_ids=[attempt.question_id])
+
+
+async def resubmit(
+    session: Session,
+    catalog: Catalog,
+    *,
+    user: User,
+    session_id: int,
+    question_id: str,
+    answer: object,
+    code_grader: CodeGraderLike | None,
+) -> Attempt | None:
+    """A changed answer sent from a page whose question this session already recorded (the
+    learner went back and fixed it): graded and recorded as a new attempt in a one-question
+    session instead of being dropped. None when it repeats the recorded answer (a double
+    submit), which keeps the recorded one."""
+    quiz = get_session(session, user=user, session_id=session_id)
+    query = select(Attempt).where(
+        Attempt.quiz_session_id == session_id, Attempt.question_id == question_id
+    )
+    previous = session.exec(query.order_by(col(Attempt.id).desc())).first()
+    if previous is None or previous.answer == answer or question_id not in quiz.question_ids:
+        return None
+    retry = start_session(session, catalog, user=user, question_ids=[question_id])
+    assert retry.id is not None
+    return await answer_current(
+        session, catalog, user=user, session_id=retry.id, answer=answer,
+        code_grader=code_grader, question_id=question_id,
+    )  # fmt: skip

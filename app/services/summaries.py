@@ -13,14 +13,27 @@ from typing import Any
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
+from app.grading.choice import solution_of
 from app.models.progress import Attempt, QuizSession
 from app.models.users import User
 from app.packs.catalog import Catalog
+from app.packs.loader import LoadedQuestion
 from app.packs.public import QuestionDetail
+from app.packs.schema import ChoiceQuestionBase, Ordering, PredictOutput
 from app.schemas import FeedbackItem
-from app.services import questions, reviews
-from app.services.answer_text import answer_items, answer_text, label_of
+from app.services import misconceptions, questions, reviews
+from app.services.answer_text import answer_items, answer_text
 from app.services.sessions import current_question, get_session, hints_shown
+
+
+class ChoiceReview(BaseModel):
+    """One option of a choice question as the feedback page shows it."""
+
+    id: str
+    text: str
+    correct: bool
+    picked: bool
+    why: str
 
 
 class AttemptView(BaseModel):
@@ -38,6 +51,12 @@ class AttemptView(BaseModel):
     feedback: list[FeedbackItem]
     misconceptions: list[str]
     misconception_labels: list[str]
+    errors: list[str] = []  # tags that say the answer failed (syntax, exception, wrong numbers)
+    prompt: str = ""
+    code: str = ""  # the snippet of a predict-output question
+    choices: list[ChoiceReview] = []
+    solution: Any = None
+    solution_items: list[str] = []  # the right order of an ordering question, in words
     explanation: str
     section: str
     hints: list[str]
@@ -95,9 +114,40 @@ def session_view(catalog: Catalog, quiz: QuizSession) -> SessionView:
     )
 
 
+def _choices(item: LoadedQuestion | None, answer: object) -> list[ChoiceReview]:
+    q = item.question if item else None
+    if not isinstance(q, ChoiceQuestionBase):
+        return []
+    picked = set(answer) if isinstance(answer, list) else {answer}
+    return [
+        ChoiceReview(id=c.id, text=c.text, correct=c.correct, picked=c.id in picked, why=c.why)
+        for c in q.choices
+    ]
+
+
+def _question_parts(item: LoadedQuestion | None, answer: object) -> dict[str, Any]:
+    """The question itself, the right answer and each option's verdict, for the feedback."""
+    if item is None:
+        return {}
+    q = item.question
+    order = [i.text for i in q.items] if isinstance(q, Ordering) else []
+    return {
+        "prompt": q.prompt,
+        "code": q.code if isinstance(q, PredictOutput) else "",
+        "choices": _choices(item, answer),
+        "solution": solution_of(q),
+        "solution_items": order,
+    }
+
+
 def attempt_view(catalog: Catalog, attempt: Attempt) -> AttemptView:
     item = catalog.questions.get(attempt.question_id)
     assert attempt.id is not None
+    beliefs, errors = misconceptions.split(list(attempt.misconceptions or []))
+    feedback = [
+        FeedbackItem(kind=f["kind"], message=misconceptions.without_scenario_ids(f["message"]))
+        for f in attempt.feedback or []
+    ]
     return AttemptView(
         id=attempt.id,
         session_id=attempt.quiz_session_id,
@@ -110,9 +160,11 @@ def attempt_view(catalog: Catalog, attempt: Attempt) -> AttemptView:
         answer_items=answer_items(item, attempt.answer),
         verdict=attempt.verdict,
         score=attempt.score,
-        feedback=[FeedbackItem(**f) for f in attempt.feedback or []],
-        misconceptions=list(attempt.misconceptions or []),
-        misconception_labels=[label_of(item, t) for t in attempt.misconceptions or []],
+        feedback=feedback,
+        misconceptions=beliefs,
+        misconception_labels=[misconceptions.label(catalog, t) for t in beliefs],
+        errors=[misconceptions.label(catalog, t) for t in errors],
+        **_question_parts(item, attempt.answer),
         explanation=item.question.explanation if item else "",
         section=questions.section_title(catalog, item) if item else "",
         hints=list(item.question.hints) if item else [],
@@ -150,7 +202,7 @@ def summarize_session(
         )
         entry.count += 1
         entry.score += a.score
-    seen = Counter(tag for a in attempts for tag in a.misconceptions)
+    seen = Counter(tag for a in attempts for tag in a.misconceptions)  # errors already apart
     score = sum(a.score for a in attempts)
     assert user.id is not None
     return SummaryView(
@@ -161,7 +213,7 @@ def summarize_session(
         percent=round(100 * score / len(attempts)) if attempts else 0,
         topics=list(topics.values()),
         misconceptions=[
-            Count(key=t, title=t.replace("-", " ").capitalize(), count=n)
+            Count(key=t, title=misconceptions.label(catalog, t), count=n)
             for t, n in seen.most_common()
         ],
         reviews_due=reviews.due_count(session, user_id=user.id),

@@ -41,6 +41,37 @@
     else form.submit();
   }
 
+  function newTicket(form) {
+    var field = form.querySelector("input[name=grade_ticket]");
+    if (!field) return "";
+    var bytes = new Uint8Array(12);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    field.value = Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+    return field.value;
+  }
+
+  /* While code is graded: this submission's place in the grader's real queue. */
+  function pollQueue(ticket) {
+    var out = document.getElementById("queue-status");
+    if (!out || !ticket || !window.fetch) return;
+    var url = out.dataset.queueUrl + "?ticket=" + encodeURIComponent(ticket);
+    function tick() {
+      fetch(url, { credentials: "same-origin" }).then(function (r) { return r.json(); })
+        .then(function (s) {
+          if (!s.known) { setTimeout(tick, 700); return; }
+          out.textContent = (s.ahead ? s.ahead + " submission" + (s.ahead > 1 ? "s" : "") +
+            " ahead of yours" : "Yours is being checked now") + " · about " +
+            s.estimate_seconds + " s on this server (" + s.in_progress + " in progress, " +
+            s.workers + " worker" + (s.workers > 1 ? "s" : "") + ")";
+          out.dataset.known = "1";
+          setTimeout(tick, 1000);
+        }).catch(function () { setTimeout(tick, 2000); });
+    }
+    tick();
+  }
+
   function showGrading(form) {
     var box = document.getElementById("grading");
     var button = form.querySelector("[type=submit]");
@@ -62,8 +93,12 @@
     form.addEventListener("submit", function (event) {
       if (form.dataset.busy) { event.preventDefault(); return; }
       if (editor) editor.save();
+      var ticket = newTicket(form);
       showGrading(form);
+      pollQueue(ticket);
     });
+    setupDraft(form, editor);
+    setupRun(form, editor);
     document.addEventListener("keydown", function (event) {
       if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
         event.preventDefault();
@@ -86,6 +121,58 @@
     setupOrdering(form);
     setupCounter(form);
     setupRetry(form);
+  }
+
+  /* The editor keeps the learner's code per question and identity across reloads. */
+  function setupDraft(form, editor) {
+    var key = form.dataset.draftKey;
+    if (!key || !editor || !window.localStorage) return;
+    var alert = document.getElementById("answer-error");
+    var saved = null;
+    try { saved = localStorage.getItem(key); } catch (e) { return; }
+    if (saved !== null && !alert && saved !== editor.getValue()) editor.setValue(saved);
+    editor.on("change", function () {
+      try { localStorage.setItem(key, editor.getValue()); } catch (e) { /* quota: keep going */ }
+    });
+  }
+
+  function addObservation(list, kind, text) {
+    var li = document.createElement("li");
+    li.className = kind;
+    li.textContent = text;
+    list.appendChild(li);
+  }
+
+  /* Run: the sandbox tries the step once on a public scenario; nothing is recorded. */
+  function setupRun(form, editor) {
+    var button = document.getElementById("run-code");
+    var panel = document.getElementById("trial");
+    if (!button || !panel || !window.fetch) return;
+    button.addEventListener("click", function () {
+      if (editor) editor.save();
+      newTicket(form);
+      var list = document.getElementById("trial-observations");
+      var output = document.getElementById("trial-output");
+      button.disabled = true; button.textContent = "Running…";
+      panel.hidden = false; list.innerHTML = ""; output.hidden = true;
+      panel.dataset.state = "running";
+      fetch(form.dataset.runUrl, { method: "POST", body: new FormData(form), credentials: "same-origin",
+                                   headers: { Accept: "application/json" } })
+        .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
+        .then(function (reply) {
+          var body = reply.body;
+          if (!reply.ok) { addObservation(list, "error", body.message || "Run failed."); return; }
+          document.getElementById("trial-scenario").textContent =
+            "Ran once on a public example (" + body.scenario + "); the graded checks use other weights.";
+          body.observations.forEach(function (o) { addObservation(list, o.kind, o.text); });
+          if (body.output) { output.textContent = body.output; output.hidden = false; }
+        })
+        .catch(function () { addObservation(list, "error", "Run failed: the server did not answer."); })
+        .then(function () {
+          button.disabled = false; button.textContent = "Run";
+          panel.dataset.state = "done";
+        });
+    });
   }
 
   function setupOrdering(form) {
@@ -172,7 +259,31 @@
     });
   }
 
+  /* Times as "3 min ago" / "in 2 days"; the absolute UTC time stays in the tooltip. */
+  function relativeTimes() {
+    var nodes = document.querySelectorAll("time[data-relative]");
+    if (!nodes.length || typeof Intl === "undefined" || !Intl.RelativeTimeFormat) return;
+    var format = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+    var steps = [["year", 31536000], ["month", 2592000], ["week", 604800], ["day", 86400],
+                 ["hour", 3600], ["minute", 60], ["second", 1]];
+    nodes.forEach(function (node) {
+      var text = node.getAttribute("datetime");
+      if (!/(Z|[+-]\d\d:\d\d)$/.test(text)) text += "Z";  // stored times are UTC
+      var when = new Date(text);
+      if (isNaN(when)) return;
+      var seconds = (when - Date.now()) / 1000;
+      for (var i = 0; i < steps.length; i++) {
+        if (Math.abs(seconds) >= steps[i][1] || steps[i][0] === "second") {
+          if (!node.title) node.title = node.textContent.trim();
+          node.textContent = format.format(Math.round(seconds / steps[i][1]), steps[i][0]);
+          return;
+        }
+      }
+    });
+  }
+
   markCurrentNav();
+  relativeTimes();
   setupNext();
   setupAnswerForm();
   setupHints();

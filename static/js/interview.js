@@ -80,8 +80,8 @@
     var form = document.getElementById("finish-form");
     if (!form) return;
     form.addEventListener("submit", function (event) {
-      var ok = window.confirm("Finish the interview now? Questions not yet asked will not be " +
-        "scored, and you cannot answer any more.");
+      var ok = window.confirm("Finish the interview now? Questions not yet answered count as misses, " +
+        "and you cannot answer any more.");
       if (!ok) event.preventDefault();
     });
   }

@@ -1,5 +1,5 @@
-"""With code grading switched off, a code answer shows a clear 501 message, keeps the code
-the learner typed, and the session can move on."""
+"""With code grading switched off, a code question says so before anything is written (once,
+not repeated after a submit), keeps the code the learner typed, and the session moves on."""
 
 from __future__ import annotations
 
@@ -18,9 +18,12 @@ def test_code_answer_without_grader_is_explained_and_kept(
 ) -> None:
     server = make_live_server(sandbox=False)
     open_question(page, server, "mini-code")
-    page.evaluate("text => window.tapequizEditor.setValue(text)", MINE)
-    page.get_by_role("button", name="Submit answer").click()
     expect(page.get_by_role("alert")).to_contain_text("cannot be graded on this server")
+    expect(page.get_by_role("alert")).to_have_count(1)
+    expect(page.get_by_role("button", name="Submit answer")).to_be_disabled()
+    page.evaluate("text => window.tapequizEditor.setValue(text)", MINE)
+    page.reload()
+    expect(page.locator(".CodeMirror")).to_be_visible()
     assert page.evaluate("window.tapequizEditor.getValue()") == MINE
     page.get_by_role("button", name="Skip this question").click()
     expect(page.get_by_role("heading", name="Your answers")).to_be_visible()

@@ -93,8 +93,9 @@ GRADES = [
     ("mini-single", "session", "incorrect", 0.0),
     ("mini-multi", ["trainable", "dense-kernel"], "correct", 1.0),
     ("mini-multi", ["trainable"], "partial", 0.5),
-    ("mini-multi", ["trainable", "constant"], "incorrect", 0.0),
-    ("mini-multi", ["trainable", "dense-kernel", "constant"], "partial", 0.5),
+    ("mini-multi", ["trainable", "constant"], "partial", 0.25),  # half found x half right
+    ("mini-multi", ["trainable", "dense-kernel", "constant"], "partial", 0.667),
+    ("mini-multi", ["constant", "numpy"], "incorrect", 0.0),
     ("mini-multi", [], "incorrect", 0.0),
     ("mini-tf", False, "correct", 1.0),
     ("mini-tf", "false", "correct", 1.0),
@@ -118,6 +119,28 @@ def test_grade_closed_question(
     assert body["question_id"] == question_id
     assert body["explanation"] and body["section"] == "Basics"
     assert body["elapsed_ms"] >= 0
+
+
+SOLUTIONS = [
+    ("mini-multi", ["trainable", "dense-kernel"]),
+    ("mini-tf", False),
+    ("mini-order", ["forward", "loss", "grads", "apply"]),
+    ("mini-predict", "runtime-error"),
+    ("mini-explain", None),
+]
+
+
+@pytest.mark.parametrize(("question_id", "solution"), SOLUTIONS)
+def test_grade_response_carries_solution_for_closed_questions(
+    mini_client: TestClient, question_id: str, solution: object
+) -> None:
+    wrong: object = "x" if question_id == "mini-explain" else None
+    answers = {"mini-multi": ["numpy"], "mini-tf": True, "mini-predict": "same"}
+    answers["mini-order"] = ["apply", "grads", "loss", "forward"]
+    body = {"answer": answers.get(question_id, wrong)}
+    response = mini_client.post(f"/api/questions/{question_id}/grade", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json()["solution"] == solution
 
 
 MALFORMED = [

@@ -64,9 +64,9 @@ def test_overall_score_weighs_code_three_times(catalog: Catalog) -> None:
 
 
 @pytest.mark.parametrize(
-    ("status", "scored"), [("skipped", True), ("ungraded", False), ("unanswered", False)]
+    ("status", "scored"), [("skipped", True), ("ungraded", False), ("unanswered", True)]
 )
-def test_only_graded_and_skipped_answers_are_scored(
+def test_skipped_and_unanswered_count_as_misses_ungraded_is_not_scored(
     catalog: Catalog, status: str, scored: bool
 ) -> None:
     rows = [row(0, "w-records", "graded", 1.0), row(1, "w-updates", status)]
@@ -155,3 +155,33 @@ def test_tell_shown_before_is_called_recurring(catalog: Catalog) -> None:
     report = build_report(interview(), rows, catalog, history)
     assert report.comparison.recurring_tells == ['"tape.gradient updates the weights"']
     assert "Shown before too" in report.summary
+
+
+def test_planned_questions_not_reached_count_as_misses(catalog: Catalog) -> None:
+    """One right true/false, then Finish with a code slot still planned: not 100%."""
+    ended_early = interview()
+    ended_early.plan = ["explanation", "code"]
+    rows = [row(0, "w-records", "graded", 1.0)]
+    report = build_report(ended_early, rows, catalog, History())
+    assert report.scores.overall == round(1 / (1 + 2 + 3), 3)
+    assert report.scores.unreached == 2
+    assert report.signal is not None and report.signal.label == "not yet"
+    assert any("not answered" in gap for gap in report.gaps)
+
+
+def test_a_completed_plan_leaves_nothing_unreached(catalog: Catalog) -> None:
+    done = interview()
+    done.finish_reason, done.plan = "completed", ["code"]
+    report = build_report(done, [row(0, "w-records", "graded", 1.0)], catalog, History())
+    assert report.scores.overall == 1.0 and report.scores.unreached == 0
+
+
+def test_signal_needs_evidence_and_names_strengths_per_dimension(catalog: Catalog) -> None:
+    rows = [
+        row(i, q, "graded", 1.0) for i, q in enumerate(["w-records", "w-updates", "k-train-step"])
+    ]
+    report = build_report(interview(), rows, catalog, History())
+    assert report.signal is not None and report.signal.label == "strong"
+    dims = {d.id: d for d in report.dimensions}
+    assert dims["code"].standing == "strength" and dims["explanation"].standing == "untested"
+    assert any(s.startswith("Code:") for s in report.strengths)

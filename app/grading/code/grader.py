@@ -17,6 +17,7 @@ from app.config import Settings
 from app.errors import GraderBusy
 from app.grading.code.judge import judge
 from app.grading.code.pool import PoolBroken, WorkerPool
+from app.grading.code.queue import GradingQueue
 from app.grading.code.references import (
     Reference,
     ReferenceFailed,
@@ -59,6 +60,7 @@ class CodeGrader:
         self.capacity = settings.sandbox_pool_size + settings.sandbox_queue_size
         self.references = ReferenceStore(settings.data_dir / "grading" / "references")
         self._in_flight = 0
+        self.queue = GradingQueue(settings.sandbox_pool_size)
 
     async def start(self) -> None:
         await self.pool.start()
@@ -75,7 +77,8 @@ class CodeGrader:
             raise GraderBusy("The code checker is busy; try again shortly.", self._retry_after())
         self._in_flight += 1
         try:
-            result = await self._grade(question, source)
+            with self.queue.holding():
+                result = await self._grade(question, source)
         finally:
             self._in_flight -= 1
         result.details["elapsed_ms"] = round((time.monotonic() - began) * 1000)
@@ -115,6 +118,29 @@ class CodeGrader:
             return with_sandbox(result, outcome)
         except MALFORMED as err:
             return with_sandbox(malformed_report(err, outcome), outcome)
+
+    async def trial(self, question: Code | CodeFix, source: str) -> dict[str, Any]:
+        """*Run*: the worker's observations of one call on a public scenario (see
+        worker/trial.py). Nothing is graded or compared; limits and crashes are reported."""
+        refused = precheck(source, self.limits)
+        if refused:
+            return {"error": {"type": "refused", "message": refused.feedback[0].message}}
+        if self._in_flight >= self.capacity:
+            raise GraderBusy("The code checker is busy; try again shortly.", self._retry_after())
+        job = {**contract_job(question), "kind": "trial", "sources": [{"code": source}]}
+        self._in_flight += 1
+        try:
+            with self.queue.holding():
+                outcome = await self.pool.run(job, self.limits.wall_seconds)
+        except PoolBroken as err:
+            return {"error": {"type": "unavailable", "message": str(err)}}
+        finally:
+            self._in_flight -= 1
+        trial = (outcome.result or {}).get("trial")
+        if not isinstance(trial, dict):
+            stopped = limit_or_crash(outcome).feedback[0].message
+            return {"error": {"type": "stopped", "message": stopped}, "output": outcome.output}
+        return {**trial, "output": outcome.output, "run_ms": round(outcome.elapsed * 1000)}
 
     async def _trusted(self, job: dict[str, Any]) -> dict[str, Any]:
         # Trusted code only, but several solutions: scale the budgets with their number.

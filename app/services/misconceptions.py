@@ -1,0 +1,107 @@
+"""One name per misconception everywhere, and errors kept apart from misconceptions.
+
+Tags come from three graders (choice, free text, code) and pack authors label them per
+question, so the same tag could read three ways on three pages. Every page asks here: the
+first author label found across the catalog (in question-id order, so it is stable), else the
+built-in label, else the tag made readable. Tags that say the answer failed to run or gave a
+wrong number are errors, not beliefs: they are shown as what they are and never tracked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.packs.catalog import Catalog
+from app.packs.schema import Code, CodeFix, FreeText
+
+ERRORS: dict[str, str] = {
+    "syntax-error": "Syntax error",
+    "exception": "The code raised an exception",
+    "wrong-result": "Wrong numbers",
+    "resource-limit": "Exceeded a sandbox limit",
+    "missing-function": "The required function is missing",
+    "wrong-signature": "The function takes the wrong arguments",
+    "tampering": "Interfered with the checker",
+}
+SCENARIO_WORDS = {
+    "crossentropy": "cross-entropy loss",
+    "mse": "MSE loss",
+    "adam": "Adam",
+    "sgd": "SGD",
+    "momentum": "with momentum",
+    "mlp": "a plain MLP",
+    "eager": "run eagerly",
+    "tf-function": "wrapped in tf.function",
+}
+SCENARIO_ID = re.compile(r"\b[a-z0-9]+(?:-[a-z0-9]+)*-(?:eager|tf-function|micro-batches)\b")
+
+
+def is_error(tag: str) -> bool:
+    return tag in ERRORS
+
+
+def readable(tag: str) -> str:
+    return tag.replace("-", " ").capitalize()
+
+
+_CACHE: dict[int, tuple[Catalog, dict[str, str]]] = {}
+
+
+def _labels(catalog: Catalog) -> dict[str, str]:
+    cached = _CACHE.get(id(catalog))
+    if cached is not None and cached[0] is catalog:
+        return cached[1]
+    if len(_CACHE) > 8:  # catalogs are replaced when packs are published; keep a few
+        _CACHE.clear()
+    labels = _collect(catalog)
+    _CACHE[id(catalog)] = (catalog, labels)
+    return labels
+
+
+def _collect(catalog: Catalog) -> dict[str, str]:
+    labels: dict[str, str] = {}
+    for question_id in sorted(catalog.questions):
+        q = catalog.questions[question_id].question
+        found: dict[str, str] = {}
+        if isinstance(q, FreeText):
+            found = {m.tag: m.label for m in q.rubric.misconceptions if m.label}
+        if isinstance(q, Code | CodeFix):
+            found = {w.tag: w.label for w in q.wrong if w.label}
+        for tag, label in found.items():
+            labels.setdefault(tag, label)
+    return labels
+
+
+def label(catalog: Catalog, tag: str) -> str:
+    """The one name shown for `tag` on every page."""
+    return ERRORS.get(tag) or _labels(catalog).get(tag) or readable(tag)
+
+
+def split(tags: list[str]) -> tuple[list[str], list[str]]:
+    """(misconceptions, errors) of one answer's tags, in order."""
+    return [t for t in tags if not is_error(t)], [t for t in tags if is_error(t)]
+
+
+def describe_scenario(scenario_id: str) -> str:
+    """`crossentropy-adam-eager` -> 'the check with cross-entropy loss, Adam, run eagerly'."""
+    tokens = scenario_id.replace("tf-function", "tf_function").split("-")
+    words = [
+        SCENARIO_WORDS[t.replace("_", "-")] for t in tokens if t.replace("_", "-") in SCENARIO_WORDS
+    ]
+    if not words:
+        return "the check of this step"
+    modes = ("run eagerly", "wrapped in tf.function")
+    return "the check " + ("" if words[0] in modes else "with ") + ", ".join(words)
+
+
+def without_scenario_ids(text: str) -> str:
+    """Learners see what a check exercised, not the checker's internal scenario ids."""
+    text = re.sub(
+        r"\s*\((?:" + SCENARIO_ID.pattern + r")(?:,\s*" + SCENARIO_ID.pattern + r")*\)", "", text
+    )
+    text = re.sub(
+        r"\b[Ss]cenario\s+(" + SCENARIO_ID.pattern + ")",
+        lambda m: describe_scenario(m.group(1)),
+        text,
+    )
+    return SCENARIO_ID.sub(lambda m: describe_scenario(m.group(0)), text)

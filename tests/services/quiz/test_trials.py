@@ -1,0 +1,29 @@
+"""*Run*: the worker's trial report in sentences a learner can act on."""
+
+from __future__ import annotations
+
+from app.services.trials import describe
+
+
+def test_describe_names_none_gradients_unchanged_weights_and_the_error_line() -> None:
+    report = {
+        "scenario": "crossentropy-adam-eager",
+        "calls": [{"returned": {"kind": "tensor", "shape": [], "value": 1.25}}],
+        "gradients": {"calls": 1, "none": 2, "results": 4, "applied": 0, "none_applied": 0},
+        "variables": [
+            {"variables": [{"name": "layers[0] Dense.kernel", "changed": False}], "total": 1}
+        ],
+        "iterations": {"before": [0], "after": [0]},
+        "error": {"type": "TypeError", "message": "TypeError: bad", "lines": [7]},
+    }
+    view = describe(report)
+    texts = [o.text for o in view.observations]
+    assert "crossentropy-adam-eager" not in view.scenario and "Adam" in view.scenario
+    assert "Call 1 returned the loss 1.25." in texts
+    assert "tape.gradient returned 4 gradient(s); 2 of them None." in texts
+    assert "The optimizer never applied gradients." in texts
+    assert any("Unchanged: layers[0] Dense.kernel" in t for t in texts)
+    assert any(
+        o.kind == "error" and o.lines == [7] and "line 7" in o.text for o in view.observations
+    )
+    assert view.counted is False

@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test lint bench setup system-deps
 
 $(STAMP): pyproject.toml
-	python3 -m venv $(VENV)
+	python3 -m venv $(VENV) || { echo "python3 -m venv failed: sudo apt-get install -y python3-venv" >&2; exit 1; }
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[dev,grading]"
 	touch $(STAMP)
@@ -25,6 +25,7 @@ test: setup
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy app
 	$(PY) -m pytest
+	scripts/test-rootless  # the sandbox suites again as a real non-root user (rootless backend)
 
 lint: $(STAMP)
 	$(PY) -m ruff check . && $(PY) -m ruff format --check . && $(PY) -m mypy app

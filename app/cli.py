@@ -179,6 +179,13 @@ async def _grade_once(item: LoadedQuestion, answer: object, settings: Settings) 
             await grader.stop()
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    from app.grading.sandbox import doctor
+
+    settings = get_settings()
+    return doctor.run(args.backend or settings.sandbox_backend, settings.sandbox_uid_base)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tapequiz", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -215,6 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
         role = users.add_parser(command, help=text)
         role.add_argument("email")
         role.set_defaults(func=_set_role)
+    doctor = sub.add_parser("doctor", help="check that this host can grade code answers")
+    doctor.add_argument("--backend", choices=["auto", "cgroup1", "cgroup2", "rootless"])
+    doctor.set_defaults(func=_doctor)
     grade = sub.add_parser("grade", help="grade one answer file against a question")
     grade.add_argument("--question", required=True)
     grade.add_argument("answer", type=Path)

@@ -30,6 +30,7 @@ from app.grading.sandbox.launcher import Limits
 
 REQUIRED = ("memory", "pids")
 OPTIONAL = ("cpu",)
+ORDERED = (*REQUIRED, *OPTIONAL)
 IDLE_WEIGHT, BUSY_WEIGHT = 1, 100  # cpu.weight: 1..10000, default 100
 KILL_SECONDS = 5.0
 
@@ -210,13 +211,13 @@ def probe(*, uid_base: int) -> Cgroup2:
 
 def _names(parent: Path) -> tuple[str, ...]:
     offered = controllers(parent)
-    return tuple(n for n in (*REQUIRED, *OPTIONAL) if n in offered)
+    return tuple(n for n in ORDERED if n in offered)
 
 
 def _root_parent(mount: Path) -> Path:
     _require(mount)
     try:
-        enable(mount, [n for n in (*REQUIRED, *OPTIONAL) if n in controllers(mount)])
+        enable(mount, [n for n in ORDERED if n in controllers(mount)])
         return make_dir(mount / "tapequiz", _names(mount))
     except OSError as err:
         raise Unavailable(f"cannot set up the cgroup v2 tree ({err.strerror})") from None

@@ -56,6 +56,9 @@ _NEW_SUBJECT = re.compile(
     r"|you|we|i)\b",
     re.IGNORECASE,
 )
+# "Once both blocks are closed, you call ...": the subject of the main clause comes after a
+# subordinate clause, so a phrasing that starts there may run into it.
+_SUBORDINATE = re.compile(r"(?:once|after|when|before|as soon as)\b", re.IGNORECASE)
 _CALL_ARGS = re.compile(r"(?<=[\w\]])\([^()\n]*\)")
 _FOREIGN = re.compile(r"\b(?:pytorch|torch|other\s+frameworks?|chainer|mxnet)\b", re.I)
 # "Like PyTorch", "unlike PyTorch", "compared to PyTorch": a comparison with TensorFlow.
@@ -198,7 +201,10 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
 def _matches(pattern: re.Pattern[str], text: str, masked: str) -> list[re.Match[str]]:
     found, position = [], 0
     while (match := pattern.search(text, position)) is not None:
-        split = None if "\n" in match.group() else _new_subject_inside(masked, *match.span())
+        subordinate = _SUBORDINATE.match(match.group()) is not None
+        split = None
+        if "\n" not in match.group() and not subordinate:
+            split = _new_subject_inside(masked, *match.span())
         if split is None:
             found.append(_tightest(pattern, text, masked, match))
         position = split or max(match.end(), match.start() + 1)

@@ -184,3 +184,35 @@ def test_phone_nav_shows_every_area(page: Page, live_server: LiveServer) -> None
         link = page.locator(".nav-links").get_by_role("link", name=name)
         expect(link).to_be_in_viewport(ratio=1)
     shoot(page, "phone-nav")
+
+
+NO_APPLY = """import tensorflow as tf
+
+
+def train_step(model, optimizer, loss_fn, x, y):
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x, training=True))
+    grads = tape.gradient(loss, model.trainable_variables)
+    return loss
+"""
+
+
+@pytest.mark.sandbox
+def test_run_reports_what_the_step_did_without_counting(
+    page: Page, make_live_server: ServerFactory
+) -> None:
+    server = make_live_server(sandbox=True)
+    open_question(page, server, "mini-code")
+    expect(page.locator(".CodeMirror")).to_be_visible()
+    page.evaluate("text => window.tapequizEditor.setValue(text)", NO_APPLY)
+    page.get_by_role("button", name="Run").click()
+    expect(page.locator("#trial")).to_have_attribute("data-state", "done", timeout=90_000)
+    observations = page.locator("#trial-observations")
+    expect(observations).to_contain_text("returned the loss")
+    expect(observations).to_contain_text("0 of them None")
+    expect(observations).to_contain_text("The optimizer never applied gradients.")
+    expect(observations).to_contain_text("optimizer.iterations went from 0 to 0")
+    expect(page.locator("#trial-scenario")).not_to_contain_text("-eager")
+    shoot(page, "code-run")
+    page.goto(f"{server.url}/questions/mini-code/submissions")
+    expect(page.locator(".empty")).to_contain_text("not answered this question yet")

@@ -28,6 +28,7 @@ _WORD = re.compile(r"[A-Za-z][\w'.-]*[\w']|[A-Za-z]")  # identifiers stay one wo
 MIN_WORDS_FOR_SHAPE = 4
 MIN_FUNCTION_SHARE = 0.12
 LIST_FUNCTION_SHARE = 0.3
+BARE_FUNCTION_SHARE = 0.06
 
 
 def prose_words(normalised: Normalised) -> list[str]:
@@ -63,9 +64,12 @@ def is_keyword_list(normalised: Normalised) -> bool:
     share = function_share(words)
     if len(words) < MIN_WORDS_FOR_SHAPE or (has_code and len(words) < 2 * MIN_WORDS_FOR_SHAPE):
         return False  # too short to judge its shape; the rubric alone decides
+    list_shaped = _is_list_shaped(normalised)
     if share < MIN_FUNCTION_SHARE and len(words) >= 2 * MIN_WORDS_FOR_SHAPE:
-        return True
-    return share < LIST_FUNCTION_SHARE and _is_list_shaped(normalised)
+        # Terse experts drop function words too, but write clauses ("traces python ->
+        # graph once: no per-op dispatch"); a bag of terms has almost none, or is a list.
+        return share < BARE_FUNCTION_SHARE or list_shaped
+    return share < LIST_FUNCTION_SHARE and list_shaped
 
 
 # Text addressed to the grader instead of the interviewer: "ignore the rubric", "mark this

@@ -22,6 +22,7 @@ from app.grading.sandbox.launcher import Limits
 log = logging.getLogger(__name__)
 SPAWN_PARALLEL = 2
 FAILURES_BEFORE_BROKEN = 3
+BACKOFF_SECONDS = 0.5  # doubled per failure: 1 s, 2 s, then the pool gives up
 FAILED_TO_START = (
     "sandbox workers could not start on this server; an administrator can run "
     "`tapequiz doctor` and read the server log"
@@ -154,7 +155,7 @@ class WorkerPool:
             self.broken = FAILED_TO_START
             return
         log.warning("sandbox worker failed to start (%d): %s", self._failures, err)
-        await asyncio.sleep(0.5 * 2**self._failures)
+        await asyncio.sleep(BACKOFF_SECONDS * 2**self._failures)
 
     async def _retire(self, worker: Worker) -> None:
         await close(worker)

@@ -1,0 +1,116 @@
+"""Choosing a backend, and what happens when none works or workers keep failing to start.
+
+No real sandbox starts here: a refused backend and a backend whose trees never start stand
+in for a host without bubblewrap or user namespaces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import yaml
+
+from app.config import REPO_ROOT, Settings
+from app.grading.code import pool as pools
+from app.grading.code.grader import CodeGrader
+from app.grading.sandbox import backends
+from app.grading.sandbox.launcher import Limits
+from app.packs.schema import Code
+
+QUESTION = REPO_ROOT / "questions" / "gradient-tape" / "train-step.yaml"
+HOST_PATH = re.compile(r"/(usr|sys|proc|run|root|home|tmp|opt|work|etc)\b")
+
+
+def test_choose_names_why_each_stronger_backend_was_refused() -> None:
+    backend, refused = backends.choose("auto", uid_base=60000)
+    line = backends.describe(backend, refused)
+    assert backend is not None, line  # this host can run at least one backend
+    assert line.startswith(f"sandbox backend: {backend.name}")
+    stronger = backends.ORDER[: backends.ORDER.index(backend.name)]
+    assert set(refused) == set(stronger) and all(name in line for name in stronger)
+
+
+def test_forced_backend_that_cannot_run_is_refused_plainly() -> None:
+    impossible = "rootless" if os.geteuid() == 0 else "cgroup1"
+    backend, refused = backends.choose(impossible, uid_base=60000)
+    assert backend is None and "root" in refused[impossible]
+    assert not HOST_PATH.search(refused[impossible])
+
+
+def test_code_answer_without_any_backend_says_so_without_host_paths(tmp_path: Path) -> None:
+    impossible = "rootless" if os.geteuid() == 0 else "cgroup1"
+    grader = CodeGrader(Settings(data_dir=tmp_path, sandbox_backend=impossible))
+    question = Code.model_validate(yaml.safe_load(QUESTION.read_text()))
+
+    async def attempt() -> tuple[str, str, dict[str, object]]:
+        await grader.start()
+        try:
+            result = await grader.grade(question, question.reference)
+            return result.verdict, result.feedback[0].message, grader.pool.status()
+        finally:
+            await grader.stop()
+
+    verdict, message, status = asyncio.run(attempt())
+    assert verdict == "error" and "no sandbox can run on this server" in message
+    assert not HOST_PATH.search(message), message
+    assert status["state"] == "unavailable" and status["backend"] is None
+
+
+@dataclass
+class NeverStarts:
+    """A backend whose trees cannot be created (as when bwrap fails on every start)."""
+
+    name: str = "never"
+    attempts: list[str] = field(default_factory=list)
+
+    def prepare(self, name: str, limits: Limits) -> object:
+        self.attempts.append(name)
+        raise OSError("cannot create /sys/fs/cgroup/x: Permission denied")
+
+    def sweep(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def test_pool_stops_retrying_after_its_back_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    backend = NeverStarts()
+    monkeypatch.setattr(pools, "BACKOFF_SECONDS", 0.001)
+    monkeypatch.setattr(pools.backends, "choose", lambda *a, **k: (backend, {}))
+    pool = pools.WorkerPool(size=2, uid_base=60000, limits=Limits())
+
+    async def attempt() -> tuple[str, int, str]:
+        await pool.start()
+        while not pool.broken:
+            await asyncio.sleep(0.01)
+        tried = len(backend.attempts)
+        await asyncio.sleep(0.2)  # a retrying pool would try again within this
+        with pytest.raises(pools.PoolBroken) as raised:
+            await pool.run({}, 1.0)
+        await pool.stop()
+        return str(raised.value), len(backend.attempts) - tried, pool.broken
+
+    message, tried_after, broken = asyncio.run(attempt())
+    assert tried_after == 0 and len(backend.attempts) <= pools.FAILURES_BEFORE_BROKEN + 1
+    assert "could not start" in message and "tapequiz doctor" in message
+    assert not HOST_PATH.search(broken), broken
+    assert all(task.done() for task in pool._tasks)
+
+
+def test_healthz_reports_the_sandbox_without_failing_liveness(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    with TestClient(create_app(Settings(data_dir=tmp_path, sandbox_enabled=False))) as client:
+        response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["sandbox"] == {
+        "backend": None, "state": "disabled", "ready_workers": 0, "queue_depth": 0
+    }  # fmt: skip

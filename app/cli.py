@@ -19,16 +19,63 @@ if TYPE_CHECKING:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import os
+
     import uvicorn
 
     settings = get_settings()
+    if args.workers > 1:  # several processes: migrate once here, the workers only check
+        os.environ["TAPEQUIZ_WEB_PROCESSES"] = str(max(args.workers, settings.web_processes))
+        os.environ["TAPEQUIZ_MIGRATE_ON_START"] = "false"
+        failed = _prepare(Settings())
+        if failed:
+            return failed
     uvicorn.run(
         "app.main:app",
         host=args.host or settings.host,
         port=args.port or settings.port,
         reload=args.reload,
+        workers=args.workers if args.workers > 1 else None,
         proxy_headers=True,
     )
+    return 0
+
+
+def _prepare(settings: Settings) -> int:
+    """Check the settings and bring the schema up to date, once, before anything serves."""
+    from app.db import make_engine
+    from app.processes import DeploymentError, check_settings, upgrade_once
+
+    try:
+        check_settings(settings)
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        engine = make_engine(settings)
+        upgrade_once(engine, settings)
+        engine.dispose()
+    except DeploymentError as err:
+        print(f"tapequiz: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _db_upgrade(_args: argparse.Namespace) -> int:
+    failed = _prepare(get_settings().model_copy(update={"web_processes": 1}))
+    if not failed:
+        print("the database schema is up to date")
+    return failed
+
+
+def _grader(_args: argparse.Namespace) -> int:
+    from app.grading.remote.consumer import run_grader
+
+    settings = get_settings()
+    if not settings.redis_url:
+        print(
+            "tapequiz grader needs TAPEQUIZ_REDIS_URL (the queue it takes jobs from)",
+            file=sys.stderr,
+        )
+        return 2
+    asyncio.run(run_grader(settings))
     return 0
 
 
@@ -193,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
     serve.add_argument("--reload", action="store_true")
+    serve.add_argument(
+        "--workers", "-w", type=int, default=1, help="web processes (see docs/scaling.md)"
+    )
     serve.set_defaults(func=_serve)
     packs = sub.add_parser("packs", help="author question packs").add_subparsers(
         dest="packs_command", required=True
@@ -225,6 +275,13 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check that this host can grade code answers")
     doctor.add_argument("--backend", choices=["auto", "cgroup1", "cgroup2", "rootless"])
     doctor.set_defaults(func=_doctor)
+    database = sub.add_parser("db", help="the database schema").add_subparsers(
+        dest="db_command", required=True
+    )
+    upgrade = database.add_parser("upgrade", help="migrate to the newest schema (once per deploy)")
+    upgrade.set_defaults(func=_db_upgrade)
+    grader = sub.add_parser("grader", help="take code-grading jobs from Redis (a grading host)")
+    grader.set_defaults(func=_grader)
     grade = sub.add_parser("grade", help="grade one answer file against a question")
     grade.add_argument("--question", required=True)
     grade.add_argument("answer", type=Path)

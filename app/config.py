@@ -44,6 +44,26 @@ class Settings(BaseSettings):
     login_attempts_per_minute: int = Field(default=10, ge=1, le=1000)
     grades_per_minute: int = Field(default=30, ge=1, le=10000)
 
+    # Several processes and hosts (issue 16, see docs/scaling.md). All off by default.
+    redis_url: str = Field(
+        default="", description="Redis for grading jobs and shared limits; empty: one process."
+    )
+    web_processes: int = Field(
+        default=1, ge=1, le=256, description="Web processes sharing the database (serve -w)."
+    )
+    migrate_on_start: bool = Field(
+        default=True, description="Migrate at start-up; false: refuse to serve if behind."
+    )
+    rate_limit_store: Literal["auto", "memory", "database", "redis"] = Field(
+        default="auto", description="auto: redis if configured, database if shared, else memory."
+    )
+    grading_timeout_seconds: float = Field(
+        default=120.0, gt=0, le=3600, description="Longest a web request waits for a grader."
+    )
+    catalog_check_seconds: float = Field(
+        default=2.0, gt=0, le=3600, description="How often a publish elsewhere is looked for."
+    )
+
     # Instructor pack uploads (issue 7, INSTRUCTOR): limits checked before anything is unpacked.
     pack_upload_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
     pack_unpacked_max_bytes: int = Field(default=8 * 1024 * 1024, ge=1024, le=500 * 1024 * 1024)

@@ -52,11 +52,12 @@ def web_security(request: Request) -> WebSecurity:
     if found is None:
         settings: Settings = request.app.state.settings
         key = signing_key(settings)
+        shared = getattr(request.app.state, "rate_limit_store", None)  # several processes
         found = WebSecurity(
             key=key,
             serializer=identity_serializer(key),
-            login_limiter=RateLimiter(settings.login_attempts_per_minute),
-            grade_limiter=RateLimiter(settings.grades_per_minute),
+            login_limiter=RateLimiter(settings.login_attempts_per_minute, store=shared),
+            grade_limiter=RateLimiter(settings.grades_per_minute, store=shared),
             cookie_secure=settings.cookie_secure,
         )
         request.app.state.web_security = found

@@ -5,6 +5,8 @@ Wiring only. The list of routers in create_app() is the URL map of the product.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -16,11 +18,13 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import ratelimits
 from app.config import REPO_ROOT, Settings, get_settings
-from app.db import init_db, make_engine
+from app.db import make_engine
 from app.errors import PackInvalid, TapequizError
-from app.grading.code import CodeGrader
+from app.grading.remote import code_grader
 from app.identity import IdentityCookies
+from app.processes import check_settings, follow_publications, prepare_schema, publish_stamp, shared
 from app.routes import (
     api_instructor,
     api_interviews,
@@ -41,26 +45,33 @@ from app.web.limits import BodySizeLimit
 log = logging.getLogger("tapequiz")
 
 
-def _code_grader(settings: Settings) -> CodeGrader | None:
-    return CodeGrader(settings) if settings.sandbox_enabled else None
-
-
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
+    check_settings(settings)  # several processes need one signing key
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     app.state.engine = make_engine(settings)
-    init_db(app.state.engine)
+    prepare_schema(app.state.engine, settings)  # migrate once (locked), refuse if behind
+    stamp = publish_stamp(app.state.engine)  # before the catalog loads: no publish missed
     app.state.catalog = load_serving_catalog(settings)  # built-in + latest published versions
     for problem in app.state.catalog.problems:
         log.error("pack problem: %s", problem)
-    grader = _code_grader(settings)
+    app.state.rate_limit_store = ratelimits.choose(settings, app.state.engine)
+    grader = code_grader(settings)  # in-process pool, grading hosts via Redis, or none
     app.state.code_grader = grader
     if grader is not None:
         await grader.start()
+    follower = None
+    if shared(settings):  # packs published through another process
+        install = functools.partial(setattr, app.state, "catalog")
+        follower = asyncio.create_task(
+            follow_publications(app.state.engine, settings, install, stamp)
+        )
     try:
         yield
     finally:
+        if follower is not None:
+            follower.cancel()
         if grader is not None:
             await grader.stop()
         app.state.engine.dispose()

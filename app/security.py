@@ -1,8 +1,8 @@
 """Security primitives for the web side: the signing key, passwords, CSRF tokens, rate limits.
 
 Each is a thin wrapper over a well-kept library (argon2-cffi for passwords, itsdangerous for
-signatures) plus a small in-process sliding-window limiter: one web process serves a
-deployment, so an in-memory limiter is enough and needs no extra service.
+signatures) plus a small sliding-window limiter: in memory for one web process, or counted
+in a store that several processes share (app/ratelimits: the database or Redis).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import threading
 import time
 from collections import defaultdict, deque
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -20,6 +21,9 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from app.config import Settings
 from app.errors import TapequizError
+
+if TYPE_CHECKING:
+    from app.ratelimits import WindowStore
 
 COOKIE_NAME = "tapequiz_id"
 COOKIE_MAX_AGE = 365 * 24 * 3600
@@ -104,13 +108,19 @@ def verify_password(password_hash: str | None, password: str) -> bool:
 class RateLimiter:
     """At most `limit` events per `window` seconds per key (a sliding window, thread-safe)."""
 
-    def __init__(self, limit: int, window: float = 60.0) -> None:
+    def __init__(self, limit: int, window: float = 60.0, store: WindowStore | None = None) -> None:
         self.limit = limit
         self.window = window
+        self.store = store  # shared by several processes (app/ratelimits); None: this one
         self._events: dict[str, deque[float]] = defaultdict(deque)
         self._lock = threading.Lock()
 
     def hit(self, key: str, what: str) -> None:
+        if self.store is not None:
+            retry = self.store.hit(key, limit=self.limit, window=self.window)
+            if retry is not None:
+                raise RateLimited(f"too many {what}; try again in {retry} s", retry_after=retry)
+            return
         now = time.monotonic()
         with self._lock:
             events = self._events[key]

@@ -9,5 +9,6 @@ from app.models import (  # noqa: F401  (registers the tables)
     interviews,  # INTERVIEW: mock interviews and their answers
     progress,  # WEB: quiz sessions, attempts, reviews
     publishing,  # INSTRUCTOR: pack versions, cohorts
+    ratelimits,  # SCALE: rate-limit events shared through the database
     users,  # WEB: users
 )

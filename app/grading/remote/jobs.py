@@ -1,0 +1,98 @@
+"""The wire format between web processes and grading hosts, and the Redis keys they share.
+
+A job is one Redis Streams entry; its verdict travels back through a per-job list that the
+submitting web process waits on. Everything that must not race (admission against the real
+queue depth, "the first result wins", acknowledging a job) is one Lua script, so it is atomic
+on the Redis server whatever the number of web processes and graders.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from app.grading.results import Feedback, GradeResult
+from app.packs.schema import Code, CodeFix
+
+PREFIX = "tapequiz:grading:"
+STREAM = PREFIX + "jobs"
+GROUP = "graders"
+GRADERS = PREFIX + "graders:"  # + grader name -> its worker count, expires unless renewed
+RESULT_TTL = 600  # seconds a verdict (and a cancel mark) is kept for late readers
+_questions: TypeAdapter[Code | CodeFix] = TypeAdapter(Code | CodeFix)
+
+# KEYS: stream. ARGV: capacity, then the entry's field/value pairs. Returns the entry id, or
+# false when the queue (waiting + running jobs of the whole deployment) is full.
+SUBMIT = """
+if redis.call('XLEN', KEYS[1]) >= tonumber(ARGV[1]) then return false end
+return redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
+"""
+
+# KEYS: result, reply list, stream. ARGV: payload, ttl, group, entry id. Only the first
+# result for a job id is kept and delivered; every finisher acknowledges and deletes.
+FINISH = """
+local won = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2])
+if won then
+  redis.call('RPUSH', KEYS[2], ARGV[1])
+  redis.call('EXPIRE', KEYS[2], ARGV[2])
+end
+redis.call('XACK', KEYS[3], ARGV[3], ARGV[4])
+redis.call('XDEL', KEYS[3], ARGV[4])
+if won then return 1 end
+return 0
+"""
+
+
+def result_key(job_id: str) -> str:
+    return f"{PREFIX}result:{job_id}"
+
+
+def reply_key(job_id: str) -> str:
+    return f"{PREFIX}reply:{job_id}"
+
+
+def cancel_key(job_id: str) -> str:
+    return f"{PREFIX}cancel:{job_id}"
+
+
+def attempts_key(job_id: str) -> str:
+    return f"{PREFIX}attempts:{job_id}"
+
+
+def encode_job(
+    *, job_id: str, kind: str, question: Code | CodeFix, source: str, deadline: float
+) -> dict[str, str]:
+    return {
+        "id": job_id,
+        "kind": kind,
+        "question": json.dumps(question.model_dump(mode="json")),
+        "source": source,
+        "deadline": repr(deadline),
+    }
+
+
+def decode_question(fields: dict[str, str]) -> Code | CodeFix:
+    return _questions.validate_python(json.loads(fields["question"]))
+
+
+def encode_result(result: GradeResult) -> str:
+    return json.dumps({"grade": asdict(result)}, default=str)
+
+
+def encode_trial(report: dict[str, Any]) -> str:
+    return json.dumps({"trial": report}, default=str)
+
+
+def decode_reply(payload: str) -> GradeResult | dict[str, Any]:
+    body = json.loads(payload)
+    if "trial" in body:
+        trial: dict[str, Any] = body["trial"]
+        return trial
+    grade = body["grade"]
+    feedback = [Feedback(f["kind"], f["message"]) for f in grade["feedback"]]
+    return GradeResult(
+        grade["verdict"], grade["score"], feedback, grade["misconceptions"], grade["details"]
+    )

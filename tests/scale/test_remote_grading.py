@@ -1,0 +1,220 @@
+"""Grading as a service against a real Redis: web-side submitter, grader-side consumer, with
+a stand-in code grader (no sandbox) so each semantic is checked quickly and exactly."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from redis.asyncio import Redis
+
+from app.config import Settings
+from app.errors import GraderBusy
+from app.grading.remote import jobs
+from app.grading.remote.consumer import GraderService
+from app.grading.remote.submitter import RemoteCodeGrader
+from app.grading.results import Feedback, GradeResult
+from app.packs.loader import load_pack
+from app.packs.schema import Code, CodeFix
+from tests.conftest import FIXTURE_PACKS
+
+T = TypeVar("T")
+SOURCE = "def train_step(model, optimizer, loss_fn, x, y):\n    return 0\n"
+
+
+def _question() -> Code:
+    pack = load_pack(FIXTURE_PACKS / "mini").pack
+    assert pack is not None
+    question = next(q.question for q in pack.questions if q.question.id == "mini-code")
+    assert isinstance(question, Code)
+    return question
+
+
+class StandIn:
+    """Grades instantly with a verdict naming it, or blocks until cancelled."""
+
+    def __init__(self, name: str, *, block: bool = False) -> None:
+        self.name, self.block = name, block
+        self.started = asyncio.Event()
+        self.cancelled = 0
+        self.graded = 0
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    async def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
+        self.started.set()
+        try:
+            if self.block:
+                await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        self.graded += 1
+        return GradeResult("correct", 1.0, [Feedback("correct", self.name)], [], {"by": self.name})
+
+    async def trial(self, question: Code | CodeFix, source: str) -> dict[str, Any]:
+        return {"calls": [], "by": self.name}
+
+
+def _settings(redis_url: str, tmp_path: Path, **changes: Any) -> Settings:
+    return Settings(data_dir=tmp_path, redis_url=redis_url, sandbox_pool_size=1,
+                    secret_key="k", **changes)  # fmt: skip
+
+
+async def _within(seconds: float, waiting: Awaitable[T]) -> T:
+    return await asyncio.wait_for(waiting, seconds)
+
+
+async def _until(check: Callable[[], Awaitable[bool]], seconds: float = 15) -> None:
+    async def poll() -> None:
+        while not await check():
+            await asyncio.sleep(0.05)
+
+    await _within(seconds, poll())
+
+
+async def _web(settings: Settings) -> RemoteCodeGrader:
+    web = RemoteCodeGrader(settings)
+    await web.start()
+    return web
+
+
+async def _graders(web: RemoteCodeGrader, count: int) -> None:
+    async def announced() -> bool:
+        await web.refresh()
+        return len(web.pool.graders) >= count
+
+    await _until(announced)
+
+
+def _serve(service: GraderService) -> asyncio.Task[None]:
+    return asyncio.create_task(service.serve())
+
+
+async def _shut(*tasks: asyncio.Task[None]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def test_grade_returns_the_graders_verdict(redis_url: str, tmp_path: Path) -> None:
+    async def scenario() -> tuple[GradeResult, dict[str, Any], int]:
+        settings = _settings(redis_url, tmp_path)
+        web, fake = await _web(settings), StandIn("host-a")
+        serving = _serve(GraderService(settings, name="a", grader=fake))
+        await _graders(web, 1)
+        result = await _within(10, web.grade(_question(), SOURCE))
+        trial = await _within(10, web.trial(_question(), SOURCE))
+        depth = await web.redis.xlen(jobs.STREAM)
+        await _shut(serving)
+        await web.stop()
+        return result, trial, depth
+
+    result, trial, depth = asyncio.run(scenario())
+    assert (result.verdict, result.details["by"], trial["by"], depth) == (
+        "correct",
+        "host-a",
+        "host-a",
+        0,
+    )
+
+
+def test_job_of_a_dead_grader_is_finished_by_another(redis_url: str, tmp_path: Path) -> None:
+    async def scenario() -> tuple[str, int, int]:
+        settings = _settings(redis_url, tmp_path)
+        web = await _web(settings)
+        stuck, healthy = StandIn("dead", block=True), StandIn("alive")
+        dead = GraderService(settings, name="dead", grader=stuck)
+        dying = _serve(dead)
+        await _graders(web, 1)
+        grading = asyncio.create_task(web.grade(_question(), SOURCE))
+        await _within(10, stuck.started.wait())
+        await _shut(dying)  # gone mid-job: its entry stays pending, unacknowledged
+        rescuer = GraderService(settings, name="alive", grader=healthy)
+        rescuer.claim_idle_ms = 300
+        serving = _serve(rescuer)
+        result = await _within(20, grading)
+        depth = await web.redis.xlen(jobs.STREAM)  # acknowledged and gone
+        await _shut(serving)
+        await web.stop()
+        return str(result.details["by"]), healthy.graded + stuck.graded, depth
+
+    assert asyncio.run(scenario()) == ("alive", 1, 0)
+
+
+def test_only_the_first_result_is_delivered(redis_url: str) -> None:
+    async def scenario() -> tuple[list[str], str | None]:
+        redis = Redis.from_url(redis_url, decode_responses=True)
+        await redis.xgroup_create(jobs.STREAM, jobs.GROUP, id="0", mkstream=True)
+        entry = await redis.xadd(jobs.STREAM, {"id": "job1"})
+        finish = redis.register_script(jobs.FINISH)
+        keys = [jobs.result_key("job1"), jobs.reply_key("job1"), jobs.STREAM]
+        for payload in ("first", "second"):
+            await finish(keys=keys, args=[payload, 60, jobs.GROUP, entry])
+        replies = await redis.lrange(jobs.reply_key("job1"), 0, -1)
+        kept = await redis.get(jobs.result_key("job1"))
+        await redis.aclose()
+        return replies, kept
+
+    assert asyncio.run(scenario()) == (["first"], "first")
+
+
+def test_full_queue_is_busy_with_retry_after(redis_url: str, tmp_path: Path) -> None:
+    async def scenario() -> tuple[int, int]:
+        settings = _settings(redis_url, tmp_path, sandbox_queue_size=1)
+        web = await _web(settings)
+        await web.redis.set(jobs.GRADERS + "silent", 1, ex=60)  # announces 1 worker, takes none
+        await web.refresh()
+        waiting = [asyncio.create_task(web.grade(_question(), SOURCE)) for _ in range(2)]
+        await _until(lambda: _depth_is(web, 2))
+        await web.refresh()
+        with pytest.raises(GraderBusy) as busy:
+            await web.grade(_question(), SOURCE)
+        await _shut(*waiting)  # cancelled requests withdraw their jobs
+        await _until(lambda: _depth_is(web, 0))
+        depth = await web.redis.xlen(jobs.STREAM)
+        await web.stop()
+        return busy.value.retry_after, depth
+
+    retry_after, depth = asyncio.run(scenario())
+    assert retry_after >= 1 and depth == 0
+
+
+async def _depth_is(web: RemoteCodeGrader, depth: int) -> bool:
+    return int(await web.redis.xlen(jobs.STREAM)) == depth
+
+
+def test_timed_out_request_stops_its_running_job(redis_url: str, tmp_path: Path) -> None:
+    async def scenario() -> tuple[str, int, int]:
+        settings = _settings(redis_url, tmp_path, grading_timeout_seconds=1.0)
+        web, slow = await _web(settings), StandIn("slow", block=True)
+        serving = _serve(GraderService(settings, name="g", grader=slow))
+        await _graders(web, 1)
+        result = await _within(10, web.grade(_question(), SOURCE))
+
+        async def stopped() -> bool:
+            return slow.cancelled == 1 and await _depth_is(web, 0)
+
+        await _until(stopped)
+        await _shut(serving)
+        await web.stop()
+        return result.verdict, slow.cancelled, slow.graded
+
+    assert asyncio.run(scenario()) == ("error", 1, 0)
+
+
+def test_no_grader_connected_is_an_unavailable_verdict(redis_url: str, tmp_path: Path) -> None:
+    async def scenario() -> tuple[str, int]:
+        web = await _web(_settings(redis_url, tmp_path))
+        result = await web.grade(_question(), SOURCE)
+        depth = await web.redis.xlen(jobs.STREAM)
+        await web.stop()
+        return result.feedback[0].message, depth
+
+    message, depth = asyncio.run(scenario())
+    assert "no grading host is connected" in message and depth == 0

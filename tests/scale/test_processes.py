@@ -51,7 +51,7 @@ def test_processes_starting_together_migrate_once(tmp_path: Path) -> None:
     def start() -> None:
         try:
             prepare_schema(make_engine(settings), settings)
-        except BaseException as err:  # noqa: BLE001 (collected for the assertion)
+        except BaseException as err:  # collected for the assertion
             failures.append(err)
 
     threads = [threading.Thread(target=start) for _ in range(4)]

@@ -40,9 +40,7 @@ def grader_name() -> str:
 
 
 class GraderService:
-    def __init__(
-        self, settings: Settings, *, name: str | None = None, grader: Any = None
-    ) -> None:
+    def __init__(self, settings: Settings, *, name: str | None = None, grader: Any = None) -> None:
         self.settings = settings
         self.name = name or grader_name()
         self.slots = settings.sandbox_pool_size

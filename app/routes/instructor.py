@@ -18,7 +18,7 @@ from app.errors import Conflict, NotFound, PackInvalid
 from app.identity import CsrfFormDep, CurrentUserDep, InstructorDep
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.services import cohort_reports, cohorts, gift, publishing
+from app.services import cohort_reports, cohorts, gift, publish_jobs, publishing
 from app.web.htmlerrors import HtmlErrorRoute
 from app.web.templating import templates
 
@@ -78,6 +78,50 @@ async def upload_pack(
     request.app.state.catalog = published.catalog
     label = f"{published.version.pack_id} {published.version.version}"
     return RedirectResponse(f"/instructor?published={label}", status_code=303)
+
+
+def _jobs(request: Request) -> publish_jobs.PublishJobs:
+    jobs = getattr(request.app.state, "publish_jobs", None)
+    if jobs is None:
+        jobs = request.app.state.publish_jobs = publish_jobs.PublishJobs()
+    return jobs
+
+
+@router.post("/instructor/publishing", dependencies=[CsrfFormDep])
+async def start_publishing(
+    request: Request,
+    file: UploadFile,
+    user: InstructorDep,
+    settings: SettingsDep,
+    catalog: CatalogDep,
+    code_grader: CodeGraderDep,
+) -> Response:
+    """Start publishing in the background and show its progress page at once."""
+    data = await file.read(settings.pack_upload_max_bytes + 1)
+
+    def serve(published: Catalog) -> None:
+        request.app.state.catalog = published
+
+    job = _jobs(request).start(
+        engine=request.app.state.engine, settings=settings, catalog=catalog, user=user,
+        data=data, code_grader=code_grader, on_published=serve,
+    )  # fmt: skip
+    return RedirectResponse(f"/instructor/publishing/{job.id}", status_code=303)
+
+
+@router.get("/instructor/publishing/{job_id}")
+def publishing_progress(
+    request: Request, job_id: str, user: InstructorDep, session: SessionDep, catalog: CatalogDep
+) -> Response:
+    job = _jobs(request).get(job_id, user=user)
+    if job is None:
+        raise NotFound("no such publishing job (jobs are kept for an hour)")
+    if job.done and job.label:
+        return RedirectResponse(f"/instructor?published={job.label}", status_code=303)
+    if job.done and job.refused is not None:
+        return _overview(request, session, catalog, user, refused=job.refused)
+    context = {"job": job, "steps": publish_jobs.STEPS}
+    return templates.TemplateResponse(request, "instructor/publishing.html", context)
 
 
 @router.post("/instructor/cohorts", dependencies=[CsrfFormDep])

@@ -14,6 +14,7 @@ import hashlib
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,15 +158,19 @@ async def publish_zip(
     user: User,
     data: bytes,
     code_grader: CodeGraderLike | None,
+    on_step: Callable[[int], None] | None = None,
 ) -> Published:
-    """Validate, self-test and publish a zipped pack; raise PackInvalid/Conflict otherwise."""
+    """Validate, self-test and publish a zipped pack; raise PackInvalid/Conflict otherwise.
+
+    `on_step(n)` is told when step n of publish_jobs.STEPS begins (unpack, validate,
+    self-test, publish), so a background job can show where it is."""
     stage_root = settings.data_dir / "staging"
     stage_root.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix="upload-", dir=stage_root))
     try:
         async with _publish_lock:
             return await _publish_staged(
-                session, settings, catalog, user, data, code_grader, staging
+                session, settings, catalog, user, data, code_grader, staging, on_step or _quiet
             )
     finally:
         shutil.rmtree(staging, ignore_errors=True)  # gone already when published (renamed)
@@ -179,15 +184,20 @@ async def _publish_staged(
     data: bytes,
     code_grader: CodeGraderLike | None,
     staging: Path,
+    on_step: Callable[[int], None],
 ) -> Published:
+    on_step(0)
     try:
         extract_pack(data, staging, _limits(settings))
     except ArchiveRefused as exc:
         raise PackInvalid("the upload was refused", exc.problems) from None
+    on_step(1)
     pack = _load_staged(staging)
     _check_ownership(session, pack, catalog, user)
     _check_ids(pack, catalog, staging)
+    on_step(2)
     report = await _self_test(pack, code_grader, staging)
+    on_step(3)
     row = PackVersion(
         pack_id=pack.meta.id,
         version=pack.meta.version,
@@ -205,6 +215,10 @@ async def _publish_staged(
     session.commit()
     session.refresh(row)
     return Published(version=row, selftest=report, catalog=load_serving_catalog(settings))
+
+
+def _quiet(step: int) -> None:
+    """No one is watching the steps (the synchronous form and the API)."""
 
 
 def list_versions(session: Session, *, pack_id: str | None = None) -> list[PackVersion]:

@@ -59,12 +59,14 @@ def _upload(page: Page, server: LiveServer, zip_path: Path) -> None:
 def _learner_answers_wrong(browser: Browser, server: LiveServer, join_code: str) -> None:
     context = browser.new_context()
     learner = context.new_page()
-    learner.goto(f"{server.url}/join")
+    learner.goto(server.url)
+    learner.get_by_role("link", name="Join a cohort").click()  # visible from every page
     learner.get_by_label("Join code").fill(join_code.lower())
+    learner.get_by_label("Your name").fill("Ada L.")
     learner.get_by_role("button", name="Join").click()
     expect(learner.locator("#my-cohorts")).to_contain_text("Evening group")
-    learner.goto(f"{server.url}/sessions/new")
-    learner.get_by_label("Pack").select_option("tape-example")
+    learner.locator("#my-cohorts").get_by_role("link", name="Practise").click()
+    expect(learner.get_by_label("Pack")).to_have_value("tape-example")  # the cohort's pack
     learner.get_by_label("Question type").select_option("single-choice")
     learner.get_by_label("Questions").fill("1")
     learner.get_by_role("button", name="Start session").click()
@@ -86,9 +88,13 @@ def test_instructor_publishes_pack_and_sees_cohort_attempt(
     expect(refusal).to_contain_text("ex-explain-none.yaml:43: ex-explain-none: sample 2")
     shoot(page, "instructor-upload-refused")
 
+    progress_pages: list[str] = []
+    page.on("response", lambda r: progress_pages.append(r.url) if "/publishing/" in r.url else None)
     _upload(page, live_server, good)
     expect(page.locator("#published")).to_contain_text("tape-example 1.0.0")
-    expect(page.locator("#versions")).to_contain_text("1.0.0")
+    expect(page.locator("#versions tr.live")).to_contain_text("1.0.0")
+    expect(page.locator("#versions tr.live .live-badge")).to_have_text("live")
+    assert progress_pages, "publishing goes through its background job's progress page"
 
     page.get_by_label("Cohort name").fill("Evening group")
     page.get_by_label("Pack", exact=True).select_option("tape-example")
@@ -103,7 +109,7 @@ def test_instructor_publishes_pack_and_sees_cohort_attempt(
     expect(row).to_contain_text("0%")
     expect(row).to_contain_text("The optimizer ×1")
     shoot(page, "instructor-cohort-dashboard")
-    expect(page.locator("#learner-stats")).to_contain_text("Guest #")
+    expect(page.locator("#learner-stats")).to_contain_text("Ada L. (guest)")
     page.locator("#learner-stats a").first.click()
     expect(page.locator("#learner-attempts")).to_contain_text("The optimizer")
     shoot(page, "instructor-learner")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -94,3 +95,45 @@ def test_gift_form_shows_converted_yaml_escaped(teacher: TestClient) -> None:
     assert "m-b-q-b.yaml" in page.text and "type: single-choice" in page.text
     assert "&lt;b&gt;Q&lt;/b&gt;" in page.text and "<b>Q</b>" not in page.text
     assert "Short — only choice and true/false questions are imported" in page.text
+
+
+def _publish_in_background(client: TestClient, data: bytes) -> str:
+    files = {"file": ("pack.zip", data, "application/zip")}
+    form = {"csrf_token": _token(client)}
+    started = client.post("/instructor/publishing", files=files, data=form, follow_redirects=False)
+    assert started.status_code == 303
+    assert started.headers["location"].startswith("/instructor/publishing/")
+    return started.headers["location"]
+
+
+def _until_done(client: TestClient, url: str) -> httpx.Response:
+    for _ in range(200):  # bounded: a stuck job fails the test instead of hanging it
+        page = client.get(url, follow_redirects=False)
+        if page.status_code != 200 or 'data-done="yes"' in page.text:
+            return page
+        assert "Self-testing" in page.text and 'http-equiv="refresh"' in page.text
+        time.sleep(0.05)
+    raise AssertionError("the publishing job never finished")
+
+
+def test_background_publishing_shows_steps_then_the_published_pack(teacher: TestClient) -> None:
+    url = _publish_in_background(teacher, zip_folder(EXAMPLE))
+    done = _until_done(teacher, url)
+    assert done.status_code == 303, done.text[done.text.find("<main") :][:1500]
+    page = teacher.get(done.headers["location"]).text
+    assert "Published <strong>tape-example 1.0.0</strong>" in page
+    assert 'class="live"' in page and "live-badge" in page
+
+
+def test_background_publishing_refusal_lists_problems(teacher: TestClient) -> None:
+    edits = {"ex-what-records.yaml": "id: ex-what-records\ntype: single-choice\n"}
+    done = _until_done(teacher, _publish_in_background(teacher, zip_folder(EXAMPLE, edits)))
+    assert done.status_code == 422
+    assert 'id="refused"' in done.text and "ex-what-records.yaml" in done.text
+
+
+def test_another_identity_cannot_see_a_publishing_job(teacher: TestClient) -> None:
+    url = _publish_in_background(teacher, zip_folder(EXAMPLE))
+    _until_done(teacher, url)
+    teacher.cookies.clear()
+    assert teacher.get(url, follow_redirects=False).status_code in (403, 404)

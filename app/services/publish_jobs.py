@@ -1,0 +1,140 @@
+"""Pack publishing as a background job: the upload returns at once, a page shows the steps.
+
+Validation and the self-test take tens of seconds (every code question runs in the sandbox),
+too long for one request: browsers and proxies give up, and the instructor sees nothing. A
+job runs `publishing.publish_zip` in a worker thread (on a loop of its own, with its own
+database session; code grading is sent to the main loop where the sandbox pool lives),
+records which step it is on, and finishes whether or not anyone is still watching. Jobs live
+in memory (one process); a finished one is kept an hour for its page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from app.config import Settings
+from app.errors import Conflict, PackInvalid
+from app.grading.dispatch import CodeGraderLike
+from app.grading.results import GradeResult
+from app.models.users import User
+from app.packs.catalog import Catalog
+from app.packs.schema import Code, CodeFix
+from app.services import publishing
+
+KEEP_SECONDS = 3600
+STEPS = (
+    "Unpacking the upload",
+    "Validating every question",
+    "Self-testing: answer keys, labelled explanations, code in the sandbox",
+    "Publishing",
+)
+
+
+@dataclass
+class PublishJob:
+    id: str
+    owner_id: int
+    started: float = field(default_factory=time.monotonic)
+    step: int = 0
+    finished: float | None = None
+    label: str = ""  # "pack version" once published
+    refused: PackInvalid | Conflict | None = None
+    failed: str = ""
+
+    @property
+    def elapsed(self) -> int:
+        return round((self.finished or time.monotonic()) - self.started)
+
+    @property
+    def done(self) -> bool:
+        return self.finished is not None
+
+
+class PublishJobs:
+    def __init__(self) -> None:
+        self._jobs: dict[str, PublishJob] = {}
+        self._tasks: set[asyncio.Task[None]] = set()  # each awaits its thread
+
+    def get(self, job_id: str, *, user: User) -> PublishJob | None:
+        job = self._jobs.get(job_id)
+        return job if job is not None and job.owner_id == user.id else None
+
+    def start(
+        self,
+        *,
+        engine: Engine,
+        settings: Settings,
+        catalog: Catalog,
+        user: User,
+        data: bytes,
+        code_grader: CodeGraderLike | None,
+        on_published: Callable[[Catalog], None],
+    ) -> PublishJob:
+        self._forget_old()
+        assert user.id is not None
+        job = PublishJob(id=secrets.token_urlsafe(12), owner_id=user.id)
+        self._jobs[job.id] = job
+        grader = (
+            None if code_grader is None else _OnMainLoop(code_grader, asyncio.get_running_loop())
+        )
+        work = _run(job, engine, settings, catalog, user, data, grader, on_published)
+        task = asyncio.create_task(asyncio.to_thread(asyncio.run, work))
+        self._tasks.add(task)  # keep a reference: the loop only holds tasks weakly
+        task.add_done_callback(self._tasks.discard)
+        return job
+
+    def _forget_old(self) -> None:
+        now = time.monotonic()
+        for job_id, job in list(self._jobs.items()):
+            if job.finished is not None and now - job.finished > KEEP_SECONDS:
+                del self._jobs[job_id]
+
+
+class _OnMainLoop:
+    """The job runs in a worker thread on a loop of its own (its database and file work must
+    not stall the server's loop); the sandbox pool lives on the main loop, so grading is sent
+    there."""
+
+    def __init__(self, grader: CodeGraderLike, loop: asyncio.AbstractEventLoop) -> None:
+        self._grader, self._loop = grader, loop
+
+    async def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
+        future = asyncio.run_coroutine_threadsafe(self._grader.grade(question, source), self._loop)
+        return await asyncio.wrap_future(future)
+
+
+async def _run(
+    job: PublishJob,
+    engine: Engine,
+    settings: Settings,
+    catalog: Catalog,
+    user: User,
+    data: bytes,
+    code_grader: CodeGraderLike | None,
+    on_published: Callable[[Catalog], None],
+) -> None:
+    def reached(step: int) -> None:
+        job.step = step
+
+    try:
+        with Session(engine) as session:
+            owner = session.get(User, user.id) or user
+            published = await publishing.publish_zip(
+                session, settings=settings, catalog=catalog, user=owner, data=data,
+                code_grader=code_grader, on_step=reached,
+            )  # fmt: skip
+        on_published(published.catalog)
+        job.label = f"{published.version.pack_id} {published.version.version}"
+    except (PackInvalid, Conflict) as exc:
+        job.refused = exc
+    except Exception as exc:  # an infrastructure fault: said on the page, not lost in a task
+        job.failed = f"{type(exc).__name__}: {exc}"
+    finally:
+        job.finished = time.monotonic()

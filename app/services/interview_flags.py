@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.grading.freetext import affirms, stated_core_tells
 from app.models.interviews import RedFlag
 from app.packs.loader import LoadedQuestion
 from app.packs.schema import ChoiceQuestionBase, TrueFalse
@@ -213,9 +214,19 @@ def find_red_flags(
         flags += [
             _flag(tell, f"{how}: {statement}", item, position)
             for tell in TELLS
-            if tell.statement.search(statement)
+            if _states(tell, statement)
         ]
     return _unique(flags)
+
+
+def _states(tell: Tell, statement: str) -> bool:
+    """Whether a picked statement asserts the tell, read as practice feedback reads free
+    text: the free-text grader's matcher with the rubric phrasings, or with the tell's own
+    pattern for terse choices ("`model.variables`"); a denial is no tell either way."""
+    stated = stated_core_tells(statement)
+    if any(related(tag, known) for tag in stated for known in tell.tags):
+        return True
+    return affirms(statement, tell.statement.pattern)
 
 
 def _unique(flags: list[RedFlag]) -> list[RedFlag]:

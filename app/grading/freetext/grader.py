@@ -9,6 +9,7 @@ correct; a bag of terms with no statements is not credited. Pure, synchronous an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.grading.freetext.matching import Hit, find_hits, names_other_framework
@@ -73,6 +74,27 @@ def _find(rubric: Rubric, normalised: Normalised, keyword_list: bool) -> Finding
         if hit := _hit_for(tell, normalised):
             tells.append((tell, hit))
     return Findings(found, missed, tells)
+
+
+def stated_misconceptions(text: str, misconceptions: Sequence[Misconception]) -> dict[str, str]:
+    """Tag -> the sentence stating it, for the misconceptions a text asserts.
+
+    The same reading as grading (negation scope, other frameworks, keyword lists): used
+    where a statement is not graded against a rubric, such as an interview's closed
+    questions.
+    """
+    normalised = normalise(text or "")
+    if normalised.empty or is_keyword_list(normalised):
+        return {}
+    return {
+        m.tag: hit.sentence for m in misconceptions if (hit := _hit_for(m, normalised)) is not None
+    }
+
+
+def affirms(text: str, pattern: str) -> bool:
+    """Whether the text affirms a phrasing (not denied, not said of another framework)."""
+    hits = find_hits(normalise(text or "").units, [pattern])
+    return any(h.affirmed and not h.foreign for h in hits)
 
 
 def _score(rubric: Rubric, findings: Findings, keyword_list: bool) -> float:

@@ -166,6 +166,8 @@ def test_find_hits_keeps_the_subject_across_semicolons_and_ellipses(
         "Applying after each micro-batch is not the same thing.",
         "Applying after each micro-batch is wrong.",
         "Applying after each micro-batch isn't equivalent.",
+        "Applying after each micro-batch is unnecessary.",
+        "Applying after each micro-batch won't help.",
     ],
 )
 def test_find_hits_reads_a_statement_judged_false_as_denied(sentence: str) -> None:

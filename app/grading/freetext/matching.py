@@ -108,13 +108,19 @@ def _clause_start(masked: str, position: int, *, inclusive: bool = True) -> int:
     return start
 
 
-# A statement judged false by what follows it: "applying after each micro-batch is not the
-# same thing", "that tape.gradient updates the weights is a myth".
+# A statement judged false, or a thing judged unneeded, by what follows it: "applying after
+# each micro-batch is not the same thing", "optimizer.zero_grad() isn't needed",
+# "watching the loss won't help".
 _JUDGED_FALSE = re.compile(
     r"\s*(?:(?:is|are|was|would\s+be|'s)\s+(?:(?:simply|just|also)\s+)?"
-    r"(?:wrong|incorrect|false|a\s+(?:myth|mistake|misconception|bug)"
-    r"|not\s+(?:the\s+same|equivalent|true|correct|right|how)|n't\s+(?:the\s+same|true|how))"
-    r"|(?:isn't|aren't|wasn't)\s+(?:the\s+same|equivalent|true|correct|right|how))",
+    r"(?:wrong|incorrect|false|unnecessary|unneeded|redundant|pointless|obsolete"
+    r"|a\s+(?:myth|mistake|misconception|bug)"
+    r"|not\s+(?:the\s+same|equivalent|true|correct|right|how|needed|necessary|required|a\s+thing)"
+    r"|n't\s+(?:the\s+same|true|how|needed|necessary|required|a\s+thing))"
+    r"|(?:isn't|aren't|wasn't)\s+(?:the\s+same|equivalent|true|correct|right|how|needed"
+    r"|necessary|required|a\s+thing)"
+    r"|(?:doesn't|does\s+not|don't|do\s+not)\s+exist"
+    r"|(?:won't|will\s+not|doesn't|does\s+not|wouldn't|would\s+not)\s+(?:help|work|fix))",
     re.IGNORECASE,
 )
 

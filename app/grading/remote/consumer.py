@@ -170,6 +170,8 @@ async def run_grader(settings: Settings) -> None:
     """`tapequiz grader`: serve until SIGTERM/SIGINT, then hand unfinished jobs back."""
     import signal
 
+    if not logging.getLogger().handlers:  # a grading host's log is what its operator reads
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     service = GraderService(settings)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

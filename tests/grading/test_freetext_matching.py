@@ -182,6 +182,7 @@ def test_find_hits_reads_a_statement_judged_false_as_denied(sentence: str) -> No
         ("Tell them they don't need zero_grad, unlike in PyTorch.", False),
         ("torch.compile compiles the step into a graph.", True),
         ("PyTorch needs zero_grad; TensorFlow does not.", True),
+        ("It keeps calling zero_grad, kind of like retain_graph in PyTorch.", False),
     ],
 )
 def test_find_hits_attributes_by_the_nearest_framework(sentence: str, foreign: bool) -> None:

@@ -63,7 +63,8 @@ _CALL_ARGS = re.compile(r"(?<=[\w\]])\([^()\n]*\)")
 _FOREIGN = re.compile(r"\b(?:pytorch|torch|other\s+frameworks?|chainer|mxnet)\b", re.I)
 # "Like PyTorch", "unlike PyTorch", "compared to PyTorch": a comparison with TensorFlow.
 _COMPARED = re.compile(
-    r"\b(?:un)?like\s+(?:in\s+)?$|\bas\s+in\s+$|\bsame\s+as\s+(?:in\s+)?$"
+    r"\b(?:un)?like\s+(?:in\s+)?$|\b(?:un)?like\s+(?:[\w.()]+\s+){1,3}in\s+$|\bas\s+in\s+$"
+    r"|\bsame\s+as\s+(?:in\s+)?$"
     r"|\bsimilar\s+to\s+$|\b(?:compared|contrast)\s+(?:to|with)\s+$|\bthan\s+(?:in\s+)?$"
     r"|\b(?:vs\.?|versus)\s+$",
     re.IGNORECASE,
@@ -176,7 +177,7 @@ def _mentions(sentence: str) -> list[tuple[int, bool]]:
     """(position, is-foreign) of each framework named in the sentence."""
     found = [(m.start(), False) for m in _OWN.finditer(sentence)]
     for m in _FOREIGN.finditer(sentence):
-        compared = _COMPARED.search(sentence[max(0, m.start() - 25) : m.start()])
+        compared = _COMPARED.search(sentence[max(0, m.start() - 40) : m.start()])
         found.append((m.start(), compared is None))
     return found
 

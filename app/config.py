@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     sandbox_backend: Literal["auto", "cgroup1", "cgroup2", "rootless"] = Field(
         default="auto", description="auto: strongest that works here (see docs/sandbox.md)."
     )
+    sandbox_fork_server: bool = Field(
+        default=True, description="Fork workers from a zygote (TF imported once) instead of exec."
+    )
+    sandbox_zygote_max_forks: int = Field(
+        default=500, ge=1, le=100000, description="Replace the zygote after this many forks."
+    )
 
     # Web: identity cookies and rate limits (issue 5, WEB).
     cookie_secure: bool = Field(default=False, description="Send cookies over HTTPS only.")

@@ -56,6 +56,8 @@ class CodeGrader:
             uid_base=settings.sandbox_uid_base,
             limits=self.limits,
             backend=settings.sandbox_backend,
+            fork_server=settings.sandbox_fork_server,
+            zygote_max_forks=settings.sandbox_zygote_max_forks,
         )
         self.capacity = settings.sandbox_pool_size + settings.sandbox_queue_size
         self.references = ReferenceStore(settings.data_dir / "grading" / "references")

@@ -15,6 +15,7 @@ import logging
 from typing import Any
 
 from app.grading.code.workers import Outcome, Worker, WorkerFailed, close, run, spawn
+from app.grading.code.zygotes import ForkServer
 from app.grading.sandbox import backends
 from app.grading.sandbox.backends import Backend, Unavailable
 from app.grading.sandbox.launcher import Limits
@@ -34,10 +35,21 @@ class PoolBroken(RuntimeError):
 
 
 class WorkerPool:
-    def __init__(self, *, size: int, uid_base: int, limits: Limits, backend: str = "auto") -> None:
+    def __init__(
+        self,
+        *,
+        size: int,
+        uid_base: int,
+        limits: Limits,
+        backend: str = "auto",
+        fork_server: bool = False,
+        zygote_max_forks: int = 500,
+    ) -> None:
         self.size, self.uid_base, self.limits = size, uid_base, limits
         self.wanted_backend = backend
         self.backend: Backend | None = None
+        self.fork_server, self.zygote_max_forks = fork_server, zygote_max_forks
+        self.forks: ForkServer | None = None  # set at start when the fork server is on
         self._ready: asyncio.Queue[Worker] = asyncio.Queue()
         self._spawning = 0
         self._waiting = 0
@@ -64,6 +76,9 @@ class WorkerPool:
             await asyncio.to_thread(self.backend.sweep)
         except OSError as err:
             log.warning("could not sweep stale sandbox trees: %s", err)
+        if self.fork_server:  # workers are forked from a zygote instead of exec-spawned
+            self.forks = ForkServer(self.backend, self.limits, max_forks=self.zygote_max_forks,
+                                    max_children=self.size + SPAWN_PARALLEL + 2)  # fmt: skip
         self._wanted.set()
         self._tasks = [asyncio.create_task(self._fill()) for _ in range(SPAWN_PARALLEL)]
 
@@ -77,6 +92,8 @@ class WorkerPool:
         while not self._ready.empty():
             await self._retire(self._ready.get_nowait())
         await self.settle()
+        if self.forks is not None:
+            await self.forks.close()  # the zygote exits once its children are gone
         if self.backend is not None:
             await asyncio.to_thread(self.backend.close)
 
@@ -95,6 +112,8 @@ class WorkerPool:
 
     async def run(self, job: dict[str, Any], wall: float) -> Outcome:
         """Run one job on a fresh ready worker (waiting for one if needed)."""
+        if self.forks is not None:
+            self.forks.saw(job.get("contract"))  # children forked next prebuild its scenarios
         worker = await self._take()
         try:
             outcome = await run(worker, job, self.limits, wall)
@@ -121,7 +140,11 @@ class WorkerPool:
                 done, _ = await asyncio.wait({getter}, timeout=1.0)
                 if getter in done:
                     self._wanted.set()
-                    return getter.result()
+                    worker = getter.result()
+                    if worker.process.returncode is not None:  # died while ready (its zygote
+                        await self._retire(worker)  # died, say): never hand it a job
+                        continue
+                    return worker
                 getter.cancel()
         finally:
             self._waiting -= 1
@@ -139,7 +162,10 @@ class WorkerPool:
             self._spawned += 1
             name = f"w{self._spawned}"  # unique: a finished worker's tree stays gone
             try:
-                worker = await spawn(self.backend, self.limits, name)
+                if self.forks is not None:
+                    worker = await self.forks.spawn(name)
+                else:
+                    worker = await spawn(self.backend, self.limits, name)
             except (WorkerFailed, OSError, Unavailable) as err:
                 await self._failed(err)
                 continue

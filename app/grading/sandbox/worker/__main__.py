@@ -13,6 +13,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 from . import lockdown
 
@@ -28,8 +29,11 @@ def send(fd: int, payload: dict[str, object]) -> None:
         data = data[os.write(fd, data) :]
 
 
-def warm_up() -> dict[str, str]:
-    """Import TF, pin threads, make ops deterministic, and trace one step of each kind."""
+def warm_up(prebuild: list[str] | None = None) -> dict[str, str]:
+    """Import TF, pin threads, make ops deterministic, and trace one step of each kind.
+
+    With `prebuild` (a forked child: TF is imported, no op has run), do only what a job
+    cannot skip cheaply: start the runtime and build the named contracts' scenario state."""
     import keras
     import tensorflow as tf
 
@@ -38,6 +42,12 @@ def warm_up() -> dict[str, str]:
     tf.config.experimental.enable_op_determinism()
     from . import models, probes, runner, scenarios, trial  # noqa: F401 - loaded before lockdown
 
+    if prebuild is not None:
+        tf.constant(0.0).numpy()  # starts the runtime (thread pools) before the job
+        for contract_id in prebuild:
+            _prebuild(contract_id)
+        probes.install()
+        return {"tensorflow": tf.__version__, "keras": keras.__version__}
     keras.utils.set_random_seed(0)
     model, optimizer, loss_fn = models.with_bn_dropout(4, 3), models.adam(0.01), models.sparse_ce()
     x, y = models.batch(0, 8, 4), models.labels(0, 8, 3)
@@ -59,12 +69,35 @@ def warm_up() -> dict[str, str]:
     return {"tensorflow": tf.__version__, "keras": keras.__version__}
 
 
+def _prebuild(contract_id: str) -> None:
+    """One contract's scenario state, seeded exactly as `scenarios.prebuild` seeds it."""
+    import keras
+
+    from . import scenarios
+
+    contract = scenarios.CONTRACTS.get(contract_id)
+    for scenario in contract.scenarios if contract else []:
+        keras.utils.set_random_seed(scenario.seed)
+        scenarios._PREBUILT[(contract_id, scenario.id)] = scenario.build()
+
+
 def main() -> None:
     config = json.loads(sys.argv[1])
-    fd = int(config["result_fd"])
+    if config.get("zygote"):  # a fork server: the result fd is its control socket
+        from .zygote import serve as fork_server
+
+        fork_server(config, int(config["result_fd"]))
+        return
     lockdown.start_limits(int(config["nproc"]), int(config["file_size"]))
+    serve(config)
+
+
+def serve(config: dict[str, Any]) -> None:
+    """Warm up, say ready, run one job, report, exit: in an exec-spawned worker, or in a child
+    forked by the zygote (`zygote.isolate` done, TF imported but no op run yet)."""
+    fd = int(config["result_fd"])
     began = time.monotonic()
-    versions = warm_up()
+    versions = warm_up(config.get("prebuild"))
     send(fd, {"ready": True, "versions": versions, "warm_up_s": round(time.monotonic() - began, 3)})
     job = json.loads(sys.stdin.buffer.read(MAX_JOB))
     os.close(0)

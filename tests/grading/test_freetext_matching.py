@@ -117,6 +117,11 @@ def test_split_units_cuts_run_on_sentences() -> None:
     ("answer", "is_list"),
     [
         ("GradientTape, loss, outside, with block, recorded, None, inside", True),
+        (
+            "GradientTape loss outside with block None trainable_variables recorded inside fix move",
+            True,
+        ),
+        ("Loss outside tape ctx. Nothing recorded -> None. Indent it.", False),
         ("tape; persistent; RuntimeError; delete; GAN; two losses; memory", True),
         ("The loss is computed after the block, so the tape never recorded it.", False),
         ("loss must inside tape, otherwise gradient is None because not recorded", False),

@@ -50,6 +50,12 @@ def _is_list_shaped(normalised: Normalised) -> bool:
     return len(items) >= 4 and sum(_is_term(i) for i in items) >= 0.75 * len(items)
 
 
+def _punctuated(normalised: Normalised) -> bool:
+    """Whether the prose marks any clause ("x. y", "x: y", "x -> y"); a run of terms does not."""
+    text = " ".join(u.text for u in normalised.units if not u.is_code)
+    return re.search(r"[.:;!?]\s|->|[.!?]$|\(", text.strip()) is not None
+
+
 def _is_term(item: str) -> bool:
     """A bare term: at most three words, none of them a function word. Terse statements
     ("Nothing recorded", "Indent it") carry one."""
@@ -68,7 +74,7 @@ def is_keyword_list(normalised: Normalised) -> bool:
     if share < MIN_FUNCTION_SHARE and len(words) >= 2 * MIN_WORDS_FOR_SHAPE:
         # Terse experts drop function words too, but write clauses ("traces python ->
         # graph once: no per-op dispatch"); a bag of terms has almost none, or is a list.
-        return share < BARE_FUNCTION_SHARE or list_shaped
+        return share < BARE_FUNCTION_SHARE or list_shaped or not _punctuated(normalised)
     return share < LIST_FUNCTION_SHARE and list_shaped
 
 

@@ -24,6 +24,7 @@ POLARITY = [
     ("Not only does tape.gradient update the weights, it also logs.", True),
     ("I'm not sure, but tape.gradient updates the weights.", True),
     ("Don't worry - tape.gradient updates the weights.", True),
+    ("Without it, tape.gradient updates the weights.", True),
 ]  # fmt: skip
 
 

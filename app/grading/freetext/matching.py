@@ -35,6 +35,7 @@ _OPENERS = frozenset({
     "the", "a", "an", "you", "we", "i", "they", "he", "she", "tensorflow", "tf", "keras",
     "your", "our", "their", "its", "this", "these",
 })  # fmt: skip
+_PRONOUNS = frozenset({"it", "this", "that", "them", "these", "those"})
 # Phrases that contain a cue word but deny nothing.
 _NOT_CUES = re.compile(
     r"\bnot\s+(?:only|just|merely)\b|\bno\s+(?:matter|doubt)\b|\bnot\s+sure\b|\bif\s+not\b"
@@ -151,6 +152,8 @@ def _reaches(between: str) -> bool:
     """Whether a short cue's scope spans the words between it and a match."""
     words = between.lower().split()
     if len(words) > SHORT_SCOPE_WORDS:
+        return False
+    if len(words) > 1 and words[0].strip(",") in _PRONOUNS:  # "without it, BN uses ..."
         return False
     return not any(word in _OPENERS for word in words[1:])
 

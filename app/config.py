@@ -50,6 +50,18 @@ class Settings(BaseSettings):
     login_attempts_per_minute: int = Field(default=10, ge=1, le=1000)
     grades_per_minute: int = Field(default=30, ge=1, le=10000)
 
+    # Bursts and hostile clients (issue 12): fail fast with 503 + Retry-After, never stall.
+    db_pool_size: int = Field(default=20, ge=1, le=500, description="Pooled DB connections.")
+    db_pool_overflow: int = Field(default=30, ge=0, le=500)
+    db_pool_timeout: float = Field(default=5.0, gt=0, le=60, description="Wait for a connection.")
+    db_busy_timeout: float = Field(default=5.0, gt=0, le=60, description="SQLite lock wait.")
+    trusted_proxies: list[str] = Field(
+        default_factory=list, description="Proxy addresses/CIDRs whose X-Forwarded-For is used."
+    )
+    signups_per_hour: int = Field(default=20, ge=1, le=10000)
+    login_free_failures: int = Field(default=5, ge=1, le=100)
+    login_max_delay_seconds: int = Field(default=900, ge=1, le=86400)
+
     # Several processes and hosts (issue 16, see docs/scaling.md). All off by default.
     redis_url: str = Field(
         default="", description="Redis for grading jobs and shared limits; empty: one process."

@@ -1,4 +1,4 @@
-"""FastAPI dependencies shared by the routers: the catalog and the code grader."""
+"""FastAPI dependencies shared by the routers: the catalog, the code grader, a DB session."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from app.config import Settings
 from app.grading.dispatch import CodeGraderLike
+from app.offload import OnLoop
 from app.packs.catalog import Catalog
 
 
@@ -19,8 +20,13 @@ def get_catalog(request: Request) -> Catalog:
 
 
 def get_code_grader(request: Request) -> CodeGraderLike | None:
+    """The code grader, wrapped so that a use case run by `offload()` in a worker thread
+    still grades on the main loop, where the sandbox pool lives."""
     grader: CodeGraderLike | None = request.app.state.code_grader
-    return grader
+    loop = getattr(request.app.state, "loop", None)
+    if grader is None or loop is None or isinstance(grader, OnLoop):
+        return grader
+    return OnLoop(grader, loop)
 
 
 def get_app_settings(request: Request) -> Settings:

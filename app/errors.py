@@ -52,3 +52,14 @@ class GraderBusy(TapequizError):
     def __init__(self, message: str, retry_after: int = 5) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class StorageUnavailable(TapequizError):
+    """The database cannot take the request now (busy, read-only, full): retry later (503)."""
+
+    status_code = 503
+    code = "storage_unavailable"
+
+    def __init__(self, message: str, retry_after: int = 5) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -1,32 +1,41 @@
 """Who is asking: a signed identity cookie for guests and accounts alike, plus CSRF checks.
 
-Every visitor gets a `User` row on first contact (a guest, no sign-up) and an httponly,
-SameSite=Lax cookie holding its signed id; pages and the JSON API read the same cookie.
+Every visitor gets an httponly, SameSite=Lax signed cookie `[user id, auth epoch, nonce]`;
+pages and the JSON API read the same cookie. A visit that writes nothing stores nothing:
+until the first state-changing request the user id is 0 and no row exists (crawlers and
+health checkers used to add a guest row per request); the first POST creates the guest.
+The identity is looked up in a short session of its own, so a request waiting for a worker
+thread holds no pooled connection.
 
-CSRF: HTML forms carry a hidden `csrf_token` (an HMAC of the user id, checked by
-`CsrfFormDep`). State-changing JSON calls must send `Content-Type: application/json`
-(`JsonBodyDep`): browsers cannot send that cross-site without a CORS preflight, which this
-app never grants, and the SameSite=Lax cookie is not sent on cross-site POSTs anyway.
+CSRF: HTML forms carry a hidden `csrf_token` (an HMAC of the cookie's random nonce, checked
+by `CsrfFormDep` without touching the database). The nonce is replaced at sign-up, log-in
+and log-out, so a token seen before a privilege change is worthless after it. State-changing
+JSON calls must send `Content-Type: application/json` (`JsonBodyDep`): browsers cannot send
+that cross-site without a CORS preflight, which this app never grants, and the SameSite=Lax
+cookie is not sent on cross-site POSTs anyway.
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
 from itsdangerous import URLSafeTimedSerializer
+from sqlmodel import Session
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
-from app.deps import SessionDep
 from app.models.users import User
 from app.security import (
     COOKIE_MAX_AGE,
     COOKIE_NAME,
+    Backoff,
     Forbidden,
     RateLimiter,
+    client_address,
     csrf_valid,
     identity_serializer,
     issue_identity,
@@ -41,9 +50,12 @@ from app.services import accounts
 class WebSecurity:
     key: str
     serializer: URLSafeTimedSerializer
-    login_limiter: RateLimiter
+    login_by_client: Backoff
+    login_by_account: Backoff
+    signup_limiter: RateLimiter
     grade_limiter: RateLimiter
     cookie_secure: bool
+    trusted_proxies: tuple[str, ...]
 
 
 def web_security(request: Request) -> WebSecurity:
@@ -56,35 +68,95 @@ def web_security(request: Request) -> WebSecurity:
         found = WebSecurity(
             key=key,
             serializer=identity_serializer(key),
-            login_limiter=RateLimiter(settings.login_attempts_per_minute, store=shared),
+            login_by_client=Backoff(
+                settings.login_attempts_per_minute, settings.login_max_delay_seconds
+            ),
+            login_by_account=Backoff(
+                settings.login_free_failures, settings.login_max_delay_seconds
+            ),
+            signup_limiter=RateLimiter(settings.signups_per_hour, window=3600.0, store=shared),
             grade_limiter=RateLimiter(settings.grades_per_minute, store=shared),
             cookie_secure=settings.cookie_secure,
+            trusted_proxies=tuple(settings.trusted_proxies),
         )
         request.app.state.web_security = found
     return found
 
 
-def remember(request: Request, user: User) -> None:
-    """Ask IdentityCookies to (re)issue the cookie for this user on the response."""
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """What the cookie says: a user id (0 until the first write), its epoch, a CSRF nonce."""
+
+    user_id: int
+    epoch: int
+    nonce: str
+
+
+def _new_nonce() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def _issue(request: Request, visitor: Visitor) -> None:
+    """Ask IdentityCookies to (re)issue the cookie on the response."""
+    value: list[int | str] = [visitor.user_id, visitor.epoch, visitor.nonce]
+    request.state.identity_cookie = issue_identity(web_security(request).serializer, value)
+    request.state.visitor = visitor
+
+
+def get_visitor(request: Request) -> Visitor:
+    """The cookie's claims, without touching the database; a first visit gets a nonce."""
+    cached: Visitor | None = getattr(request.state, "visitor", None)
+    if cached is not None:
+        return cached
+    found = read_identity(web_security(request).serializer, request.cookies.get(COOKIE_NAME))
+    if found is None:
+        _issue(request, Visitor(0, 0, _new_nonce()))
+    else:
+        request.state.visitor = Visitor(*found)
+    visitor: Visitor = request.state.visitor
+    return visitor
+
+
+def remember(request: Request, user: User, *, rotate: bool = False) -> None:
+    """Issue the cookie for this user; `rotate` replaces the CSRF nonce (privilege change)."""
     assert user.id is not None
-    serializer = web_security(request).serializer
-    request.state.identity_cookie = issue_identity(serializer, user.id, user.auth_epoch)
+    nonce = _new_nonce() if rotate else get_visitor(request).nonce
+    _issue(request, Visitor(user.id, user.auth_epoch, nonce))
     request.state.user = user
 
 
 def forget(request: Request) -> None:
-    request.state.identity_cookie = ""
+    """Log out on this browser: back to a visitor with no row and a fresh CSRF nonce."""
+    _issue(request, Visitor(0, 0, _new_nonce()))
+    request.state.user = None
 
 
-def get_current_user(request: Request, session: SessionDep) -> User:
+def _lookup(request: Request, visitor: Visitor) -> User | None:
+    if not visitor.user_id:
+        return None
+    with Session(request.app.state.engine, expire_on_commit=False) as session:
+        user = accounts.find_user(session, user_id=visitor.user_id)
+    return user if user is not None and user.auth_epoch == visitor.epoch else None
+
+
+def get_current_user(request: Request) -> User:
+    """The stored user; for a visitor without one, a transient guest (id 0) on reads and a
+    new guest row on the first state-changing request."""
     cached: User | None = getattr(request.state, "user", None)
     if cached is not None:
         return cached
-    security = web_security(request)
-    found = read_identity(security.serializer, request.cookies.get(COOKIE_NAME))
-    user = accounts.find_user(session, user_id=found[0]) if found is not None else None
-    if user is None or found is None or user.auth_epoch != found[1]:
-        user = accounts.create_guest(session)
+    visitor = get_visitor(request)
+    user = _lookup(request, visitor)
+    if user is None and request.method in SAFE_METHODS:
+        user = accounts.visitor()
+        if visitor.user_id:  # a voided or unknown id: drop it, keep the nonce
+            _issue(request, Visitor(0, 0, visitor.nonce))
+    elif user is None:
+        with Session(request.app.state.engine, expire_on_commit=False) as session:
+            user = accounts.create_guest(session)
         remember(request, user)
     request.state.user = user
     return user
@@ -104,18 +176,19 @@ InstructorDep = Annotated[User, Depends(require_instructor)]
 
 def csrf_token(request: Request) -> str:
     """For templates: `<input type="hidden" name="csrf_token" value="{{ csrf_token(request) }}">`
-    (empty until the request has an identity)."""
-    user: User | None = getattr(request.state, "user", None)
-    if user is None or user.id is None:
+    (empty until the request has read its identity)."""
+    visitor: Visitor | None = getattr(request.state, "visitor", None)
+    if visitor is None:
         return ""
-    return _csrf_token(web_security(request).key, user.id)
+    return _csrf_token(web_security(request).key, visitor.nonce)
 
 
-async def verify_csrf_form(request: Request, user: CurrentUserDep) -> None:
+async def verify_csrf_form(request: Request) -> None:
+    """Checked before any identity is stored: a forged form creates nothing."""
     form = await request.form()
     token = form.get("csrf_token") or request.headers.get("x-csrf-token")
-    assert user.id is not None
-    if not csrf_valid(web_security(request).key, user.id, str(token) if token else None):
+    nonce = get_visitor(request).nonce
+    if not csrf_valid(web_security(request).key, nonce, str(token) if token else None):
         raise Forbidden("the form expired or came from another site; reload the page and retry")
 
 
@@ -164,15 +237,44 @@ def limit_grading(request: Request, user: CurrentUserDep) -> None:
     web_security(request).grade_limiter.hit(f"user:{user.id}", "answers")
 
 
-def limit_login(request: Request) -> None:
-    client = request.client.host if request.client else "unknown"
-    web_security(request).login_limiter.hit(f"ip:{client}", "log-in attempts")
+def client_of(request: Request) -> str:
+    """The client's address; X-Forwarded-For counts only from TAPEQUIZ_TRUSTED_PROXIES."""
+    peer = request.client.host if request.client else "unknown"
+    forwarded = request.headers.get("x-forwarded-for", "")
+    return client_address(peer, forwarded, web_security(request).trusted_proxies)
+
+
+def login_keys(request: Request, email: str) -> tuple[str, str]:
+    return f"client:{client_of(request)}", f"account:{email.strip().lower()[:254]}"
+
+
+def check_login(request: Request, email: str) -> None:
+    """429 while this client or this account is backing off after failed log-ins."""
+    security, (client, account) = web_security(request), login_keys(request, email)
+    security.login_by_client.check(client, "failed log-ins from here")
+    security.login_by_account.check(account, "failed log-ins to this account")
+
+
+def login_failed(request: Request, email: str) -> None:
+    security, (client, account) = web_security(request), login_keys(request, email)
+    security.login_by_client.failed(client)
+    security.login_by_account.failed(account)
+
+
+def login_succeeded(request: Request, email: str) -> None:
+    """The right password clears the account's back-off (not the client's: one's own
+    account must not reset the counter of a client trying others')."""
+    web_security(request).login_by_account.succeeded(login_keys(request, email)[1])
+
+
+def limit_signup(request: Request) -> None:
+    """Each sign-up costs an argon2 hash and a row: a few per client and hour."""
+    web_security(request).signup_limiter.hit(f"client:{client_of(request)}", "sign-ups")
 
 
 def limit_grading_by_client(request: Request) -> None:
     """For grading endpoints without an identity (POST /api/questions/{id}/grade)."""
-    client = request.client.host if request.client else "unknown"
-    web_security(request).grade_limiter.hit(f"ip:{client}", "answers")
+    web_security(request).grade_limiter.hit(f"ip:{client_of(request)}", "answers")
 
 
 def require_custom_header(request: Request) -> None:
@@ -185,4 +287,3 @@ def require_custom_header(request: Request) -> None:
 CustomHeaderDep = Depends(require_custom_header)
 GradeLimitDep = Depends(limit_grading)
 GradeLimitByClientDep = Depends(limit_grading_by_client)
-LoginLimitDep = Depends(limit_login)

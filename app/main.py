@@ -16,11 +16,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import ratelimits
 from app.config import REPO_ROOT, Settings, get_settings
-from app.db import make_engine
+from app.db import LoopGuard, StorageHealth, make_engine, storage_fault
 from app.errors import PackInvalid, TapequizError
 from app.grading.remote import code_grader
 from app.identity import IdentityCookies
@@ -41,6 +43,7 @@ from app.routes import quiz as quiz_pages
 from app.services.publishing import load_serving_catalog
 from app.web.htmlerrors import render_error
 from app.web.limits import BodySizeLimit
+from app.web.wellformed import WellFormedText
 
 log = logging.getLogger("tapequiz")
 
@@ -51,6 +54,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     check_settings(settings)  # several processes need one signing key
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     app.state.engine = make_engine(settings)
+    app.state.loop = asyncio.get_running_loop()
+    app.state.storage_health = StorageHealth()
+    app.state.storage_health.watch(app.state.engine)
     prepare_schema(app.state.engine, settings)  # migrate once (locked), refuse if behind
     stamp = publish_stamp(app.state.engine)  # before the catalog loads: no publish missed
     app.state.catalog = load_serving_catalog(settings)  # built-in + latest published versions
@@ -67,6 +73,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         follower = asyncio.create_task(
             follow_publications(app.state.engine, settings, install, stamp)
         )
+    app.state.loop_guard = LoopGuard(app.state.loop)  # start-up may block; serving may not
+    app.state.loop_guard.watch(app.state.engine)
     try:
         yield
     finally:
@@ -104,6 +112,32 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return render_error(request, error)
 
 
+def _json_or_page(request: Request, error: TapequizError) -> Response:
+    if request.url.path.startswith("/api/") or request.url.path == "/api":
+        retry_after = getattr(error, "retry_after", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after else None
+        body = _error_body(error.code, error.message)
+        return JSONResponse(body, status_code=error.status_code, headers=headers)
+    return render_error(request, error)
+
+
+async def _storage_error(request: Request, exc: Exception) -> Response:
+    """Database faults: busy, read-only or full storage is a clear 503 + Retry-After."""
+    error = storage_fault(exc)
+    if error is None:
+        return await _server_error(request, exc)
+    log.warning("%s %s: %s", request.method, request.url.path, exc)
+    return _json_or_page(request, error)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """A bug: logged with its traceback, answered with a readable page or JSON body."""
+    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    error = TapequizError("something went wrong on our side; it has been logged")
+    error.status_code, error.code = 500, "internal_error"
+    return _json_or_page(request, error)
+
+
 async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     details = [{"loc": list(e.get("loc", ())), "message": e.get("msg", "")} for e in exc.errors()]
@@ -122,11 +156,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Multipart framing adds a little to the zip itself, hence the margin on upload paths.
     upload_limit = app.state.settings.pack_upload_max_bytes + 64 * 1024
     uploads = {"/api/instructor/packs": upload_limit, "/instructor/packs": upload_limit}
+    app.add_middleware(WellFormedText)  # inside the size limit: it buffers bodies
     app.add_middleware(BodySizeLimit, max_bytes=256 * 1024, larger=uploads)
     app.add_middleware(IdentityCookies, secure=app.state.settings.cookie_secure)
     app.add_exception_handler(TapequizError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(DBAPIError, _storage_error)
+    app.add_exception_handler(PoolTimeout, _storage_error)
+    app.add_exception_handler(Exception, _server_error)
     for router in (
         health.router,
         api_questions.router,

@@ -7,7 +7,10 @@ in a store that several processes share (app/ratelimits: the database or Redis).
 
 from __future__ import annotations
 
+import functools
 import hmac
+import ipaddress
+import math
 import secrets
 import threading
 import time
@@ -65,30 +68,69 @@ def identity_serializer(key: str) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(key, salt="tapequiz.identity")
 
 
-def issue_identity(serializer: URLSafeTimedSerializer, user_id: int, epoch: int) -> str:
-    return serializer.dumps([user_id, epoch])
+def issue_identity(serializer: URLSafeTimedSerializer, value: list[int | str]) -> str:
+    """Sign `[user id, auth epoch, CSRF nonce]`."""
+    return serializer.dumps(value)
 
 
-def read_identity(serializer: URLSafeTimedSerializer, cookie: str | None) -> tuple[int, int] | None:
-    """(user id, auth epoch) from a cookie this server signed, else None."""
-    if not cookie:
+def read_identity(
+    serializer: URLSafeTimedSerializer, cookie: str | None
+) -> tuple[int, int, str] | None:
+    """(user id, auth epoch, nonce) from a cookie this server signed, else None. Cookies
+    from before the nonce (`[id, epoch]`) use the id as nonce, so their forms stay valid."""
+    if not cookie or len(cookie) > 1024:
         return None
     try:
         value = serializer.loads(cookie, max_age=COOKIE_MAX_AGE)
     except BadSignature:
         return None
-    if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
-        return value[0], value[1]
+    if not isinstance(value, list) or not all(type(v) is int for v in value[:2]):
+        return None
+    if len(value) == 2:
+        return value[0], value[1], str(value[0])
+    if len(value) == 3 and isinstance(value[2], str) and 0 < len(value[2]) <= 64:
+        return value[0], value[1], value[2]
     return None
 
 
-def csrf_token(key: str, user_id: int) -> str:
-    """A token bound to the identity, so a token from another visitor is worthless."""
-    return hmac.new(key.encode(), f"csrf:{user_id}".encode(), "sha256").hexdigest()
+def csrf_token(key: str, nonce: str) -> str:
+    """A token bound to the browser's nonce, so a token from another visitor is worthless."""
+    return hmac.new(key.encode(), f"csrf:{nonce}".encode(), "sha256").hexdigest()
 
 
-def csrf_valid(key: str, user_id: int, token: str | None) -> bool:
-    return bool(token) and hmac.compare_digest(csrf_token(key, user_id), token or "")
+def csrf_valid(key: str, nonce: str, token: str | None) -> bool:
+    return bool(token) and hmac.compare_digest(csrf_token(key, nonce), token or "")
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def client_address(peer: str, forwarded_for: str, trusted: tuple[str, ...]) -> str:
+    """The peer, or, when the peer is a trusted proxy, the right-most X-Forwarded-For hop that
+    is not itself trusted (left-most entries are whatever the client chose to send)."""
+    networks = _networks(trusted)
+    if not networks or not _in(peer, networks):
+        return peer
+    hops = [h.strip() for h in forwarded_for.split(",") if h.strip()]
+    for hop in reversed(hops):
+        if not _in(hop, networks):
+            return hop[:64]
+    return peer
+
+
+@functools.lru_cache(maxsize=16)
+def _networks(
+    trusted: tuple[str, ...],
+) -> tuple[Network, ...]:
+    return tuple(ipaddress.ip_network(t.strip(), strict=False) for t in trusted if t.strip())
+
+
+def _in(address: str, networks: tuple[Network, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in networks)
 
 
 def hash_password(password: str) -> str:
@@ -130,3 +172,44 @@ class RateLimiter:
                 retry = max(1, int(events[0] + self.window - now) + 1)
                 raise RateLimited(f"too many {what}; try again in {retry} s", retry_after=retry)
             events.append(now)
+
+
+class Backoff:
+    """Exponential back-off per key after `free` failures: the n-th failure beyond them makes
+    the key wait 2**n seconds (capped at `max_delay`) before its next attempt is even checked.
+    A right password still works once the wait is over: no lock-out, but guessing slows to a
+    crawl. Failures are forgotten after an hour without one. Thread-safe, in-process."""
+
+    FORGET_AFTER = 3600.0
+
+    def __init__(self, free: int, max_delay: float) -> None:
+        self.free = free
+        self.max_delay = max_delay
+        self._state: dict[str, tuple[int, float, float]] = {}  # failures, last, not before
+        self._lock = threading.Lock()
+
+    def check(self, key: str, what: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            failures, last, not_before = self._state.get(key, (0, 0.0, 0.0))
+            if failures and now - last > self.FORGET_AFTER:
+                del self._state[key]
+                return
+        if now < not_before:
+            retry = max(1, math.ceil(not_before - now))
+            raise RateLimited(f"too many {what}; try again in {retry} s", retry_after=retry)
+
+    def failed(self, key: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            failures = self._state.get(key, (0, 0.0, 0.0))[0] + 1
+            delay = (
+                0.0 if failures < self.free else min(self.max_delay, 2.0 ** (failures - self.free))
+            )
+            self._state[key] = (failures, now, now + delay)
+            if len(self._state) > 100_000:  # a flood of keys must not grow memory for ever
+                self._state.pop(next(iter(self._state)))
+
+    def succeeded(self, key: str) -> None:
+        with self._lock:
+            self._state.pop(key, None)

@@ -17,6 +17,7 @@ from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
 from app.errors import NotFound
 from app.identity import CurrentUserDep, CustomHeaderDep, InstructorDep, JsonBodyDep
 from app.models.publishing import Cohort
+from app.offload import offloaded
 from app.schemas import ErrorBody
 from app.services import cohort_reports, cohorts, gift, publishing
 from app.services.cohort_reports import LearnerReport
@@ -83,6 +84,7 @@ async def read_upload(file: UploadFile, limit: int) -> bytes:
     responses=ERRORS,
     dependencies=[CustomHeaderDep],
 )
+@offloaded
 async def publish_pack(
     file: UploadFile,
     request: Request,

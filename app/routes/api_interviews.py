@@ -22,6 +22,7 @@ from app.models.interviews import (
     InterviewStatus,
     NextQuestion,
 )
+from app.offload import offloaded
 from app.schemas import ErrorBody
 from app.services import interviews
 from app.services.interview_answers import Graders
@@ -79,6 +80,7 @@ class InterviewSummary(BaseModel):
     responses=ERRORS,
     dependencies=[JsonBodyDep],
 )
+@offloaded
 async def start(
     body: StartRequest,
     db: SessionDep,
@@ -114,6 +116,7 @@ def list_mine(db: SessionDep, user: CurrentUserDep) -> list[InterviewSummary]:
 
 
 @router.get("/{interview_id}", response_model=InterviewStatus, responses=ERRORS)
+@offloaded
 async def status(
     interview_id: str, db: SessionDep, user: CurrentUserDep, graders: GradersDep, clock: ClockDep
 ) -> InterviewStatus:
@@ -129,6 +132,7 @@ async def status(
     responses=ERRORS,
     dependencies=[JsonBodyDep, GradeLimitDep],
 )
+@offloaded
 async def answer(
     interview_id: str,
     body: AnswerRequest,
@@ -155,6 +159,7 @@ async def answer(
     responses=ERRORS,
     dependencies=[JsonBodyDep],
 )
+@offloaded
 async def finish(
     interview_id: str, db: SessionDep, user: CurrentUserDep, graders: GradersDep, clock: ClockDep
 ) -> InterviewReport:
@@ -165,6 +170,7 @@ async def finish(
 
 
 @router.get("/{interview_id}/report", response_model=InterviewReport, responses=ERRORS)
+@offloaded
 async def report(
     interview_id: str, db: SessionDep, user: CurrentUserDep, graders: GradersDep, clock: ClockDep
 ) -> InterviewReport:

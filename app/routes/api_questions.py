@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 
 from app.deps import CatalogDep, CodeGraderDep
 from app.identity import GradeLimitByClientDep
+from app.offload import offloaded
 from app.packs.public import QuestionDetail, QuestionSummary
 from app.schemas import ErrorBody, GradeRequest, GradeResponse, Hint, PackSummary
 from app.services import questions
@@ -66,6 +67,7 @@ def get_hint(question_id: str, index: int, catalog: CatalogDep) -> Hint:
         503: {"model": ErrorBody, "description": "Grading queue full; see Retry-After"},
     },
 )
+@offloaded
 async def grade(
     question_id: str, body: GradeRequest, catalog: CatalogDep, code_grader: CodeGraderDep
 ) -> GradeResponse:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from app.deps import CatalogDep, CodeGraderDep, SessionDep
 from app.identity import CurrentUserDep, GradeLimitDep, JsonBodyDep
+from app.offload import offloaded
 from app.schemas import ErrorBody, Hint
 from app.services import sessions
 from app.services.summaries import (
@@ -96,6 +97,7 @@ def get(
     },
     dependencies=[JsonBodyDep, GradeLimitDep],
 )
+@offloaded
 async def answer(
     session_id: int,
     body: AnswerRequest,

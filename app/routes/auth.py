@@ -1,4 +1,9 @@
-"""Sign up, log in and log out. Signing up keeps the guest's progress; so does logging in."""
+"""Sign up, log in and log out. Signing up keeps the guest's progress; so does logging in.
+
+Log-in failures back off exponentially per account and per client (a right password works
+again once the wait is over); sign-ups are limited per client. Each of the three replaces
+the CSRF nonce, so a token from before the change of identity is void.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,16 @@ from starlette.responses import Response
 
 from app.deps import SessionDep
 from app.errors import AnswerInvalid, Conflict
-from app.identity import CsrfFormDep, CurrentUserDep, forget, limit_login, remember
+from app.identity import (
+    CsrfFormDep,
+    CurrentUserDep,
+    check_login,
+    forget,
+    limit_signup,
+    login_failed,
+    login_succeeded,
+    remember,
+)
 from app.security import RateLimited
 from app.services import accounts
 from app.web.htmlerrors import HtmlErrorRoute
@@ -45,12 +59,13 @@ def signup(
     display_name: Annotated[str, Form(max_length=80)] = "",
 ) -> Response:
     try:
+        limit_signup(request)
         account = accounts.sign_up(
             session, guest=user, email=email, password=password, display_name=display_name
         )
     except FORM_ERRORS as exc:
         return _form(request, "signup", error=exc, email=email)
-    remember(request, account)
+    remember(request, account, rotate=True)
     return RedirectResponse("/progress?welcome=1", status_code=303)
 
 
@@ -64,11 +79,15 @@ def login(
     request: Request, user: CurrentUserDep, session: SessionDep, email: Email, password: Password
 ) -> Response:
     try:
-        limit_login(request)
+        check_login(request, email)
         account = accounts.log_in(session, current=user, email=email, password=password)
+    except AnswerInvalid as exc:
+        login_failed(request, email)
+        return _form(request, "login", error=exc, email=email)
     except FORM_ERRORS as exc:
         return _form(request, "login", error=exc, email=email)
-    remember(request, account)
+    login_succeeded(request, email)
+    remember(request, account, rotate=True)
     return RedirectResponse("/", status_code=303)
 
 

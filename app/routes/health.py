@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from app.deps import CatalogDep
+from app.db import probe_storage
+from app.deps import CatalogDep, SettingsDep
 
 router = APIRouter(tags=["health"])
 
 
 @router.get("/healthz")
-def healthz(request: Request, catalog: CatalogDep) -> dict[str, object]:
+def healthz(request: Request, catalog: CatalogDep, settings: SettingsDep) -> dict[str, object]:
+    storage = probe_storage(request.app.state.engine, settings, request.app.state.storage_health)
     return {
         "status": "ok",
         "packs": len(catalog.packs),
         "questions": len(catalog.questions),
+        "storage": storage,
         "sandbox": sandbox_health(request),
     }
 

@@ -17,6 +17,7 @@ from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
 from app.errors import Conflict, NotFound, PackInvalid
 from app.identity import CsrfFormDep, CurrentUserDep, InstructorDep
 from app.models.users import User
+from app.offload import offloaded
 from app.packs.catalog import Catalog
 from app.services import cohort_reports, cohorts, gift, publish_jobs, publishing
 from app.web.htmlerrors import HtmlErrorRoute
@@ -54,6 +55,7 @@ def overview(
 
 
 @router.post("/instructor/packs", dependencies=[CsrfFormDep])
+@offloaded
 async def upload_pack(
     request: Request,
     file: UploadFile,

@@ -18,6 +18,7 @@ from app.clock import ClockDep
 from app.deps import CatalogDep, CodeGraderDep, SessionDep
 from app.errors import AnswerInvalid, Conflict
 from app.identity import CsrfFormDep, CurrentUserDep, limit_grading
+from app.offload import offloaded
 from app.security import RateLimited
 from app.services import interviews, questions
 from app.services.interview_answers import Graders
@@ -56,6 +57,7 @@ def new_interview(
 
 
 @router.post("/interviews", dependencies=[CsrfFormDep])
+@offloaded
 async def start_interview(
     user: CurrentUserDep,
     db: SessionDep,
@@ -94,6 +96,7 @@ def _question_page(
 
 
 @router.get("/interviews/{interview_id}")
+@offloaded
 async def show_question(
     request: Request,
     interview_id: str,
@@ -111,6 +114,7 @@ async def show_question(
 
 
 @router.post("/interviews/{interview_id}/answer", dependencies=[CsrfFormDep])
+@offloaded
 async def answer(
     request: Request,
     interview_id: str,
@@ -149,6 +153,7 @@ async def answer(
 
 
 @router.post("/interviews/{interview_id}/finish", dependencies=[CsrfFormDep])
+@offloaded
 async def finish(
     interview_id: str,
     user: CurrentUserDep,
@@ -163,6 +168,7 @@ async def finish(
 
 
 @router.get("/interviews/{interview_id}/report")
+@offloaded
 async def report(
     request: Request,
     interview_id: str,

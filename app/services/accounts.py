@@ -2,14 +2,18 @@
 
 Signing up turns the current guest row into an account in place. Logging in to an existing
 account moves whatever the guest did (every table with a `user_id`) onto the account, so
-practising first and signing up later never loses anything.
+practising first and signing up later never loses anything. Passwords must be at least
+10 characters and not among the 30,000 most common ones (zxcvbn's list, the one password
+meters use), since a rate limit only slows guessing down.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 from sqlalchemy import delete, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, select
 
 from app.errors import AnswerInvalid, Conflict
@@ -19,11 +23,35 @@ from app.security import hash_password, verify_password
 from app.services import cohorts
 
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,60}$")
-MIN_PASSWORD = 8
+MIN_PASSWORD = 10
+NO_ROW = 0  # the id of a visitor who has not written anything yet (never stored)
 
 
 def find_user(session: Session, *, user_id: int) -> User | None:
     return session.get(User, user_id)
+
+
+def visitor() -> User:
+    """A guest that is not stored: reads see an empty history, a write stores a real one."""
+    return User(id=NO_ROW)
+
+
+@functools.cache
+def _common_passwords() -> frozenset[str]:
+    from zxcvbn.frequency_lists import FREQUENCY_LISTS
+
+    return frozenset(FREQUENCY_LISTS["passwords"])
+
+
+def check_password(password: str, *, email: str) -> None:
+    """422 with the reason for a password that is too short, too long or too common."""
+    if len(password) < MIN_PASSWORD or len(password) > 256:
+        raise AnswerInvalid(f"choose a password of {MIN_PASSWORD} to 256 characters")
+    folded = password.lower()
+    if folded in _common_passwords() or folded == email.split("@")[0]:
+        raise AnswerInvalid("that password is one of the most common ones; choose another")
+    if len(set(folded)) < 4:
+        raise AnswerInvalid("that password repeats too few characters; choose another")
 
 
 def create_guest(session: Session) -> User:
@@ -45,16 +73,20 @@ def sign_up(
     session: Session, *, guest: User, email: str, password: str, display_name: str = ""
 ) -> User:
     email = _clean_email(email)
-    if len(password) < MIN_PASSWORD or len(password) > 256:
-        raise AnswerInvalid(f"choose a password of {MIN_PASSWORD} to 256 characters")
+    check_password(password, email=email)
+    taken = Conflict("an account with this email exists; log in instead")
     if session.exec(select(User).where(User.email == email)).first():
-        raise Conflict("an account with this email exists; log in instead")
+        raise taken
     user = guest if guest.is_guest else User()
     user.email, user.password_hash, user.is_guest = email, hash_password(password), False
     user.auth_epoch += 1  # the guest cookie (perhaps copied or planted) must not open the account
     user.display_name = display_name.strip()[:80] or email.split("@")[0]
     session.add(user)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:  # a concurrent sign-up with the same email won the race
+        session.rollback()
+        raise taken from None
     session.refresh(user)
     return user
 

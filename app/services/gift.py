@@ -10,6 +10,8 @@ YAML files for the author to finish (topic, section, hints). GIFT's special char
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +29,8 @@ from app.packs.schema import (
 
 SPECIAL = "~=#{}:"
 MAX_IMPORT_CHARS = 200_000
+MAX_QUESTIONS = 100  # per conversion: with these limits the worst case stays under 100 ms
+MAX_CHOICES = 26  # choice ids are the letters a-z
 
 
 def escape(text: str) -> str:
@@ -98,43 +102,124 @@ class Skipped:
     reason: str
 
 
-_UNESCAPED = r"(?<!\\)"
-_BLOCK = re.compile(
-    r"^(?:::(?P<title>.*?)"
-    + _UNESCAPED
-    + r"::)?\s*(?:\[(?P<format>\w+)\])?(?P<text>.*?)"
-    + _UNESCAPED
-    + r"\{(?P<answers>.*)"
-    + _UNESCAPED
-    + r"\}(?P<tail>.*)$",
-    re.DOTALL,
-)
-_ITEM = re.compile(_UNESCAPED + r"([=~])")
+@functools.cache
+def _scanner(wanted: str) -> re.Pattern[str]:
+    # One token at a time, no nesting: a backslash pair, or one of the wanted characters.
+    return re.compile(r"\\.|([" + re.escape(wanted) + "])", re.DOTALL)
+
+
+def _specials(text: str, wanted: str) -> list[int]:
+    """Positions of the unescaped characters of `wanted` in `text`, in one left-to-right pass
+    (a backslash escapes the next character). Every search below is over this list: the old
+    regex cascade backtracked catastrophically (`"::{" * 800` took seconds)."""
+    return [m.start(1) for m in _scanner(wanted).finditer(text) if m.start(1) >= 0]
+
+
+def _first(text: str, wanted: str, start: int = 0) -> int | None:
+    """The first unescaped `wanted` character at or after `start` (stops there)."""
+    for match in _scanner(wanted).finditer(text, start):
+        if match.start(1) >= 0:
+            return match.start(1)
+    return None
 
 
 def _blocks(text: str) -> list[str]:
-    lines = [line for line in text.splitlines() if not line.lstrip().startswith("//")]
-    return [b.strip() for b in re.split(r"\n\s*\n", "\n".join(lines)) if b.strip()]
+    """Questions are separated by blank lines; `//` lines are comments."""
+    blocks: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        if line.lstrip().startswith("//"):
+            continue
+        if line.strip():
+            current.append(line)
+        elif current:
+            blocks.append("\n".join(current).strip())
+            current = []
+    if current:
+        blocks.append("\n".join(current).strip())
+    return blocks
+
+
+@dataclass(frozen=True)
+class _Parts:
+    title: str
+    text: str
+    answers: str
+    tail: str
+
+
+def _title(block: str) -> tuple[str, str]:
+    """(`::title::`, the rest) or ("", block) when there is no complete title."""
+    if not block.startswith("::"):
+        return "", block
+    position = _first(block, ":", 2)
+    while position is not None:
+        if block[position + 1 : position + 2] == ":":
+            return block[2:position], block[position + 2 :]
+        position = _first(block, ":", position + 1)
+    return "", block
+
+
+def _skip_format(rest: str) -> str:
+    """Drop leading whitespace and a `[markdown]`-style format tag."""
+    rest = rest.lstrip()
+    close = rest.find("]", 0, 40)
+    if rest.startswith("[") and close > 1 and rest[1:close].isidentifier():
+        return rest[close + 1 :]
+    return rest
+
+
+def _split_block(block: str) -> _Parts | None:
+    """Title, question text, the answer block between the first `{` and the last `}`, and
+    what follows it; None without an answer block."""
+    title, rest = _title(block)
+    rest = _skip_format(rest)
+    opening = _first(rest, "{")
+    closings = [] if opening is None else _specials(rest[opening + 1 :], "}")
+    if opening is None or not closings:
+        return None
+    closing = opening + 1 + closings[-1]
+    return _Parts(title, rest[:opening], rest[opening + 1 : closing], rest[closing + 1 :])
+
+
+def _split_at(text: str, position: int | None, width: int = 1) -> tuple[str, str | None]:
+    if position is None:
+        return text, None
+    return text[:position], text[position + width :]
 
 
 def _split_feedback(item: str) -> tuple[str, str]:
-    parts = re.split(_UNESCAPED + r"#", item, maxsplit=1)
-    return unescape(parts[0].strip()), unescape(parts[1].strip()) if len(parts) > 1 else ""
+    hashes = _specials(item, "#")
+    body, feedback = _split_at(item, hashes[0] if hashes else None)
+    return unescape(body.strip()), unescape(feedback.strip()) if feedback is not None else ""
+
+
+def _general_feedback(answers: str) -> tuple[str, str]:
+    """(the answers, the general feedback after the first unescaped `####`)."""
+    hashes = _specials(answers, "#")
+    for index, position in enumerate(hashes[:-3]):
+        if hashes[index + 3] == position + 3:
+            before, after = _split_at(answers, position, 4)
+            return before, unescape((after or "").strip())
+    return answers, ""
+
+
+_PERCENT = re.compile(r"\s*%(-?[0-9.]{1,12})%")
 
 
 def _parse_items(answers: str) -> tuple[list[tuple[str, float, str]], str]:
     """(text, weight, feedback) per answer, plus the general feedback after ####."""
-    general = ""
-    found = re.search(_UNESCAPED + r"####", answers)
-    if found:
-        answers, general = answers[: found.start()], unescape(answers[found.end() :].strip())
-    pieces = _ITEM.split(answers)
+    answers, general = _general_feedback(answers)
+    marks = _specials(answers, "=~")
     items = []
-    for mark, body in zip(pieces[1::2], pieces[2::2], strict=True):
-        weight = 100.0 if mark == "=" else 0.0
-        percent = re.match(r"\s*%(-?[\d.]+)%", body)
+    for index, position in enumerate(marks):
+        end = marks[index + 1] if index + 1 < len(marks) else len(answers)
+        body = answers[position + 1 : end]
+        weight = 100.0 if answers[position] == "=" else 0.0
+        percent = _PERCENT.match(body)
         if percent:
-            weight, body = float(percent.group(1)), body[percent.end() :]
+            with contextlib.suppress(ValueError):
+                weight, body = float(percent.group(1)), body[percent.end() :]
         text, feedback = _split_feedback(body)
         items.append((text, weight, feedback))
     return items, general
@@ -163,21 +248,37 @@ def _choices(items: list[tuple[str, float, str]]) -> tuple[str, list[dict[str, A
     return kind, choices
 
 
+TRUE_FALSE = {"T": True, "TRUE": True, "F": False, "FALSE": False}
+
+
+def _true_false(answers: str) -> tuple[bool, str] | None:
+    """(the answer, the feedback after it) of a `{T}` / `{FALSE#fb####general}` block."""
+    stripped = answers.lstrip()
+    word_end = next((i for i, ch in enumerate(stripped) if not ch.isalpha()), len(stripped))
+    word, rest = stripped[:word_end].upper(), stripped[word_end:].lstrip()
+    if word in TRUE_FALSE and (not rest or rest.startswith("#")):
+        return TRUE_FALSE[word], rest
+    return None
+
+
 def _question(block: str) -> tuple[dict[str, Any] | None, str, str]:
     """(fields, title, reason skipped) for one GIFT block."""
-    match = _BLOCK.match(block)
-    if match is None:
+    parts = _split_block(block)
+    if parts is None:
         return None, block[:60], "no answer block {...} found"
-    text = unescape((match["text"] + " " + match["tail"]).strip()).strip()
-    title = unescape(match["title"] or "").strip() or text[:60] or "Imported question"
-    answers = match["answers"].strip()
+    text = unescape((parts.text + " " + parts.tail).strip()).strip()
+    title = unescape(parts.title).strip() or text[:60] or "Imported question"
+    answers = parts.answers.strip()
     fields: dict[str, Any] = {"title": title[:200], "prompt": text or title}
-    if re.fullmatch(r"(?i)(T|TRUE|F|FALSE)(\s*#.*)?(\s*####.*)?", answers, re.DOTALL):
-        items, general = _parse_items(re.sub(r"^\w+", "", answers))
-        fields |= {"type": "true-false", "answer": answers[0].upper() == "T"}
+    truth = _true_false(answers)
+    if truth is not None:
+        _items, general = _parse_items(truth[1])
+        fields |= {"type": "true-false", "answer": truth[0]}
         return fields | {"explanation": general}, title, ""
-    if "->" in answers or not re.search(_UNESCAPED + r"~", answers):
+    if "->" in answers or not _specials(answers, "~"):
         return None, title, "only choice and true/false questions are imported"
+    if len(_specials(answers, "=~")) > MAX_CHOICES:
+        return None, title, f"more than {MAX_CHOICES} answers"
     items, general = _parse_items(answers)
     if not any(w > 0 for _, w, _ in items):
         return None, title, "no answer is marked correct"
@@ -185,7 +286,10 @@ def _question(block: str) -> tuple[dict[str, Any] | None, str, str]:
     return fields | {"type": kind, "choices": choices, "explanation": general}, title, ""
 
 
-class _BlockDumper(yaml.SafeDumper):
+_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml: ~5x faster
+
+
+class _BlockDumper(_SafeDumper):  # type: ignore[misc,valid-type]
     """Multi-line strings as `|` blocks, so imported prompts stay readable."""
 
 
@@ -220,8 +324,13 @@ def import_gift(
 ) -> tuple[list[Imported], list[Skipped]]:
     """Pack YAML for every choice or true/false question in `text`; the rest is skipped."""
     taken = set(taken or ())
-    imported, skipped = [], []
-    for block in _blocks(text[:MAX_IMPORT_CHARS]):
+    imported: list[Imported] = []
+    skipped: list[Skipped] = []
+    blocks = _blocks(text[:MAX_IMPORT_CHARS])
+    if len(blocks) > MAX_QUESTIONS:
+        reason = f"only the first {MAX_QUESTIONS} questions are converted at once; split the file"
+        skipped.append(Skipped(title=f"{len(blocks) - MAX_QUESTIONS} more", reason=reason))
+    for block in blocks[:MAX_QUESTIONS]:
         fields, title, reason = _question(block)
         if fields is None:
             skipped.append(Skipped(title=title, reason=reason))

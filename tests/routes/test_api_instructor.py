@@ -18,7 +18,8 @@ HEADERS = {"X-Requested-With": "test"}
 
 
 def promote_current_user(client: TestClient) -> None:
-    client.get("/api/instructor/packs")  # creates the guest and its cookie
+    # A first write stores the guest (reads store nothing); a refused join is one.
+    client.post("/api/cohorts/join", json={"code": "NO-SUCH-CODE"})
     with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
         for user in session.exec(select(User)).all():
             user.role = "instructor"

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi import APIRouter, Request
 from fastapi.testclient import TestClient
+from sqlmodel import Session, select
 
 from app.config import Settings
 from app.identity import (
@@ -18,6 +19,7 @@ from app.identity import (
     csrf_token,
 )
 from app.main import create_app
+from app.models.users import User
 from app.security import COOKIE_NAME
 
 router = APIRouter()
@@ -39,8 +41,8 @@ def form(user: CurrentUserDep) -> dict[str, bool]:
 
 
 @router.post("/t/json", dependencies=[JsonBodyDep])
-def json_call(user: CurrentUserDep) -> dict[str, bool]:
-    return {"ok": True}
+def json_call(user: CurrentUserDep) -> dict[str, object]:
+    return {"ok": True, "id": user.id}
 
 
 @router.post("/t/grade", dependencies=[GradeLimitByClientDep])
@@ -65,20 +67,47 @@ def _token(client: TestClient) -> str:
     return client.get("/t/csrf").json()["token"]
 
 
-def test_first_visit_creates_guest_with_hardened_cookie(tclient: TestClient) -> None:
+def _users(client: TestClient) -> int:
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    with Session(engine) as session:
+        return len(session.exec(select(User)).all())
+
+
+def test_first_visit_gets_a_hardened_cookie_and_stores_nothing(tclient: TestClient) -> None:
     response = tclient.get("/t/me")
     cookie = response.headers["set-cookie"]
-    assert response.json()["guest"] is True
+    assert response.json() == {"id": 0, "guest": True}
     assert COOKIE_NAME in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert _users(tclient) == 0
 
 
-def test_cookie_keeps_the_same_identity(tclient: TestClient) -> None:
-    first = tclient.get("/t/me").json()["id"]
-    assert tclient.get("/t/me").json()["id"] == first
+def test_cookieless_reads_store_no_guests(tclient: TestClient) -> None:
+    for _ in range(50):
+        tclient.cookies.clear()
+        assert tclient.get("/t/me").status_code == 200
+    assert _users(tclient) == 0
 
 
-def test_tampered_cookie_gets_a_new_guest(tclient: TestClient) -> None:
-    first = tclient.get("/t/me").json()["id"]
+def test_first_write_stores_the_guest_and_the_cookie_keeps_it(tclient: TestClient) -> None:
+    tclient.get("/t/me")
+    written = tclient.post("/t/json", json={}).json()["id"]
+    assert written > 0 and _users(tclient) == 1
+    assert tclient.get("/t/me").json()["id"] == written
+
+
+def test_forged_form_stores_no_guest(tclient: TestClient) -> None:
+    assert tclient.post("/t/form", data={"csrf_token": "0" * 64}).status_code == 403
+    assert _users(tclient) == 0
+
+
+def test_csrf_token_survives_the_first_write(tclient: TestClient) -> None:
+    token = _token(tclient)  # taken before the guest row exists
+    tclient.post("/t/json", json={})
+    assert tclient.post("/t/form", data={"csrf_token": token}).json() == {"ok": True}
+
+
+def test_tampered_cookie_is_a_new_visitor(tclient: TestClient) -> None:
+    first = tclient.post("/t/json", json={}).json()["id"]
     tclient.cookies.set(COOKIE_NAME, f"{first}.forged.signature")
     assert tclient.get("/t/me").json()["id"] != first
 
@@ -110,7 +139,7 @@ def test_api_write_without_json_content_type_is_forbidden(
 
 
 def test_api_write_with_json_passes(tclient: TestClient) -> None:
-    assert tclient.post("/t/json", json={}).json() == {"ok": True}
+    assert tclient.post("/t/json", json={}).json()["ok"] is True
 
 
 def test_learner_is_refused_instructor_route(tclient: TestClient) -> None:

@@ -36,6 +36,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port or settings.port,
         reload=args.reload,
         workers=args.workers if args.workers > 1 else None,
+        log_level=args.log_level,
         proxy_headers=True,
     )
     return 0
@@ -243,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--workers", "-w", type=int, default=1, help="web processes (see docs/scaling.md)"
     )
+    serve.add_argument("--log-level", default="info", help="warning: no line per request")
     serve.set_defaults(func=_serve)
     packs = sub.add_parser("packs", help="author question packs").add_subparsers(
         dest="packs_command", required=True

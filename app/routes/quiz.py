@@ -129,7 +129,9 @@ def show_question(
     if item is None:
         return _see(f"/sessions/{session_id}/summary")
     # The editor starts from the learner's last submission, not the starter code.
-    previous = submissions.latest_answer(session, user=user, question_id=item.question.id)
+    previous = None  # only code questions use it: one query fewer on every other page
+    if item.question.type in CODE_TYPES:
+        previous = submissions.latest_answer(session, user=user, question_id=item.question.id)
     kept = previous if isinstance(previous, str) and item.question.type in CODE_TYPES else None
     view = session_view(catalog, quiz)
     return _question_page(request, view, answer=kept, grading_on=code_grader is not None)

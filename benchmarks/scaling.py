@@ -1,0 +1,201 @@
+"""Figures for docs/scaling.md, each next to its baseline measured in the same run.
+
+1. Pages: the question page (GET /sessions/{id}) and the home page against a bare FastAPI
+   route returning a 4 KB page, 50 connections, with `wrk` (Debian package `wrk`), one
+   uvicorn process, then the question page with two processes (`tapequiz serve -w 2`).
+2. Grading: code answers per second through Redis with one, then two `tapequiz grader`
+   processes (real sandboxes), answers submitted by one web process (`TAPEQUIZ_REDIS_URL`).
+
+Needs redis-server, wrk and the sandbox (root). Usage:
+    .venv/bin/python benchmarks/scaling.py [--seconds 10] [--connections 50] [--answers 24]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.scale.servers import free_port, redis_server, wait_for_port  # noqa: E402
+
+PY = sys.executable
+MINI = ROOT / "tests" / "packs" / "fixtures"
+STEP = (MINI / "mini" / "mini-code.yaml").read_text().split("reference: |\n")[1].split("wrong:")[0]
+STEP = "\n".join(line[2:] for line in STEP.splitlines())
+
+
+def _env(data: Path, **values: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAPEQUIZ_")}
+    base = {"data_dir": str(data), "secret_key": "bench", "sandbox_enabled": "false"}
+    return env | {f"TAPEQUIZ_{k.upper()}": v for k, v in (base | values).items()}
+
+
+def _spawn(args: list[str], env: dict[str, str], port: int | None) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    if port:
+        wait_for_port(port, 90)
+    return process
+
+
+def _stop(*processes: subprocess.Popen[bytes]) -> None:
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def _wrk(url: str, seconds: int, connections: int, cookie: str = "") -> tuple[float, float]:
+    """(requests per second, p99 latency in ms) for one URL."""
+    header = ["-H", f"Cookie: {cookie}"] if cookie else []
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", *header, url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    assert p99 is not None, out
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    if "Non-2xx" in out:
+        raise SystemExit(f"errors while measuring {url}:\n{out}")
+    return rate, float(p99.group(1)) * scale
+
+
+def _question_page(base: str) -> tuple[str, str]:
+    """A learner with a session: (cookie header, question page URL)."""
+    with httpx.Client(base_url=base) as client:
+        sid = client.post("/api/sessions", json={"question_ids": ["mini-single"]}).json()["id"]
+        cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    return cookie, f"{base}/sessions/{sid}"
+
+
+def pages(seconds: int, connections: int) -> None:
+    data = Path(tempfile.mkdtemp(prefix="tq-bench-"))
+    port = free_port()
+    bare = _spawn(
+        [
+            PY,
+            "-m",
+            "uvicorn",
+            "benchmarks.bare_app:app",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        _env(data),
+        port,
+    )
+    bare_rate, bare_p99 = _wrk(f"http://127.0.0.1:{port}/bare", seconds, connections)
+    _stop(bare)
+    print(f"bare FastAPI route (4 KB)      {bare_rate:8.0f} req/s   p99 {bare_p99:6.0f} ms")
+    for workers in (1, 2):
+        port = free_port()
+        env = _env(data / f"w{workers}", packs_dir=str(MINI))
+        serve = ["serve", "--port", str(port), "-w", str(workers), "--log-level", "warning"]
+        web = _spawn([PY, "-m", "app.cli", *serve], env, port)
+        time.sleep(2 if workers > 1 else 0)  # every worker up
+        cookie, url = _question_page(f"http://127.0.0.1:{port}")
+        rate, p99 = _wrk(url, seconds, connections, cookie)
+        share = 100 * rate / bare_rate
+        print(
+            f"question page, {workers} process(es)    {rate:8.0f} req/s   p99 {p99:6.0f} ms"
+            f"   ({share:.0f}% of bare)"
+        )
+        if workers == 1:
+            home, home_p99 = _wrk(f"http://127.0.0.1:{port}/", seconds, connections, cookie)
+            print(f"home page, 1 process           {home:8.0f} req/s   p99 {home_p99:6.0f} ms")
+        _stop(web)
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def _grade_all(base: str, answers: int) -> float:
+    """Seconds for `answers` code answers submitted at once (each a new identity)."""
+
+    def one(_n: int) -> int:
+        with httpx.Client(base_url=base, timeout=300) as client:
+            reply = client.post("/api/questions/mini-code/grade", json={"answer": STEP})
+            return reply.status_code
+
+    began = time.monotonic()
+    with ThreadPoolExecutor(max_workers=answers) as pool:
+        statuses = list(pool.map(one, range(answers)))
+    if set(statuses) != {200}:
+        raise SystemExit(f"grading failed: {statuses}")
+    return time.monotonic() - began
+
+
+def grading(answers: int) -> None:
+    with redis_server() as redis_url:
+        data = Path(tempfile.mkdtemp(prefix="tq-bench-"))
+        port = free_port()
+        common = {"redis_url": redis_url, "packs_dir": str(MINI), "grades_per_minute": "10000"}
+        web = _spawn(
+            [PY, "-m", "app.cli", "serve", "--port", str(port)], _env(data / "web", **common), port
+        )
+        base = f"http://127.0.0.1:{port}"
+        graders: list[subprocess.Popen[bytes]] = []
+        for count in (1, 2):
+            graders.append(
+                _spawn(
+                    [PY, "-m", "app.cli", "grader"],
+                    _env(data / f"g{count}", **common, sandbox_pool_size="2"),
+                    None,
+                )
+            )
+            _warm(base, count)
+            seconds = _grade_all(base, answers)
+            print(
+                f"grading, {count} grader process(es): {answers} code answers in "
+                f"{seconds:5.1f} s = {answers / seconds:4.2f} answers/s"
+            )
+        _stop(web, *graders)
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def _warm(base: str, graders: int) -> None:
+    """Until every grader announced itself and has graded (reference cached, zygote up)."""
+    for _ in range(600):
+        health = httpx.get(f"{base}/healthz").json()["sandbox"]
+        if health.get("graders") == graders:
+            break
+        time.sleep(0.5)
+    _grade_all(base, 2 * graders)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--answers", type=int, default=24)
+    parser.add_argument("--only", choices=["pages", "grading"])
+    args = parser.parse_args()
+    if shutil.which("wrk") is None and args.only != "grading":
+        raise SystemExit("wrk is needed for the page figures: apt-get install wrk")
+    print(f"{os.cpu_count()} CPUs; wrk -c{args.connections} -d{args.seconds}s")
+    if args.only != "grading":
+        pages(args.seconds, args.connections)
+    if args.only != "pages":
+        grading(args.answers)
+
+
+if __name__ == "__main__":
+    main()

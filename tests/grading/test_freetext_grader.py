@@ -237,3 +237,26 @@ def test_grade_freetext_gives_no_credit_to_an_answer_that_talks_to_the_grader() 
 def test_grade_freetext_gives_no_tensorflow_credit_for_a_pytorch_statement() -> None:
     answer = "In PyTorch, torch.compile compiles the step into a graph and removes Python overhead."
     assert grade_freetext(question("tf-function-speedup"), answer).verdict == "incorrect"
+
+
+DENIAL_STYLE = [
+    # Correct answers built from denials: the denied wrong claim is neither a tell nor a gap.
+    ("why-none-gradients", "It's not that the variables aren't watched - they are. It's that the loss wasn't computed inside the with block, so the tape never recorded it and has no path back to the weights. Compute it inside the block instead of after it."),
+    ("numpy-inside-tape", "No error, and no gradients either for anything before h: NumPy isn't recorded by the tape, so the chain back from the loss stops there. Don't use NumPy there; use tf ops."),
+    ("trainable-vs-all-variables", "model.variables isn't just the weights - it also has BatchNorm's moving mean and variance, which are not learned by gradients and which no optimizer should touch."),
+    ("tf-function-speedup", "It doesn't make the maths faster; it removes the Python overhead of running op by op by tracing a graph. So small models, not big ones, gain the most."),
+    ("training-flag", "It doesn't change whether gradients are computed. It switches Dropout on and makes BatchNorm use batch statistics and update its moving averages; without it you train in inference mode."),
+    ("higher-order-derivatives", "Not one tape twice and not persistent=True: nest two tapes and take the inner gradient while the outer one is still recording, so the outer tape records that computation and can differentiate it."),
+    ("gradient-accumulation", "Don't apply after every micro-batch and don't expect TF to sum for you. Keep tf.Variable accumulators, assign_add each micro-batch's gradients, apply the mean once every 4, then zero them."),
+    ("persistent-tape", "A default tape is not persistent: after the first gradient() it frees its recording. Use persistent=True, and del the tape when done - it isn't free to keep around."),
+    ("gradient-vs-apply", "tape.gradient does not update the weights; it only returns the gradients. apply_gradients does not compute anything; it only applies the optimizer update to the variables."),
+    ("no-zero-grad", "Nothing to zero: gradients are never stored on the variables and never accumulate between steps, because tape.gradient hands back a new list each time that apply_gradients uses right away."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "answer"), DENIAL_STYLE)
+def test_grade_freetext_credits_correct_answers_built_from_denials(
+    question_id: str, answer: str
+) -> None:
+    result = grade_freetext(question(question_id), answer)
+    assert (result.verdict, result.misconceptions) == ("correct", [])

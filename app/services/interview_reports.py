@@ -32,6 +32,7 @@ from app.schemas import FeedbackItem
 from app.services import interview_signals as signals
 from app.services.interview_flags import TELLS, find_red_flags
 from app.services.interview_plans import related
+from app.services.misconceptions import without_scenario_ids
 
 TYPE_WEIGHTS = {"free-text": 2.0, "code": 3.0, "code-fix": 3.0}
 SLOT_WEIGHTS = {"warm-up": 1.0, "explanation": 2.0, "code": 3.0}
@@ -98,7 +99,10 @@ def report_answer(row: InterviewAnswer, item: LoadedQuestion | None) -> ReportAn
         status=row.status,
         verdict=_verdict(row),
         score=result.get("score") if row.status == "graded" else _unscored(row),
-        feedback=[FeedbackItem(**f) for f in result.get("feedback", [])],
+        feedback=[
+            FeedbackItem(kind=f["kind"], message=without_scenario_ids(f["message"]))
+            for f in result.get("feedback", [])
+        ],
         misconceptions=list(result.get("misconceptions", [])),
         model_answer=model_answer(item) if item else "",
         explanation=q.explanation if q else "",

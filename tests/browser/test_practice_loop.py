@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import LiveServer, ServerFactory
 from tests.browser.test_interview import answer_current as answer_interview_question
@@ -216,3 +216,76 @@ def test_run_reports_what_the_step_did_without_counting(
     shoot(page, "code-run")
     page.goto(f"{server.url}/questions/mini-code/submissions")
     expect(page.locator(".empty")).to_contain_text("not answered this question yet")
+
+
+LOSS_OUTSIDE = NO_APPLY.replace(
+    "        loss = loss_fn(y, model(x, training=True))\n",
+    "        predictions = model(x, training=True)\n    loss = loss_fn(y, predictions)\n",
+).replace(
+    "    return loss\n",
+    "    optimizer.apply_gradients(zip(grads, model.trainable_variables))\n    return loss\n",
+)
+
+
+@pytest.mark.sandbox
+def test_one_name_per_misconception_and_errors_shown_as_errors(
+    page: Page, make_live_server: ServerFactory
+) -> None:
+    server = make_live_server(sandbox=True)
+    label = "Loss computed after the block"  # mini-code's label for loss-outside-tape
+    open_question(page, server, "mini-code")
+    expect(page.locator(".CodeMirror")).to_be_visible()
+    page.evaluate("text => window.tapequizEditor.setValue(text)", LOSS_OUTSIDE)
+    page.get_by_role("button", name="Submit answer").click(no_wait_after=True)
+    read_verdict(page, timeout=90_000)
+    expect(page.locator("li.misconception[data-tag]")).to_have_text(label)
+    expect(page.locator("main")).not_to_contain_text(re.compile(r"-eager|-tf-function"))
+    page.get_by_role("link", name=re.compile("summary")).click()
+    expect(page.locator("main")).to_contain_text(label)
+    page.goto(f"{server.url}/progress")
+    expect(page.locator(".misconceptions")).to_contain_text(label)
+
+    open_question(page, server, "mini-code")
+    expect(page.locator(".CodeMirror")).to_be_visible()
+    page.evaluate("text => window.tapequizEditor.setValue(text)", "def train_step(:\n")
+    page.get_by_role("button", name="Submit answer").click(no_wait_after=True)
+    read_verdict(page, timeout=90_000)
+    expect(page.locator("#err-h")).to_have_text("What went wrong")
+    expect(page.locator("main")).to_contain_text("Syntax error")
+    expect(page.locator("#mis-h")).to_have_count(0)
+    page.goto(f"{server.url}/progress")
+    expect(page.locator(".misconceptions")).not_to_contain_text("Syntax error")
+    expect(page.locator("table")).to_contain_text("Syntax error")  # listed with the answer
+
+
+SLOW = NO_APPLY.replace(
+    "import tensorflow as tf", "import time\n\nimport tensorflow as tf"
+).replace("    return loss\n", "    time.sleep(1.5)\n    return loss\n")
+
+
+@pytest.mark.sandbox
+def test_waiting_submission_shows_its_place_in_the_real_queue(
+    page: Page, make_live_server: ServerFactory
+) -> None:
+    server = make_live_server(sandbox=True)
+    tabs = [page, page.context.new_page()]
+    for tab in tabs:  # two slow steps (1.5 s a call), so both are still checked together
+        open_question(tab, server, "mini-code")
+        expect(tab.locator(".CodeMirror")).to_be_visible()
+        tab.evaluate("text => window.tapequizEditor.setValue(text)", SLOW)
+    polled: list[dict[str, object]] = []
+
+    def keep(route: Route) -> None:  # what the waiting page was told, as it was told
+        reply = route.fetch()
+        polled.append(reply.json())
+        route.fulfill(response=reply)
+
+    tabs[-1].route("**/grading/queue*", keep)
+    for tab in tabs:
+        tab.get_by_role("button", name="Submit answer").click(no_wait_after=True)
+    for tab in tabs:
+        read_verdict(tab, timeout=120_000)
+    waiting = [p for p in polled if p.get("known")]
+    assert waiting, polled
+    assert waiting[0]["ahead"] == 1 and waiting[0]["in_progress"] == 2, waiting
+    assert int(str(waiting[0]["estimate_seconds"])) > 0

@@ -30,6 +30,12 @@ FAILED_TO_START = (
 )
 
 
+def _startup_log() -> logging.Logger:
+    """uvicorn's own logger when serving (so the line shows without logging set-up)."""
+    server = logging.getLogger("uvicorn.error")
+    return server if server.hasHandlers() else log
+
+
 class PoolBroken(RuntimeError):
     """Workers cannot be started on this host (no bwrap, no cgroups, no user namespaces...)."""
 
@@ -66,7 +72,7 @@ class WorkerPool:
         self.backend, refused = await asyncio.to_thread(
             backends.choose, self.wanted_backend, uid_base=self.uid_base
         )
-        log.info(backends.describe(self.backend, refused))
+        _startup_log().info(backends.describe(self.backend, refused))
         if self.backend is None:
             self.broken = "no sandbox can run on this server: " + "; ".join(
                 f"{name}: {reason}" for name, reason in refused.items()

@@ -114,3 +114,31 @@ def test_healthz_reports_the_sandbox_without_failing_liveness(tmp_path: Path) ->
     assert response.json()["sandbox"] == {
         "backend": None, "state": "disabled", "ready_workers": 0, "queue_depth": 0
     }  # fmt: skip
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def test_rootless_pauses_an_idle_tree_for_at_most_its_budget() -> None:
+    import subprocess
+
+    from app.grading.sandbox.backends import rootless
+
+    backend = rootless.Rootless()
+    idle, busy = backend.prepare("idle", Limits()), backend.prepare("busy", Limits())
+    sleeper = subprocess.Popen(["sleep", "30"])
+    try:
+        idle.started(sleeper.pid)
+        idle.pause(100.0)
+        assert _state(sleeper.pid) == "T"  # stopped while another tree grades
+        idle.resume(110.0)
+        assert _state(sleeper.pid) == "S" and idle.paused_total == 10.0
+        idle.pause(120.0)
+        idle.pause(100.0 + rootless.MAX_PAUSED_SECONDS + 20.0)  # over budget: let it run
+        assert _state(sleeper.pid) == "S" and not idle.paused_since
+        backend.busy(busy)  # a job starts: over budget, the idle tree is not paused again
+        assert _state(sleeper.pid) == "S"
+    finally:
+        sleeper.kill()
+        sleeper.wait()

@@ -9,7 +9,8 @@ makes the kernel kill every process in it, which no process inside can leave (se
 unshare/setns and new user namespaces are disabled). An ordinary user cannot give a warming
 worker a lower CPU priority and take it back, so while any job runs the warming (and idle)
 workers are paused with SIGSTOP, and continued when no job runs: the same effect as cgroup
-CPU shares of 2 against 1024.
+CPU shares of 2 against 1024. A worker is paused for at most 30 s in all, so a long run of
+jobs cannot starve a warming one past its start-up time-out.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 PROC = Path("/proc")
 KILL_SECONDS = 5.0
 KEPT = 512
+MAX_PAUSED_SECONDS = 30.0
 
 
 def children(pid: int) -> list[int]:
@@ -86,6 +88,8 @@ class RootlessTree:
     peak: int = 0
     breached: str = ""
     killed: bool = field(default=False)
+    paused_since: float = 0.0  # monotonic time of the SIGSTOP, 0 while running
+    paused_total: float = 0.0
 
     def command(self, result_fd: int) -> tuple[list[str], dict[str, str]]:
         sandbox = launcher.worker_command(result_fd=result_fd, limits=self.limits)
@@ -137,6 +141,21 @@ class RootlessTree:
             self.namespace = pid_namespace(init[0]) if init else ""
             self.backend.namespaces[self.name] = self.namespace
 
+    def pause(self, now: float) -> None:
+        """SIGSTOP, unless it has been paused long enough already (then let it run)."""
+        spent = self.paused_total + (now - self.paused_since if self.paused_since else 0.0)
+        if spent >= MAX_PAUSED_SECONDS:
+            self.resume(now)
+        elif not self.paused_since:
+            self.paused_since = now
+            self.signal(signal.SIGSTOP)
+
+    def resume(self, now: float) -> None:
+        if self.paused_since:
+            self.paused_total += now - self.paused_since
+            self.paused_since = 0.0
+        self.signal(signal.SIGCONT)
+
     def signal(self, number: int) -> None:
         for pid in descendants(self.pid) if self.pid and not self.killed else []:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -169,12 +188,13 @@ class Rootless:
 
     def busy(self, tree: RootlessTree) -> None:
         """A job starts: this tree runs, every other tree not running a job pauses."""
+        now = time.monotonic()
         with self.lock:
             self.busy_trees.add(tree.name)
-            tree.signal(signal.SIGCONT)
+            tree.resume(now)
             for other in self.live.values():
                 if other.name not in self.busy_trees:
-                    other.signal(signal.SIGSTOP)
+                    other.pause(now)
 
     def gone(self, tree: RootlessTree) -> None:
         with self.lock:
@@ -182,7 +202,7 @@ class Rootless:
             self.busy_trees.discard(tree.name)
             if not self.busy_trees:
                 for other in self.live.values():
-                    other.signal(signal.SIGCONT)
+                    other.resume(time.monotonic())
 
     def sweep(self) -> None:
         return None  # --die-with-parent: a dead server's sandboxes died with it

@@ -289,3 +289,20 @@ def test_waiting_submission_shows_its_place_in_the_real_queue(
     assert waiting, polled
     assert waiting[0]["ahead"] == 1 and waiting[0]["in_progress"] == 2, waiting
     assert int(str(waiting[0]["estimate_seconds"])) > 0
+
+
+def test_reviews_page_forecasts_with_relative_times_and_intervals(
+    page: Page, live_server: LiveServer
+) -> None:
+    open_question(page, live_server, "mini-single")
+    page.get_by_label("tf.GradientTape").check()
+    page.get_by_role("button", name="Submit answer").click()
+    assert "Correct" in read_verdict(page)
+    page.goto(f"{live_server.url}/reviews")
+    expect(page.locator("#forecast")).to_contain_text("0 due now")
+    upcoming = page.locator("#upcoming li")
+    expect(upcoming).to_have_count(1)
+    expect(upcoming).to_contain_text("What records ops")
+    expect(upcoming.locator("time")).to_contain_text(re.compile(r"^in \d+ (day|days|week)"))
+    expect(upcoming).to_contain_text(re.compile(r"interval \d+(\.\d)? days?"))
+    shoot(page, "reviews-forecast")

@@ -179,3 +179,17 @@ def test_openapi_documents_the_interview_api(api: TestClient) -> None:
         "/api/interviews/{interview_id}/finish",
         "/api/interviews/{interview_id}/report",
     } <= set(paths)
+
+
+def test_solution_is_given_only_in_the_report_after_the_end(api: TestClient) -> None:
+    started = start(api)
+    question = started["question"]
+    assert "solution" not in question and "choices" in question
+    reply = send(api, started["id"], question["id"], RIGHT[question["id"]])
+    assert reply.status_code == 200 and "solution" not in reply.json()
+    status = api.get(f"/api/interviews/{started['id']}").json()
+    assert "solution" not in str(status)
+    report = api.post(f"/api/interviews/{started['id']}/finish", headers=JSON).json()
+    first = report["answers"][0]
+    assert first["solution"] == RIGHT[question["id"]]
+    assert report["signal"]["label"] == "not yet"  # one answer cannot read interview-ready

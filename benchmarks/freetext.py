@@ -33,6 +33,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import yaml  # noqa: E402
+
 from app.grading.freetext import grade_freetext, load_labelled  # noqa: E402
 from app.grading.freetext.evaluation import (  # noqa: E402
     Row,
@@ -205,11 +207,14 @@ def main() -> int:
     rows, more = grade_rows(loaded.pack, answers, tag_map=tag_map, sides=sides, repeat=args.repeat)
     for problem in problems + more:
         print(f"problem: {problem}")
-    unmapped = sorted(
-        {t for r in rows for t in r.expected_tags if "-" in t} - known_tags(loaded.pack)
-    )
+    unmapped = sorted({t for r in rows for t in r.expected_tags} - known_tags(loaded.pack))
     if unmapped:
-        print(f"labeller tags matching no rubric tag (counted as not named): {', '.join(unmapped)}")
+        described = labeller_tags(args.labelled or [LABELLED])
+        print(
+            "labeller tags matching no rubric tag (counted as not named; map them in the tag map):"
+        )
+        for tag in unmapped:
+            print(f"  {tag}: {described.get(tag, '')}")
     if args.misses:
         print_misses(rows)
     print_groups(rows, "question_id", "per question (all personas)")
@@ -229,6 +234,22 @@ def main() -> int:
         labels, _ = load_labelled(LABELLED)
         compare_embeddings(loaded.pack, labels)
     return 0
+
+
+def labeller_tags(paths: list[Path]) -> dict[str, str]:
+    """The `new_tags` the labellers described in their files: tag -> description."""
+    described: dict[str, str] = {}
+    for path in paths:
+        files = sorted(path.rglob("*.yaml")) if path.is_dir() else [path]
+        for file in files:
+            try:
+                data = yaml.safe_load(file.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, yaml.YAMLError):
+                continue
+            tags = data.get("new_tags") if isinstance(data, dict) else None
+            if isinstance(tags, dict):
+                described.update({str(k): str(v) for k, v in tags.items()})
+    return described
 
 
 def known_tags(pack: Pack) -> set[str]:

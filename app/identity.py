@@ -79,6 +79,8 @@ def web_security(request: Request) -> WebSecurity:
             cookie_secure=settings.cookie_secure,
             trusted_proxies=tuple(settings.trusted_proxies),
         )
+        for backoff in (found.login_by_client, found.login_by_account):
+            backoff.store = shared  # log-in back-off counted across processes too
         request.app.state.web_security = found
     return found
 

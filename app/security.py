@@ -26,7 +26,7 @@ from app.config import Settings
 from app.errors import TapequizError
 
 if TYPE_CHECKING:
-    from app.ratelimits import WindowStore
+    from app.ratelimits import BackoffStore, WindowStore
 
 COOKIE_NAME = "tapequiz_id"
 COOKIE_MAX_AGE = 365 * 24 * 3600
@@ -181,6 +181,7 @@ class Backoff:
     crawl. Failures are forgotten after an hour without one. Thread-safe, in-process."""
 
     FORGET_AFTER = 3600.0
+    store: BackoffStore | None = None  # shared by several processes (app/ratelimits)
 
     def __init__(self, free: int, max_delay: float) -> None:
         self.free = free
@@ -189,6 +190,13 @@ class Backoff:
         self._lock = threading.Lock()
 
     def check(self, key: str, what: str) -> None:
+        if self.store is not None:
+            wait = self.store.wait(key, free=self.free, max_delay=self.max_delay,
+                                   forget=self.FORGET_AFTER)  # fmt: skip
+            if wait > 0:
+                retry = max(1, math.ceil(wait))
+                raise RateLimited(f"too many {what}; try again in {retry} s", retry_after=retry)
+            return
         now = time.monotonic()
         with self._lock:
             failures, last, not_before = self._state.get(key, (0, 0.0, 0.0))
@@ -200,6 +208,10 @@ class Backoff:
             raise RateLimited(f"too many {what}; try again in {retry} s", retry_after=retry)
 
     def failed(self, key: str) -> None:
+        if self.store is not None:
+            self.store.failed(key, free=self.free, max_delay=self.max_delay,
+                              forget=self.FORGET_AFTER)  # fmt: skip
+            return
         now = time.monotonic()
         with self._lock:
             failures = self._state.get(key, (0, 0.0, 0.0))[0] + 1
@@ -211,5 +223,8 @@ class Backoff:
                 self._state.pop(next(iter(self._state)))
 
     def succeeded(self, key: str) -> None:
+        if self.store is not None:
+            self.store.clear(key)
+            return
         with self._lock:
             self._state.pop(key, None)

@@ -1,5 +1,6 @@
 """Rate limits in Redis: one sorted set of event times per key, checked and updated by one
-Lua script (atomic across every process and host), timed by the Redis server's clock."""
+Lua script (atomic across every process and host), timed by the Redis server's clock; log-in
+back-off as one hash per key (failures, not before) that expires an hour after the last."""
 
 from __future__ import annotations
 
@@ -24,13 +25,45 @@ return false
 """
 
 
+FAIL = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local failures = redis.call('HINCRBY', KEYS[1], 'failures', 1)
+local delay = 0
+if failures >= tonumber(ARGV[1]) then
+  delay = math.min(tonumber(ARGV[2]), 2 ^ (failures - tonumber(ARGV[1])))
+end
+redis.call('HSET', KEYS[1], 'not_before', tostring(now + delay))
+redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[3])))
+return failures
+"""
+WAIT = """
+local not_before = redis.call('HGET', KEYS[1], 'not_before')
+if not not_before then return '0' end
+local t = redis.call('TIME')
+return tostring(tonumber(not_before) - (tonumber(t[1]) + tonumber(t[2]) / 1e6))
+"""
+BACKOFF = "tapequiz:backoff:"
+
+
 class RedisStore:
     name = "redis"
 
     def __init__(self, url: str) -> None:
         self.redis = Redis.from_url(url, decode_responses=True, socket_timeout=5)
         self._hit = self.redis.register_script(HIT)
+        self._fail = self.redis.register_script(FAIL)
+        self._wait = self.redis.register_script(WAIT)
 
     def hit(self, key: str, *, limit: int, window: float) -> int | None:
         left = self._hit(keys=[PREFIX + key], args=[window, limit, uuid.uuid4().hex])
         return None if left is None else max(1, math.ceil(float(left)))
+
+    def failed(self, key: str, *, free: int, max_delay: float, forget: float) -> None:
+        self._fail(keys=[BACKOFF + key], args=[free, max_delay, forget])
+
+    def wait(self, key: str, *, free: int, max_delay: float, forget: float) -> float:
+        return max(0.0, float(self._wait(keys=[BACKOFF + key])))
+
+    def clear(self, key: str) -> None:
+        self.redis.delete(BACKOFF + key)

@@ -13,7 +13,7 @@ from app.db import init_db, make_engine
 from app.ratelimits import WindowStore, choose, wanted
 from app.ratelimits.database import DatabaseStore
 from app.ratelimits.redisdb import RedisStore
-from app.security import RateLimited, RateLimiter
+from app.security import Backoff, RateLimited, RateLimiter
 
 
 def _redis_pair(redis_url: str, _tmp: Path) -> tuple[WindowStore, WindowStore]:
@@ -73,3 +73,21 @@ def test_store_is_chosen_from_the_deployment(
     settings = Settings(data_dir=tmp_path, **changes)  # type: ignore[arg-type]
     chosen = choose(settings, make_engine(settings))
     assert (wanted(settings), chosen.name if chosen else "memory") == (store, store)
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_failed_logins_through_one_process_back_off_on_the_other(
+    pair: Pair, redis_url: str, tmp_path: Path
+) -> None:
+    first, second = pair(redis_url, tmp_path)
+    here, there = Backoff(2, 900.0), Backoff(2, 900.0)
+    here.store, there.store = first, second  # type: ignore[assignment]
+    here.failed("account:a@example.com")
+    there.check("account:a@example.com", "failed log-ins")  # one failure: still free
+    here.failed("account:a@example.com")
+    with pytest.raises(RateLimited) as refused:
+        there.check("account:a@example.com", "failed log-ins")
+    there.check("account:b@example.com", "failed log-ins")  # another key is not affected
+    here.succeeded("account:a@example.com")
+    there.check("account:a@example.com", "failed log-ins")  # the right password clears it
+    assert refused.value.retry_after == 1  # 2**(2 - 2) s after the second failure

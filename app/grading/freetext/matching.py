@@ -153,7 +153,7 @@ def _reaches(between: str) -> bool:
     words = between.lower().split()
     if len(words) > SHORT_SCOPE_WORDS:
         return False
-    if len(words) > 1 and words[0].strip(",") in _PRONOUNS:  # "without it, BN uses ..."
+    if words and words[0].strip(",") in _PRONOUNS:  # "without it, BN uses ...": it is the object
         return False
     return not any(word in _OPENERS for word in words[1:])
 

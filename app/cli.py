@@ -37,7 +37,7 @@ def _serve(args: argparse.Namespace) -> int:
         reload=args.reload,
         workers=args.workers if args.workers > 1 else None,
         log_level=args.log_level,
-        proxy_headers=True,
+        proxy_headers=False,  # the app reads X-Forwarded-For from TAPEQUIZ_TRUSTED_PROXIES only
     )
     return 0
 

@@ -153,7 +153,8 @@ class StorageHealth:
         event.listen(engine, "commit", self._on_commit)
 
     def _on_error(self, context: Any) -> None:
-        if storage_fault(context.sqlalchemy_exception or context.original_exception):
+        fault = storage_fault(context.sqlalchemy_exception or context.original_exception)
+        if fault is not None and fault.retry_after >= 30:  # broken, not merely busy
             with self._lock:
                 self.last_error = str(context.original_exception)[:300]
                 self.last_error_at = time.time()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 from sqlmodel import Session
 
 from app.config import Settings
@@ -40,6 +40,8 @@ def get_session(request: Request) -> Iterator[Session]:
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
+MAX_ROW_ID = 2**63 - 1  # database integers are signed 64-bit: a larger id is a 422
+RowId = Annotated[int, Path(ge=0, le=MAX_ROW_ID)]
 CatalogDep = Annotated[Catalog, Depends(get_catalog)]
 CodeGraderDep = Annotated[CodeGraderLike | None, Depends(get_code_grader)]
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]

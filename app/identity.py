@@ -122,6 +122,12 @@ def get_visitor(request: Request) -> Visitor:
     return visitor
 
 
+def claimed_user_id(request: Request) -> int:
+    """The user id the cookie names (0 if none), without issuing a cookie or a query."""
+    found = read_identity(web_security(request).serializer, request.cookies.get(COOKIE_NAME))
+    return found[0] if found else 0
+
+
 def remember(request: Request, user: User, *, rotate: bool = False) -> None:
     """Issue the cookie for this user; `rotate` replaces the CSRF nonce (privilege change)."""
     assert user.id is not None

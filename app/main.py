@@ -23,7 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app import ratelimits
 from app.config import REPO_ROOT, Settings, get_settings
 from app.db import LoopGuard, StorageHealth, make_engine, storage_fault
-from app.errors import PackInvalid, TapequizError
+from app.errors import NotFound, PackInvalid, TapequizError
+from app.grading.freetext.lemmas import lemma
 from app.grading.remote import code_grader
 from app.identity import IdentityCookies
 from app.processes import check_settings, follow_publications, prepare_schema, publish_stamp, shared
@@ -73,6 +74,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         follower = asyncio.create_task(
             follow_publications(app.state.engine, settings, install, stamp)
         )
+    lemma("gradients")  # load the lemma dictionary now, not in the first burst of answers
     app.state.loop_guard = LoopGuard(app.state.loop)  # start-up may block; serving may not
     app.state.loop_guard.watch(app.state.engine)
     try:
@@ -130,6 +132,11 @@ async def _storage_error(request: Request, exc: Exception) -> Response:
     return _json_or_page(request, error)
 
 
+async def _id_out_of_range(request: Request, _exc: Exception) -> Response:
+    """An id no row can have (>= 2**63) in a path the route did not bound itself."""
+    return _json_or_page(request, NotFound("no such item: that id is out of range"))
+
+
 async def _server_error(request: Request, exc: Exception) -> Response:
     """A bug: logged with its traceback, answered with a readable page or JSON body."""
     log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
@@ -164,6 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(DBAPIError, _storage_error)
     app.add_exception_handler(PoolTimeout, _storage_error)
+    app.add_exception_handler(OverflowError, _id_out_of_range)
     app.add_exception_handler(Exception, _server_error)
     for router in (
         health.router,

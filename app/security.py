@@ -15,6 +15,7 @@ import secrets
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -183,9 +184,12 @@ class Backoff:
     FORGET_AFTER = 3600.0
     store: BackoffStore | None = None  # shared by several processes (app/ratelimits)
 
-    def __init__(self, free: int, max_delay: float) -> None:
+    def __init__(
+        self, free: int, max_delay: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.free = free
         self.max_delay = max_delay
+        self.clock = clock
         self._state: dict[str, tuple[int, float, float]] = {}  # failures, last, not before
         self._lock = threading.Lock()
 
@@ -197,7 +201,7 @@ class Backoff:
                 retry = max(1, math.ceil(wait))
                 raise RateLimited(f"too many {what}; try again in {retry} s", retry_after=retry)
             return
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             failures, last, not_before = self._state.get(key, (0, 0.0, 0.0))
             if failures and now - last > self.FORGET_AFTER:
@@ -212,7 +216,7 @@ class Backoff:
             self.store.failed(key, free=self.free, max_delay=self.max_delay,
                               forget=self.FORGET_AFTER)  # fmt: skip
             return
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             failures = self._state.get(key, (0, 0.0, 0.0))[0] + 1
             delay = (

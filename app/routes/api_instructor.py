@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
+from app.deps import CatalogDep, CodeGraderDep, RowId, SessionDep, SettingsDep
 from app.errors import NotFound
 from app.identity import CurrentUserDep, CustomHeaderDep, InstructorDep, JsonBodyDep
 from app.models.publishing import Cohort
@@ -154,7 +154,7 @@ def list_cohorts(user: InstructorDep, session: SessionDep) -> list[CohortOut]:
 
 @router.get("/api/instructor/cohorts/{cohort_id}", response_model=CohortDashboard, responses=ERRORS)
 def cohort_dashboard(
-    cohort_id: int, user: InstructorDep, session: SessionDep, catalog: CatalogDep
+    cohort_id: RowId, user: InstructorDep, session: SessionDep, catalog: CatalogDep
 ) -> CohortDashboard:
     cohort = cohorts.get_cohort(session, owner=user, cohort_id=cohort_id)
     return cohort_reports.dashboard(session, cohort=cohort, catalog=catalog)
@@ -166,7 +166,7 @@ def cohort_dashboard(
     responses=ERRORS,
 )
 def cohort_learner(
-    cohort_id: int, user_id: int, user: InstructorDep, session: SessionDep, catalog: CatalogDep
+    cohort_id: RowId, user_id: RowId, user: InstructorDep, session: SessionDep, catalog: CatalogDep
 ) -> LearnerReport:
     """One member's attempts on the cohort's pack since joining, newest first."""
     cohort = cohorts.get_cohort(session, owner=user, cohort_id=cohort_id)
@@ -175,7 +175,7 @@ def cohort_learner(
 
 @router.get("/api/instructor/cohorts/{cohort_id}/export.csv", responses=ERRORS)
 def export_cohort(
-    cohort_id: int, user: InstructorDep, session: SessionDep, catalog: CatalogDep
+    cohort_id: RowId, user: InstructorDep, session: SessionDep, catalog: CatalogDep
 ) -> Response:
     """Every attempt of the cohort as CSV (formula-like cells are prefixed with ')."""
     cohort = cohorts.get_cohort(session, owner=user, cohort_id=cohort_id)
@@ -201,10 +201,17 @@ def join_cohort(body: JoinIn, user: CurrentUserDep, session: SessionDep) -> Join
     "/api/instructor/packs/{pack_id}/gift",
     responses={**ERRORS, 200: {"content": {"text/plain": {}}, "description": "GIFT text"}},
 )
-def export_gift(pack_id: str, _user: InstructorDep, catalog: CatalogDep) -> Response:
-    """The pack's choice, true/false, predict-output and free-text (essay) questions in GIFT."""
+def export_gift(
+    pack_id: str, user: InstructorDep, session: SessionDep, catalog: CatalogDep
+) -> Response:
+    """The pack's choice, true/false, predict-output and free-text (essay) questions in GIFT.
+
+    With their answer keys, so only for the instructor who published the pack (built-in
+    packs are public: their keys are in the repository). Another's pack is a 404."""
     pack = catalog.packs.get(pack_id)
-    if pack is None:
+    versions = publishing.list_versions(session, pack_id=pack_id)
+    owner = versions[-1].published_by if versions else None  # the first publisher owns it
+    if pack is None or owner not in (None, user.id):
         raise NotFound(f"no pack with id {pack_id[:80]!r}")
     headers = {"Content-Disposition": f'attachment; filename="{pack_id}.gift.txt"'}
     return Response(gift.export_pack(pack), media_type="text/plain; charset=utf-8", headers=headers)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
-from app.deps import CatalogDep, CodeGraderDep
-from app.identity import GradeLimitByClientDep
+from app.deps import CatalogDep, CodeGraderDep, SessionDep
+from app.errors import Conflict
+from app.identity import GradeLimitByClientDep, claimed_user_id
 from app.offload import offloaded
 from app.packs.public import QuestionDetail, QuestionSummary
 from app.schemas import ErrorBody, GradeRequest, GradeResponse, Hint, PackSummary
-from app.services import questions
+from app.services import interview_secrecy, questions
 
 router = APIRouter(prefix="/api", tags=["questions"])
 QuestionType = Literal[
@@ -63,12 +64,25 @@ def get_hint(question_id: str, index: int, catalog: CatalogDep) -> Hint:
     responses={
         **ERRORS,
         501: {"model": ErrorBody, "description": "No grader for this type on this server"},
+        409: {"model": ErrorBody, "description": "Question of your running interview"},
         429: {"model": ErrorBody, "description": "Too many answers; see Retry-After"},
         503: {"model": ErrorBody, "description": "Grading queue full; see Retry-After"},
     },
 )
 @offloaded
 async def grade(
-    question_id: str, body: GradeRequest, catalog: CatalogDep, code_grader: CodeGraderDep
+    request: Request,
+    question_id: str,
+    body: GradeRequest,
+    session: SessionDep,
+    catalog: CatalogDep,
+    code_grader: CodeGraderDep,
 ) -> GradeResponse:
+    """Grade without recording; refused (409) for a question of the caller's running
+    interview, which must not be tried out here first."""
+    user_id = claimed_user_id(request)
+    if user_id and interview_secrecy.in_running_interview(
+        session, user_id=user_id, question_id=question_id[:64]
+    ):
+        raise Conflict("this question is part of your running interview; answer it there")
     return await questions.grade(catalog, question_id, body.answer, code_grader=code_grader)

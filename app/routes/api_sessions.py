@@ -11,7 +11,7 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from app.deps import CatalogDep, CodeGraderDep, SessionDep
+from app.deps import CatalogDep, CodeGraderDep, RowId, SessionDep
 from app.identity import CurrentUserDep, GradeLimitDep, JsonBodyDep
 from app.offload import offloaded
 from app.schemas import ErrorBody, Hint
@@ -79,7 +79,7 @@ def start(
 
 @router.get("/{session_id}", response_model=SessionView, responses=ERRORS)
 def get(
-    session_id: int, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
+    session_id: RowId, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
 ) -> SessionView:
     quiz, _item = sessions.show_current(session, catalog, user=user, session_id=session_id)
     return session_view(catalog, quiz)
@@ -99,7 +99,7 @@ def get(
 )
 @offloaded
 async def answer(
-    session_id: int,
+    session_id: RowId,
     body: AnswerRequest,
     user: CurrentUserDep,
     session: SessionDep,
@@ -122,12 +122,12 @@ async def answer(
 @router.post(
     "/{session_id}/hints", response_model=Hint, responses=ERRORS, dependencies=[JsonBodyDep]
 )
-def hint(session_id: int, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep) -> Hint:
+def hint(session_id: RowId, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep) -> Hint:
     return sessions.reveal_hint(session, catalog, user=user, session_id=session_id)
 
 
 @router.get("/{session_id}/summary", response_model=SummaryView, responses=ERRORS)
 def summary(
-    session_id: int, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
+    session_id: RowId, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
 ) -> SummaryView:
     return summarize_session(session, catalog, user=user, session_id=session_id)

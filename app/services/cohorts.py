@@ -14,9 +14,10 @@ import secrets
 from datetime import datetime
 
 from pydantic import BaseModel
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from app.errors import AnswerInvalid, NotFound
+from app.errors import AnswerInvalid, Conflict, NotFound
 from app.models.progress import Attempt
 from app.models.publishing import Cohort, CohortMember
 from app.models.users import User
@@ -119,7 +120,11 @@ def join_cohort(
     ).first()
     if existing is None:
         session.add(CohortMember(cohort_id=cohort.id, user_id=user.id))
-        session.commit()
+        try:
+            session.commit()
+        except IntegrityError:  # the same learner joining twice at once: one row wins
+            session.rollback()
+            raise Conflict("you joined this cohort a moment ago (twice at once)") from None
     return cohort
 
 

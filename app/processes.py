@@ -82,7 +82,7 @@ def schema_gap(engine: Engine) -> str:
     if current == heads:
         return ""
     return (
-        f"the database schema is at {sorted(current) or 'nothing'} but this code needs "
+        f"the database schema is at {sorted(current) or 'no revision (empty)'} but this code needs "
         f"{sorted(heads)}: run `tapequiz db upgrade` (once, from any host) and start again"
     )
 

@@ -4,10 +4,14 @@ back-off as one hash per key (failures, not before) that expires an hour after t
 
 from __future__ import annotations
 
+import logging
 import math
 import uuid
 
 from redis import Redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
 
 PREFIX = "tapequiz:ratelimit:"
 HIT = """
@@ -50,20 +54,36 @@ class RedisStore:
     name = "redis"
 
     def __init__(self, url: str) -> None:
-        self.redis = Redis.from_url(url, decode_responses=True, socket_timeout=5)
+        self.redis = Redis.from_url(
+            url, decode_responses=True, socket_timeout=2, socket_connect_timeout=1
+        )
         self._hit = self.redis.register_script(HIT)
         self._fail = self.redis.register_script(FAIL)
         self._wait = self.redis.register_script(WAIT)
 
     def hit(self, key: str, *, limit: int, window: float) -> int | None:
-        left = self._hit(keys=[PREFIX + key], args=[window, limit, uuid.uuid4().hex])
+        try:
+            left = self._hit(keys=[PREFIX + key], args=[window, limit, uuid.uuid4().hex])
+        except (RedisError, OSError) as err:  # fail open: a limiter must not take the site down
+            log.warning("rate limit not counted, Redis unreachable: %s", err)
+            return None
         return None if left is None else max(1, math.ceil(float(left)))
 
     def failed(self, key: str, *, free: int, max_delay: float, forget: float) -> None:
-        self._fail(keys=[BACKOFF + key], args=[free, max_delay, forget])
+        try:
+            self._fail(keys=[BACKOFF + key], args=[free, max_delay, forget])
+        except (RedisError, OSError) as err:
+            log.warning("failed log-in not counted, Redis unreachable: %s", err)
 
     def wait(self, key: str, *, free: int, max_delay: float, forget: float) -> float:
-        return max(0.0, float(self._wait(keys=[BACKOFF + key])))
+        try:
+            return max(0.0, float(self._wait(keys=[BACKOFF + key])))
+        except (RedisError, OSError) as err:  # fail open, as for the rate limits
+            log.warning("log-in back-off not checked, Redis unreachable: %s", err)
+            return 0.0
 
     def clear(self, key: str) -> None:
-        self.redis.delete(BACKOFF + key)
+        try:
+            self.redis.delete(BACKOFF + key)
+        except (RedisError, OSError) as err:
+            log.warning("log-in back-off not cleared, Redis unreachable: %s", err)

@@ -14,6 +14,7 @@ from app.ratelimits import WindowStore, choose, wanted
 from app.ratelimits.database import DatabaseStore
 from app.ratelimits.redisdb import RedisStore
 from app.security import Backoff, RateLimited, RateLimiter
+from tests.scale.servers import free_port
 
 
 def _redis_pair(redis_url: str, _tmp: Path) -> tuple[WindowStore, WindowStore]:
@@ -91,3 +92,13 @@ def test_failed_logins_through_one_process_back_off_on_the_other(
     here.succeeded("account:a@example.com")
     there.check("account:a@example.com", "failed log-ins")  # the right password clears it
     assert refused.value.retry_after == 1  # 2**(2 - 2) s after the second failure
+
+
+def test_redis_store_lets_requests_through_when_redis_is_down() -> None:
+    down = RedisStore(f"redis://127.0.0.1:{free_port()}/0")
+    counted = [down.hit("user:1", limit=1, window=60) for _ in range(3)]
+    down.failed("account:a", free=1, max_delay=60, forget=3600)
+    assert (counted, down.wait("account:a", free=1, max_delay=60, forget=3600)) == (
+        [None, None, None],
+        0.0,
+    )

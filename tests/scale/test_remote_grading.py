@@ -218,3 +218,18 @@ def test_no_grader_connected_is_an_unavailable_verdict(redis_url: str, tmp_path:
 
     message, depth = asyncio.run(scenario())
     assert "no grading host is connected" in message and depth == 0
+
+
+def test_redis_gone_is_an_unavailable_verdict(tmp_path: Path) -> None:
+    from tests.scale.servers import free_port
+
+    async def scenario() -> tuple[str, str]:
+        web = RemoteCodeGrader(_settings(f"redis://127.0.0.1:{free_port()}/0", tmp_path))
+        web.pool.reachable, web.pool.graders = True, {"gone": 1}  # as last seen, then it died
+        result = await _within(10, web.grade(_question(), SOURCE))
+        trial = await _within(10, web.trial(_question(), SOURCE))
+        await web.redis.aclose()
+        return result.feedback[0].message, trial["error"]["type"]
+
+    message, trial = asyncio.run(scenario())
+    assert "unreachable" in message and trial == "unavailable"

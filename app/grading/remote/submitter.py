@@ -19,6 +19,7 @@ import uuid
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from app.config import Settings
 from app.errors import GraderBusy
@@ -30,6 +31,7 @@ from app.packs.schema import Code, CodeFix
 
 log = logging.getLogger(__name__)
 REFRESH_SECONDS = 1.0
+UNREACHABLE = "the grading queue (Redis) is unreachable"
 NO_GRADER = "no grading host is connected (an administrator starts `tapequiz grader`)"
 
 
@@ -131,15 +133,23 @@ class RemoteCodeGrader:
     ) -> GradeResult | dict[str, Any] | str:
         """The reply, or a plain reason why there is none (no grader, Redis down, time-out)."""
         if not self.pool.reachable:
-            return "the grading queue (Redis) is unreachable"
+            return UNREACHABLE
         if not self.pool.workers:
             return NO_GRADER
         job_id = uuid.uuid4().hex
         deadline = time.time() + self.timeout
-        entry = await self._enqueue(job_id, kind, question, source, deadline)
+        try:
+            entry = await self._enqueue(job_id, kind, question, source, deadline)
+        except (RedisError, OSError) as err:
+            log.warning("could not queue a grading job: %s", err)
+            return UNREACHABLE
         try:
             with self.queue.holding():
                 payload = await self._wait(job_id, deadline)
+        except (RedisError, OSError) as err:
+            log.warning("lost the grading queue while waiting: %s", err)
+            await asyncio.shield(self._cancel(job_id, entry))
+            return UNREACHABLE
         except BaseException:
             await asyncio.shield(self._cancel(job_id, entry))
             raise

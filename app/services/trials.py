@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from sqlmodel import Session
 
 from app.errors import Conflict, GraderUnavailable
-from app.grading.dispatch import MAX_SOURCE_BYTES, CodeGraderLike
+from app.grading.dispatch import CodeGraderLike
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.packs.schema import Code, CodeFix
@@ -55,12 +55,28 @@ async def run_current(
     if code_grader is None or not hasattr(code_grader, "trial"):
         raise GraderUnavailable("code can't be run on this server: the sandbox is switched off")
     session.rollback()  # no transaction held while the sandbox runs
-    report = await code_grader.trial(item.question, source[:MAX_SOURCE_BYTES])
+    report = await code_grader.trial(item.question, source)
     return describe(report)
 
 
-def describe(report: dict[str, Any]) -> TrialView:
-    """The worker's report as sentences; numbers are the candidate's own, on public data."""
+MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError)
+
+
+def describe(report: object) -> TrialView:
+    """The worker's report as sentences; numbers are the candidate's own, on public data.
+
+    The report crossed from the sandbox, where the candidate's code ran: a forged or broken
+    one is said to be so, never a server error."""
+    try:
+        if not isinstance(report, dict):
+            raise TypeError("not an object")
+        return _describe(report)
+    except MALFORMED as err:
+        text = f"The sandbox's report of this run was malformed ({type(err).__name__})."
+        return TrialView(scenario="", observations=[Observation(kind="error", text=text)])
+
+
+def _describe(report: dict[str, Any]) -> TrialView:
     scenario = describe_scenario(str(report.get("scenario", "")))
     notes: list[Observation] = []
     if report.get("unsupported"):
@@ -83,10 +99,11 @@ def describe(report: dict[str, Any]) -> TrialView:
 
 
 def _returned(index: int, returned: dict[str, Any]) -> Observation:
-    if returned.get("kind") == "tensor" and returned.get("value") is not None:
-        return Observation(
-            kind="ok", text=f"Call {index} returned the loss {returned['value']:.6g}."
-        )
+    value = returned.get("value")
+    if returned.get("kind") == "tensor" and value in ("nan", "inf", "-inf"):
+        return Observation(kind="warn", text=f"Call {index} returned the loss {value}.")
+    if returned.get("kind") == "tensor" and value is not None:
+        return Observation(kind="ok", text=f"Call {index} returned the loss {float(value):.6g}.")
     if returned.get("kind") == "tensor":
         return Observation(
             kind="warn",

@@ -148,6 +148,7 @@
     var button = document.getElementById("run-code");
     var panel = document.getElementById("trial");
     if (!button || !panel || !window.fetch) return;
+    button.hidden = false;  // Run needs this script; without it the page offers Submit only
     button.addEventListener("click", function () {
       if (editor) editor.save();
       newTicket(form);

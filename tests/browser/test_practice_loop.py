@@ -141,6 +141,7 @@ def test_interview_finished_early_counts_the_unanswered_and_gives_a_signal(
     expect(page.locator("#signal")).to_contain_text("Answered 1 of")
     expect(page.locator("#gaps")).to_contain_text("not answered")
     expect(page.locator("#dimensions tr[data-dimension=code]")).to_be_visible()
+    expect(page.locator(".answer-card").first).not_to_contain_text("`")  # Markdown rendered
     shoot(page, "interview-report-early-finish")
     page.goto(f"{server.url}/interviews")
     expect(page.locator("main")).not_to_contain_text("100%")

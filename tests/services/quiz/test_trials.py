@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.services.trials import describe
 
 
@@ -27,3 +29,26 @@ def test_describe_names_none_gradients_unchanged_weights_and_the_error_line() ->
         o.kind == "error" and o.lines == [7] and "line 7" in o.text for o in view.observations
     )
     assert view.counted is False
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        None,
+        "text",
+        {"calls": "x"},
+        {"calls": [{"returned": {"kind": "tensor", "value": "NaN-text"}}]},
+        {"variables": [{"variables": [1, 2]}]},
+        {"iterations": {"before": ["a"], "after": [None]}},
+        {"error": {"lines": "7", "message": 3}},
+    ],
+)
+def test_a_forged_or_broken_report_is_said_to_be_so_not_a_server_error(forged: object) -> None:
+    view = describe(forged)
+    assert view.counted is False
+    assert all(isinstance(o.text, str) for o in view.observations)
+
+
+def test_a_nan_loss_is_shown_as_nan() -> None:
+    view = describe({"calls": [{"returned": {"kind": "tensor", "shape": [], "value": "nan"}}]})
+    assert [o.text for o in view.observations] == ["Call 1 returned the loss nan."]

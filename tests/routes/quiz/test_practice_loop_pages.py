@@ -1,0 +1,72 @@
+"""The practice loop over HTTP: resubmits, Try again, submissions and their diff, one
+identity never seeing another's submissions, and hostile query values."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.routes.quiz.conftest import answer, start, token
+
+
+def _feedback_url(reply: object) -> str:
+    assert reply.status_code == 303, reply.text  # type: ignore[attr-defined]
+    return str(reply.headers["location"])  # type: ignore[attr-defined]
+
+
+def test_double_submit_of_the_same_answer_records_it_once(web: TestClient) -> None:
+    url = start(web, "mini-single")
+    first = _feedback_url(answer(web, url, "mini-single", "single-choice", answer="tape"))
+    again = answer(web, url, "mini-single", "single-choice", answer="tape")
+    assert _feedback_url(again) == url  # back to the session (now its summary), nothing new
+    rows = web.get("/questions/mini-single/submissions").text
+    assert rows.count("data-attempt=") == 1 and first.endswith("/attempts/1")
+
+
+def test_changed_answer_from_a_stale_page_is_a_new_attempt(web: TestClient) -> None:
+    url = start(web, "mini-single")
+    answer(web, url, "mini-single", "single-choice", answer="session")
+    fixed = _feedback_url(answer(web, url, "mini-single", "single-choice", answer="tape"))
+    assert not fixed.startswith(url + "/")  # recorded in a new one-question session
+    assert '<h1 id="verdict">Correct</h1>' in web.get(fixed).text
+
+
+def test_try_again_starts_a_new_attempt_at_the_same_question(web: TestClient) -> None:
+    url = start(web, "mini-tf")
+    feedback = _feedback_url(answer(web, url, "mini-tf", "true-false", answer="true"))
+    reply = web.post(f"{feedback}/retry", data={"csrf_token": token(web)}, follow_redirects=False)
+    assert reply.status_code == 303
+    page = web.get(reply.headers["location"]).text
+    assert 'name="question_id" value="mini-tf"' in page
+
+
+def test_submissions_of_another_identity_are_neither_listed_nor_diffed(
+    web: TestClient, tmp_path: object
+) -> None:
+    url = start(web, "mini-multi")
+    answer(web, url, "mini-multi", "multiple-choice", answer=["trainable"])
+    page = web.get("/questions/mini-multi/submissions").text
+    mine = re.findall(r'data-attempt="(\d+)"', page)
+    web.cookies.clear()  # a new guest
+    other = web.get("/questions/mini-multi/submissions")
+    assert 'data-attempt="' not in other.text
+    spy = web.get(f"/questions/mini-multi/submissions?old={mine[0]}&new={mine[0]}")
+    assert spy.status_code == 404
+
+
+@pytest.mark.parametrize("query", ["page=0", "page=-3", "page=abc", "page=99999999999999999999"])
+def test_hostile_history_page_numbers_are_422(web: TestClient, query: str) -> None:
+    assert web.get(f"/progress?{query}").status_code == 422
+
+
+def test_history_page_past_the_end_shows_the_last_page(web: TestClient) -> None:
+    assert web.get("/progress?page=500").status_code == 200
+
+
+def test_queue_status_of_an_unknown_ticket_says_so(web: TestClient) -> None:
+    assert web.get("/grading/queue?ticket=whatever-123").json() == {
+        "known": False,
+        "grading": False,
+    }

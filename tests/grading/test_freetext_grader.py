@@ -260,3 +260,43 @@ def test_grade_freetext_credits_correct_answers_built_from_denials(
 ) -> None:
     result = grade_freetext(question(question_id), answer)
     assert (result.verdict, result.misconceptions) == ("correct", [])
+
+
+TELL_PARAPHRASES = [
+    # The rubrics' known tells in wordings other than the rubric authors' (issue 14).
+("gradient-accumulation", "tf-accumulates-automatically", "Just call tape.gradient four times and TensorFlow sums the gradients for you, then apply once."),
+ ("gradient-accumulation", "apply-every-micro-batch", "Call apply_gradients after each micro-batch with the learning rate divided by 4; it's equivalent."),
+ ("gradient-accumulation", "apply-every-micro-batch", "Just do an optimizer step on every batch of 64, that's the same as one step on 256."),
+ ("gradient-vs-apply", "gradient-updates-weights", "tape.gradient does the backprop and updates the parameters, apply_gradients just logs."),
+ ("gradient-vs-apply", "gradient-updates-weights", "The weights change when you call tape.gradient."),
+ ("gradient-vs-apply", "apply-computes-gradients", "apply_gradients runs the backward pass and computes the gradients, then updates the weights."),
+ ("gradient-vs-apply", "apply-computes-gradients", "apply_gradients calculates the gradients from the loss."),
+ ("higher-order-derivatives", "gradient-twice-same-tape", "Just call gradient twice on the same tape: first for dy/dx, then on the result."),
+ ("higher-order-derivatives", "persistent-gives-second-order", "You need persistent=True to get the second derivative."),
+ ("no-zero-grad", "needs-zero-grad", "Put optimizer.zero_grad() right before you open the tape."),
+ ("no-zero-grad", "needs-zero-grad", "You still have to zero the gradients every step, TF just calls it differently."),
+ ("no-zero-grad", "tape-accumulates", "The tape accumulates gradients from the previous step unless you clear it."),
+ ("numpy-inside-tape", "numpy-is-recorded", "Nothing changes, the tape tracks NumPy operations too."),
+ ("numpy-inside-tape", "numpy-is-recorded", "Gradients flow through the NumPy part fine because TF converts it back to a tensor."),
+ ("numpy-inside-tape", "numpy-raises-error", "You'd get an error when the tape hits the NumPy array."),
+ ("numpy-inside-tape", "numpy-raises-error", "TensorFlow throws an exception at tape.gradient."),
+ ("persistent-tape", "persistent-by-default", "Tapes are persistent by default, so the error is something else."),
+ ("persistent-tape", "persistent-by-default", "A tape can be reused by default, so you are probably calling it outside the block."),
+ ("persistent-tape", "persistent-is-free", "Use persistent=True; it costs nothing so you never need to delete it."),
+ ("persistent-tape", "persistent-is-free", "Just always make tapes persistent, there's no downside."),
+ ("tf-function-speedup", "tf-function-uses-gpu", "tf.function moves the computation to the GPU, eager mode runs on the CPU."),
+ ("tf-function-speedup", "big-models-gain-most", "The bigger the model, the bigger the speedup."),
+ ("trainable-vs-all-variables", "pass-model-variables", "You can pass model.variables too, it makes no difference."),
+ ("trainable-vs-all-variables", "variables-are-the-same", "They are the same thing, trainable_variables is just an alias."),
+ ("training-flag", "training-flag-enables-gradients", "The tape won't record the forward pass unless training=True."),
+ ("training-flag", "training-flag-is-optimizer-mode", "training=True tells the optimizer to update the weights."),
+ ("why-none-gradients", "loss-outside-is-fine", "It doesn't matter where the loss is computed, so look elsewhere."),
+ ("why-none-gradients", "must-watch-variables", "You need tape.watch(model.trainable_variables) inside the block."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "tag", "answer"), TELL_PARAPHRASES)
+def test_grade_freetext_names_known_tells_in_other_wordings(
+    question_id: str, tag: str, answer: str
+) -> None:
+    assert tag in grade_freetext(question(question_id), answer).misconceptions

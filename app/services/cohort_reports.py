@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from datetime import datetime
 
 from pydantic import BaseModel
@@ -20,6 +21,7 @@ from app.models.progress import Attempt
 from app.models.publishing import Cohort
 from app.models.users import User
 from app.packs.catalog import Catalog
+from app.services import misconceptions
 from app.services.cohorts import (
     TOP,
     CohortDashboard,
@@ -51,7 +53,7 @@ def _question_stats(catalog: Catalog, question_id: str, attempts: list[Attempt])
     wrong = Counter(
         describe_answer(catalog, question_id, a.answer) for a in attempts if a.verdict != "correct"
     )
-    tells = Counter(tag for a in attempts for tag in a.misconceptions)
+    tells = Counter(tag for a in attempts for tag in misconceptions.split(a.misconceptions)[0])
     correct = sum(a.verdict == "correct" for a in attempts)
     return QuestionStats(
         question_id=question_id,
@@ -75,7 +77,9 @@ def _learner_stats(user: User, joined_at: datetime, attempts: list[Attempt]) -> 
         correct=sum(a.verdict == "correct" for a in attempts),
         mean_score=round(sum(a.score for a in attempts) / len(attempts), 3) if attempts else None,
         last_attempt=attempts[-1].created_at if attempts else None,
-        misconceptions=Counter(t for a in attempts for t in a.misconceptions).most_common(TOP),
+        misconceptions=Counter(
+            t for a in attempts for t in misconceptions.split(a.misconceptions)[0]
+        ).most_common(TOP),
     )
 
 
@@ -101,7 +105,13 @@ def dashboard(session: Session, *, cohort: Cohort, catalog: Catalog) -> CohortDa
             _learner_stats(user, member.joined_at, by_user.get(user.id or 0, []))
             for member, user in members_of(session, cohort)
         ],
+        labels=_labels(catalog, (a for a, _ in rows)),
     )
+
+
+def _labels(catalog: Catalog, attempts: Iterable[Attempt]) -> dict[str, str]:
+    tags = {t for a in attempts for t in a.misconceptions}
+    return {t: misconceptions.label(catalog, t) for t in sorted(tags)}
 
 
 def safe_cell(value: object) -> str:
@@ -149,6 +159,7 @@ class LearnerReport(BaseModel):
     cohort_name: str
     learner: LearnerStats
     attempts: list[LearnerAttempt]
+    labels: dict[str, str] = {}  # each misconception tag's one name
 
 
 def learner_report(
@@ -165,6 +176,7 @@ def learner_report(
         cohort_name=cohort.name,
         learner=_learner_stats(member[1], member[0].joined_at, mine),
         attempts=[_learner_attempt(catalog, a) for a in reversed(mine)],
+        labels=_labels(catalog, mine),
     )
 
 

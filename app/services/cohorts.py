@@ -13,7 +13,7 @@ import re
 import secrets
 from datetime import datetime
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -57,6 +57,9 @@ class CohortDashboard(BaseModel):
     join_code: str
     questions: list[QuestionStats]
     learners: list[LearnerStats]
+    labels: dict[str, str] = Field(
+        default_factory=dict, description="Each misconception tag's one name on every page."
+    )
 
 
 def new_join_code() -> str:

@@ -16,7 +16,7 @@ from app.models.publishing import Cohort
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.packs.schema import SingleChoice
-from app.services import cohorts
+from app.services import cohorts, misconceptions
 from app.services.cohort_reports import dashboard, export_csv, learner_report, safe_cell
 from app.services.publishing import load_serving_catalog
 from tests.services.instructor_fakes import make_user
@@ -220,3 +220,24 @@ def test_learner_report_refuses_non_member(
     assert outsider.id is not None
     with pytest.raises(NotFound):
         learner_report(session, cohort=cohort, catalog=catalog, user_id=outsider.id)
+
+
+def test_dashboard_keeps_errors_out_of_misconceptions_and_names_each_once(
+    session: Session, cohort: Cohort, catalog: Catalog
+) -> None:
+    question = _single_choice(catalog)
+    ada = _learner(session, cohort, "ada@example.com")
+    _attempt(session, ada, question.id, "x", "incorrect", ("syntax-error", "numpy-inside-tape"))
+    board = dashboard(session, cohort=cohort, catalog=catalog)
+    stats = next(q for q in board.questions if q.question_id == question.id)
+    assert stats.misconceptions == [("numpy-inside-tape", 1)]
+    assert board.learners[0].misconceptions == [("numpy-inside-tape", 1)]
+    assert board.labels["numpy-inside-tape"] == misconceptions.label(catalog, "numpy-inside-tape")
+    assert board.labels["numpy-inside-tape"] != "Numpy inside tape"  # an author's label
+
+
+def test_guest_who_gives_a_name_is_shown_by_it(session: Session, cohort: Cohort) -> None:
+    guest = make_user(session, "guest@example.com", role="learner")
+    guest.is_guest = True
+    cohorts.join_cohort(session, user=guest, code=cohort.join_code, display_name="  Ada   L. ")
+    assert cohorts.learner_name(guest) == "Ada L. (guest)"

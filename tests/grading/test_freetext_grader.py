@@ -300,3 +300,36 @@ def test_grade_freetext_names_known_tells_in_other_wordings(
     question_id: str, tag: str, answer: str
 ) -> None:
     assert tag in grade_freetext(question(question_id), answer).misconceptions
+
+
+CORRECT_PARAPHRASES = [
+    # Full answers in wordings other than the rubric authors' (issue 14): two per question.
+ ("why-none-gradients", "The usual culprit: the loss line sits below the with block, so it runs once the tape has stopped recording. The tape has nothing linking the variables to that loss, hence None. Indent the loss so it's computed while the tape is open."),
+ ("why-none-gradients", "Most likely you compute the loss after leaving the GradientTape context. Operations outside the context aren't taped, so there's no recorded connection from loss to weights and gradient() returns None. Move the loss computation into the context."),
+ ("no-zero-grad", "I'd tell them there's no such call to make. Gradients in TF aren't stored anywhere - tape.gradient just returns them as a new list each step, and apply_gradients uses that list and it's gone."),
+ ("no-zero-grad", "Nowhere - there is nothing to reset, because TensorFlow never accumulates gradients into the variables; every step's tape.gradient call produces brand-new gradient tensors."),
+ ("gradient-vs-apply", "tape.gradient differentiates the loss w.r.t. the variables using the recorded ops and hands back the gradients; it leaves the variables alone. apply_gradients takes (grad, var) pairs and performs the optimizer update, so it is the one that modifies the weights."),
+ ("gradient-vs-apply", "The first produces gradients via reverse-mode autodiff and changes nothing; the second feeds them to the optimizer which assigns new values to the weights. Only apply_gradients touches the weights."),
+ ("persistent-tape", "A regular tape is single-use: once gradient() returns it releases what it recorded, so the second call fails. Pass persistent=True to keep the recording for both calls, and delete the tape afterwards to free the memory."),
+ ("persistent-tape", "Because the tape frees its resources after the first gradient call. Create it with persistent=True, take both gradients, then del tape once you have them."),
+ ("numpy-inside-tape", "The NumPy maths is invisible to the tape, so the recorded chain is cut at h. Everything upstream of h gets None gradients and silently stops learning, while layers after h still train. Replace the NumPy code with TensorFlow ops."),
+ ("numpy-inside-tape", "Gradients for the layers before the conversion come back as None, because the tape only records TensorFlow operations and the .numpy() call leaves TensorFlow. Nothing errors, those weights just never update."),
+ ("tf-function-speedup", "Eager executes each op through Python one by one; tf.function traces the step into a graph once and runs the whole graph, removing the per-op overhead. That overhead matters most for small models with lots of tiny ops, so they gain the most."),
+ ("tf-function-speedup", "It compiles the step into a graph so Python is no longer in the loop for every operation. The speedup is biggest when the model is small and the per-op dispatch cost dominates the actual compute."),
+ ("trainable-vs-all-variables", "model.variables also contains non-trainable state such as BatchNorm's moving mean and variance; those are updated by the layer itself, not by gradients, so the optimizer must not touch them."),
+ ("trainable-vs-all-variables", "Because variables includes things that shouldn't be optimised - frozen layers and batch norm running statistics. trainable_variables is exactly what gradient descent should update."),
+ ("training-flag", "It puts Dropout and BatchNorm in training mode: dropout actually drops units and BatchNorm normalises with batch statistics and updates its running averages. Leave it out and they behave as at inference, so you're training a different model."),
+ ("training-flag", "Layers like Dropout and BatchNormalization act differently during training. With training=True dropout is applied and BN uses the current batch stats; omit it and the forward pass runs in inference mode - no dropout, frozen BN statistics - which hurts training."),
+ ("higher-order-derivatives", "Nest the tapes: open an outer tape, inside it an inner tape that computes y, then still inside the outer block compute dy/dx with the inner tape. Since that gradient computation is made of ops, the outer tape records it and outer.gradient(dy_dx, x) gives the second derivative."),
+ ("higher-order-derivatives", "Two GradientTapes, one nested in the other. Take the first derivative with the inner tape while the outer one is still active, so the outer tape captures the derivative computation; then differentiate that result with the outer tape."),
+ ("gradient-accumulation", "Create a zero-initialised tf.Variable per trainable variable. For each of the 4 micro-batches compute gradients with its own tape and assign_add them. After the 4th, apply_gradients once with the sums divided by 4, then reset the accumulators to zeros."),
+ ("gradient-accumulation", "Keep running sums of the gradients: each micro-batch, take its gradients and add them in. Every fourth micro-batch, average them (divide by 4), apply them with a single apply_gradients call and zero the sums for the next round."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "answer"), CORRECT_PARAPHRASES)
+def test_grade_freetext_credits_full_answers_in_other_wordings(
+    question_id: str, answer: str
+) -> None:
+    result = grade_freetext(question(question_id), answer)
+    assert (result.verdict, result.misconceptions) == ("correct", [])

@@ -1,8 +1,8 @@
 """GIFT import on hostile text (issue 12, finding 3): linear time, same answers.
 
 `"::{" * 800` took 5-10 s in the old regex cascade (cost ~N^3) and froze the server; at the
-200,000-character limit it would not finish at all. Each case here is the full limit; the
-timeout only guards against a hang (figures: benchmarks/burst.py).
+size limit it would not finish at all. Each case here is the full limit; the timeout only
+guards against a hang (figures: benchmarks/gift_import.py).
 """
 
 from __future__ import annotations
@@ -35,6 +35,24 @@ def test_import_of_hostile_text_at_the_limit_finishes(unit: str) -> None:
     text = (unit * (MAX_IMPORT_CHARS // len(unit) + 1))[:MAX_IMPORT_CHARS]
     imported, skipped = import_gift(text)
     assert len(imported) + len(skipped) <= MAX_QUESTIONS + 1
+
+
+SHAPED = [
+    ("{~a", "#", "}"),
+    ("{~a", "\\#", "}"),
+    ("{~", "%", "}"),
+    ("::", "\\:", ""),
+    ("{=", "\\~", "~}"),
+    ("::", ":a", ""),
+]
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize(("prefix", "unit", "suffix"), SHAPED)
+def test_import_of_one_long_hostile_run_finishes(prefix: str, unit: str, suffix: str) -> None:
+    room = MAX_IMPORT_CHARS - len(prefix) - len(suffix)
+    imported, skipped = import_gift(prefix + unit * (room // len(unit)) + suffix)
+    assert len(imported) + len(skipped) == 1
 
 
 def test_import_converts_at_most_the_question_limit() -> None:

@@ -333,3 +333,27 @@ def test_grade_freetext_credits_full_answers_in_other_wordings(
 ) -> None:
     result = grade_freetext(question(question_id), answer)
     assert (result.verdict, result.misconceptions) == ("correct", [])
+
+
+HALF_ANSWERS = [
+    # One part of what the prompt asks, right as far as it goes: partial (issue 14).
+ ("why-none-gradients", "The loss is computed after the with block."),
+ ("why-none-gradients", "The tape only records what happens inside its context."),
+ ("no-zero-grad", "You don't need zero_grad in TensorFlow."),
+ ("gradient-vs-apply", "apply_gradients is the one that changes the weights."),
+ ("persistent-tape", "Use tf.GradientTape(persistent=True) so you can call gradient twice."),
+ ("persistent-tape", "A default tape frees its recording after the first gradient call, so the second one fails."),
+ ("numpy-inside-tape", "The NumPy operations aren't recorded by the tape."),
+ ("numpy-inside-tape", "The layers before h get None gradients and stop training."),
+ ("tf-function-speedup", "It traces the step into a graph, removing the Python overhead of eager execution."),
+ ("trainable-vs-all-variables", "model.variables includes non-trainable variables too."),
+ ("training-flag", "It turns on dropout; without it there's no dropout, so you may overfit."),
+ ("higher-order-derivatives", "Use two nested tapes."),
+ ("gradient-accumulation", "Sum the gradients of the four micro-batches and apply once."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "answer"), HALF_ANSWERS)
+def test_grade_freetext_gives_half_answers_partial_credit(question_id: str, answer: str) -> None:
+    result = grade_freetext(question(question_id), answer)
+    assert (result.verdict, result.misconceptions) == ("partial", [])

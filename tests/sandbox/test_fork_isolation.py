@@ -170,6 +170,8 @@ def test_zygote_has_no_writable_shared_mapping_and_is_not_dumpable(
     assert forks.zygote is not None
     maps = Path(f"/proc/{forks.zygote.host_pid}/maps").read_text().splitlines()
     assert not [line for line in maps if line.split()[1][1] == "w" and line.split()[1][3] == "s"]
+    status = Path(f"/proc/{forks.zygote.host_pid}/status").read_text()
+    assert "\nThreads:\t1\n" in status  # TF imported, its runtime (thread pools) not started
     # non-dumpable: its /proc files belong to root (of the host), not to the sandbox uid
     assert os.stat(f"/proc/{forks.zygote.host_pid}/mem").st_uid in (0, 65534)
 

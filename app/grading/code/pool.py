@@ -15,7 +15,7 @@ import logging
 from typing import Any
 
 from app.grading.code.workers import Outcome, Worker, WorkerFailed, close, run, spawn
-from app.grading.code.zygotes import ForkServer
+from app.grading.code.zygotes import ForkServer, Unsupported
 from app.grading.sandbox import backends
 from app.grading.sandbox.backends import Backend, Unavailable
 from app.grading.sandbox.launcher import Limits
@@ -169,7 +169,12 @@ class WorkerPool:
             name = f"w{self._spawned}"  # unique: a finished worker's tree stays gone
             try:
                 if self.forks is not None:
-                    worker = await self.forks.spawn(name)
+                    try:
+                        worker = await self.forks.spawn(name)
+                    except Unsupported as err:
+                        log.warning("fork server off: %s", err)
+                        self.forks = None
+                        worker = await spawn(self.backend, self.limits, name)
                 else:
                     worker = await spawn(self.backend, self.limits, name)
             except (WorkerFailed, OSError, Unavailable) as err:

@@ -130,9 +130,20 @@ class ForkedProcess:
             self._pidfd = -1
 
 
+class Unsupported(WorkerFailed):
+    """This backend cannot host a zygote yet: the pool spawns workers with exec instead."""
+
+
 async def start(backend: Backend, limits: Limits, name: str, max_children: int) -> Zygote:
     """Start a zygote in its own sandbox and wait until it has imported TensorFlow."""
     tree = await asyncio.to_thread(backend.prepare, name, limits)
+    if hasattr(tree, "signal") and not hasattr(tree, "pausable"):
+        # A backend that pauses idle trees (rootless SIGSTOPs them while a job runs) would
+        # pause the zygote's tree, which holds every forked child, the busy one included.
+        await asyncio.to_thread(tree.kill)
+        raise Unsupported(f"the {backend.name} backend cannot exempt a zygote from pausing")
+    if hasattr(tree, "pausable"):
+        tree.pausable = False  # it only waits on its socket and forks
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
         argv, env = tree.command(theirs.fileno())
@@ -213,7 +224,7 @@ async def _fork(
             except BaseException:
                 zygote.retired = True  # a late reply would answer the next request: replace it
                 raise
-        if reply.get("forked") != name:
+        if reply.get("forked") != name or "pid" not in reply:
             raise WorkerFailed(f"zygote {zygote.name} answered {reply!r}")
         host_pid = await asyncio.to_thread(_find_child, zygote.host_pid, int(reply["pid"]))
         await asyncio.to_thread(adopt, tree, host_pid)

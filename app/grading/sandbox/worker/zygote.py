@@ -143,12 +143,17 @@ def serve(config: dict[str, Any], control_fd: int) -> None:
             continue
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError as err:  # out of processes or memory: say so, keep serving
+            pid, reply = -1, {"forked": request["fork"], "error": str(err)}
         if pid == 0:
             _child(config, fds)  # never returns
         for fd in fds:
             os.close(fd)
-        control.send(json.dumps({"forked": request["fork"], "pid": pid}).encode())
+        if pid > 0:
+            reply = {"forked": request["fork"], "pid": pid}
+        control.send(json.dumps(reply).encode())
     control.close()
     _wait_for_children()
     os._exit(0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,8 +117,15 @@ def test_healthz_reports_the_sandbox_without_failing_liveness(tmp_path: Path) ->
     }  # fmt: skip
 
 
-def _state(pid: int) -> str:
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+def _state(pid: int, want: str) -> str:
+    """The process state once it is `want` (signals arrive asynchronously), or as it is after
+    5 s."""
+    for _ in range(500):
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        if state == want:
+            return state
+        time.sleep(0.01)
+    return state
 
 
 def test_rootless_pauses_an_idle_tree_for_at_most_its_budget() -> None:
@@ -131,14 +139,14 @@ def test_rootless_pauses_an_idle_tree_for_at_most_its_budget() -> None:
     try:
         idle.started(sleeper.pid)
         idle.pause(100.0)
-        assert _state(sleeper.pid) == "T"  # stopped while another tree grades
+        assert _state(sleeper.pid, "T") == "T"  # stopped while another tree grades
         idle.resume(110.0)
-        assert _state(sleeper.pid) == "S" and idle.paused_total == 10.0
+        assert _state(sleeper.pid, "S") == "S" and idle.paused_total == 10.0
         idle.pause(120.0)
         idle.pause(100.0 + rootless.MAX_PAUSED_SECONDS + 20.0)  # over budget: let it run
-        assert _state(sleeper.pid) == "S" and not idle.paused_since
+        assert _state(sleeper.pid, "S") == "S" and not idle.paused_since
         backend.busy(busy)  # a job starts: over budget, the idle tree is not paused again
-        assert _state(sleeper.pid) == "S"
+        assert _state(sleeper.pid, "S") == "S"
     finally:
         sleeper.kill()
         sleeper.wait()

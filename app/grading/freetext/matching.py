@@ -48,7 +48,8 @@ _SUBJECT = (
 )
 _TERMINATOR = re.compile(
     r"[,;:!?]|\s-+>?\s|=>|\b(?:but|however|whereas|although|though|while|so|because|since"
-    r"|which|otherwise|therefore|hence|yet|instead(?!\s+of)|thus|unless)\b|\band\s+(?=" + _SUBJECT + r"\b)"
+    r"|which|otherwise|therefore|hence|yet|instead(?!\s+of)|thus|unless)\b"
+    r"|\band\s+(?=" + _SUBJECT + r"\b)"
     r"|\band\s+(?=(?:don't|dont|do\s+not|not|never|no)\b)",
     re.IGNORECASE,
 )

@@ -153,7 +153,9 @@ class Dimension(BaseModel):
     id: str = Field(description="concepts | code | explanation | speed")
     title: str
     score: float | None
-    standing: str = Field(description="strength | gap | mixed | untested")
+    standing: str = Field(
+        description="strength | mixed | thin (too little to call) | gap | untested"
+    )
     evidence: str
 
 

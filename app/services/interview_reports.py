@@ -219,6 +219,7 @@ def recommend(
 ) -> list[Review]:
     reasons = {
         "skipped": "You skipped it.",
+        "unanswered": "You did not answer it before the end.",
         "incorrect": "You missed it.",
         "partial": "Your answer was only partly right.",
         "error": "Your answer did not run cleanly.",

@@ -25,13 +25,21 @@ TITLES = {
     "not yet": "Not yet: not enough shown to judge",
 }
 MIN_ANSWERED = 3
+MIN_WEIGHT = 2.0
+WEIGHTS = {"free-text": 2.0, "code": 3.0, "code-fix": 3.0}
 MIN_COVERAGE = 0.6
 
 
-def _standing(score: float | None, counted: int) -> str:
-    if score is None or not counted:
+def _standing(score: float | None, weight: float) -> str:
+    """`weight`: how much the dimension was tested (a concept question 1, an explanation 2,
+    code 3). One concept question, or one timed answer, is too little to call a strength."""
+    if score is None or not weight:
         return "untested"
-    return "strength" if score >= 0.8 else "gap" if score < 0.5 else "mixed"
+    if score < 0.5:
+        return "gap"
+    if weight < MIN_WEIGHT:
+        return "thin"
+    return "strength" if score >= 0.8 else "mixed"
 
 
 def _dimension(
@@ -54,7 +62,7 @@ def _dimension(
         id=key,
         title=title,
         score=score,
-        standing=_standing(score, len(mine)),
+        standing=_standing(score, sum(WEIGHTS.get(a.type, 1.0) for a in mine)),
         evidence=evidence + ".",
     )
 
@@ -75,7 +83,7 @@ def _speed(answers: list[ReportAnswer]) -> Dimension:
         id="speed",
         title="Speed",
         score=score,
-        standing=_standing(score, len(timed)),
+        standing=_standing(score, float(len(timed))),
         evidence=evidence,
     )
 

@@ -185,3 +185,14 @@ def test_signal_needs_evidence_and_names_strengths_per_dimension(catalog: Catalo
     dims = {d.id: d for d in report.dimensions}
     assert dims["code"].standing == "strength" and dims["explanation"].standing == "untested"
     assert any(s.startswith("Code:") for s in report.strengths)
+
+
+def test_one_easy_answer_is_too_thin_to_be_a_strength(catalog: Catalog) -> None:
+    rows = [row(0, "w-records", "graded", 1.0), row(1, "w-updates", "unanswered")]
+    report = build_report(interview(), rows, catalog, History())
+    dims = {d.id: d for d in report.dimensions}
+    assert dims["concepts"].standing == "mixed"  # 1 right, 1 not answered (counted 0): 50%
+    solo = build_report(interview(), rows[:1], catalog, History())
+    assert {d.id: d for d in solo.dimensions}["concepts"].standing == "thin"
+    assert not solo.strengths
+    assert any(r.question_id == "w-updates" for r in report.recommended_reviews)

@@ -217,7 +217,7 @@ def test_no_grader_connected_is_an_unavailable_verdict(redis_url: str, tmp_path:
         return result.feedback[0].message, depth
 
     message, depth = asyncio.run(scenario())
-    assert "no grading host is connected" in message and depth == 0
+    assert "no grading host with a working sandbox" in message and depth == 0
 
 
 def test_redis_gone_is_an_unavailable_verdict(tmp_path: Path) -> None:
@@ -233,3 +233,22 @@ def test_redis_gone_is_an_unavailable_verdict(tmp_path: Path) -> None:
 
     message, trial = asyncio.run(scenario())
     assert "unreachable" in message and trial == "unavailable"
+
+
+def test_grader_whose_sandbox_is_broken_offers_no_workers(redis_url: str, tmp_path: Path) -> None:
+    class Broken(StandIn):
+        pool = type("Pool", (), {"broken": "no sandbox can run on this server"})()
+
+    async def scenario() -> tuple[int, str]:
+        settings = _settings(redis_url, tmp_path)
+        web = await _web(settings)
+        serving = _serve(GraderService(settings, name="broken", grader=Broken("b")))
+        await asyncio.sleep(1.5)  # a heartbeat or two
+        await web.refresh()
+        result = await _within(10, web.grade(_question(), SOURCE))
+        await _shut(serving)
+        await web.stop()
+        return web.pool.workers, result.feedback[0].message
+
+    workers, message = asyncio.run(scenario())
+    assert workers == 0 and "no grading host with a working sandbox" in message

@@ -107,7 +107,11 @@ class GraderService:
 
     async def _heartbeat(self) -> None:
         while True:
-            await self.redis.set(jobs.GRADERS + self.name, self.slots, ex=3)
+            broken = getattr(getattr(self.grader, "pool", None), "broken", "")
+            if broken:  # offers no workers: web processes answer "no grader" at once
+                await self.redis.delete(jobs.GRADERS + self.name)
+            else:
+                await self.redis.set(jobs.GRADERS + self.name, self.slots, ex=3)
             if self._running:  # renew: these jobs are alive, nobody may claim them
                 await self.redis.xclaim(
                     jobs.STREAM, jobs.GROUP, self.name, 0, list(self._running), justid=True

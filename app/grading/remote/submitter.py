@@ -32,7 +32,10 @@ from app.packs.schema import Code, CodeFix
 log = logging.getLogger(__name__)
 REFRESH_SECONDS = 1.0
 UNREACHABLE = "the grading queue (Redis) is unreachable"
-NO_GRADER = "no grading host is connected (an administrator starts `tapequiz grader`)"
+NO_GRADER = (
+    "no grading host with a working sandbox is connected (an administrator starts `tapequiz "
+    "grader` and reads its log)"
+)
 
 
 class Fleet:

@@ -59,16 +59,19 @@ def _labels(catalog: Catalog) -> dict[str, str]:
 
 
 def _collect(catalog: Catalog) -> dict[str, str]:
-    labels: dict[str, str] = {}
-    for question_id in sorted(catalog.questions):
-        q = catalog.questions[question_id].question
-        found: dict[str, str] = {}
+    """Rubric labels name beliefs, so they win; then labels of write-the-code questions;
+    code-fix labels last (they often describe the broken snippet, not the belief)."""
+    ranked: list[tuple[int, str, str, str]] = []
+    for question_id, item in catalog.questions.items():
+        q = item.question
         if isinstance(q, FreeText):
-            found = {m.tag: m.label for m in q.rubric.misconceptions if m.label}
+            ranked += [(0, question_id, m.tag, m.label) for m in q.rubric.misconceptions if m.label]
         if isinstance(q, Code | CodeFix):
-            found = {w.tag: w.label for w in q.wrong if w.label}
-        for tag, label in found.items():
-            labels.setdefault(tag, label)
+            rank = 2 if isinstance(q, CodeFix) else 1
+            ranked += [(rank, question_id, w.tag, w.label) for w in q.wrong if w.label]
+    labels: dict[str, str] = {}
+    for _, _, tag, text in sorted(ranked):
+        labels.setdefault(tag, text)
     return labels
 
 

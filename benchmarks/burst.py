@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import os
 import socket
 import sqlite3
@@ -95,7 +96,8 @@ async def _health_during(url: str, done: asyncio.Event) -> list[float]:
     async with httpx.AsyncClient(base_url=url, timeout=120) as client:
         while not done.is_set():
             started = time.perf_counter()
-            await client.get("/healthz")
+            with contextlib.suppress(httpx.HTTPError):  # no answer: counted as its full wait
+                await client.get("/healthz")
             times.append(time.perf_counter() - started)
             await asyncio.sleep(0.05)
     return times
@@ -143,7 +145,11 @@ def main(sizes: list[int]) -> None:
                 )
         finally:
             process.terminate()
-            process.wait(timeout=30)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ POLARITY = [
     ("It is not true that tape.gradient doesn't update the weights.", True),
     ("The optimizer, rather than tape.gradient, changes the variables.", False),
     ("apply_gradients, instead of tape.gradient, updates the weights.", False),
+    ("It's a common misconception that tape.gradient updates the weights.", False),
+    ("Beginners often think tape.gradient updates the weights.", False),
     ("Not only does tape.gradient update the weights, it also logs.", True),
     ("I'm not sure, but tape.gradient updates the weights.", True),
     ("Don't worry - tape.gradient updates the weights.", True),

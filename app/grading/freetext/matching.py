@@ -128,6 +128,17 @@ _JUDGED_FALSE = re.compile(
 )
 
 
+# A claim reported as someone else's mistake: "it's a myth that X", "beginners think X".
+_REPORTED_FALSE = re.compile(
+    r"\b(?:myth|misconception|mistake|wrong|false|incorrect|untrue)\s+"
+    r"(?:to\s+(?:think|say|believe|assume)\s+)?that\b"
+    r"|\b(?:people|beginners|newcomers|many|some|others|folks|candidates)\s+"
+    r"(?:often\s+|sometimes\s+|usually\s+|wrongly\s+|mistakenly\s+)?"
+    r"(?:think|believe|assume)s?\b",
+    re.IGNORECASE,
+)
+
+
 def judged_false(masked: str, end: int) -> bool:
     """Whether the words right after a match call it false."""
     return _JUDGED_FALSE.match(masked, end) is not None
@@ -146,7 +157,8 @@ def is_affirmed(masked: str, start: int, end: int) -> bool:
         if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
     ]
     last_clause = _CUE.findall(masked, max(start, _clause_start(masked, end, inclusive=False)), end)
-    return (len(lead_in) + len(last_clause)) % 2 == 0
+    reported = _REPORTED_FALSE.search(masked, _clause_start(masked, start), start) is not None
+    return (len(lead_in) + len(last_clause) + reported) % 2 == 0
 
 
 def _reaches(between: str) -> bool:

@@ -73,6 +73,7 @@ def test_find_hits_treats_code_as_affirmed() -> None:
         ("keep <script>alert(1)</script>this", "keep this"),
         ("\u201cquoted\u201d it\u2019s", '"quoted" it\'s'),
         ("zero grad and zero-grad", "zero_grad and zero_grad"),
+        ("ze\u200bro\u00ad_grad", "zero_grad"),
         ("trainable variables and apply gradients", "trainable_variables and apply_gradients"),
         (
             "the optimiser, a persistant tape, varaibles",

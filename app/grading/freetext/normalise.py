@@ -25,6 +25,7 @@ _QUOTES = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": " - ",
      "\u2014": " - ", "\u2192": " -> ", "\u00a0": " "}
 )  # fmt: skip
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
 # A semicolon only ends a clause (the matcher's terminators): "it does not update the
 # weights; it only returns them" keeps its subject for the second clause. An ellipsis is a
 # pause, not a sentence end ("the loss... is computed after the block").
@@ -98,6 +99,7 @@ def clean(text: str) -> tuple[str, bool]:
         cut = text.rfind(" ", 0, MAX_CHARS)
         text = text[: cut if cut > MAX_CHARS // 2 else MAX_CHARS]
     text = unicodedata.normalize("NFKC", strip_markup(text)).translate(_QUOTES)
+    text = _INVISIBLE.sub("", text)  # "zero\u200b_grad" is zero_grad
     text = text.replace("\r\n", "\n").replace("\t", "    ")
     for pattern, replacement in _SPELLINGS:
         text = pattern.sub(replacement, text)

@@ -61,3 +61,33 @@ def test_analyse_collects_called_names_and_persistence() -> None:
     facts = analyse(CLEAN)
     assert {"clip_by_global_norm", "apply_gradients", "gradient"} <= facts.calls
     assert facts.persistent_tape and facts.defines == ("train_step",)
+
+
+NUMPY_PATHS = """
+import numpy as np
+import tensorflow as tf
+
+def make_accumulating_step(model, optimizer, loss_fn, accum_steps):
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            x = np.asarray(x, dtype=np.float32)
+            labels = np.array(y)
+            outputs = model(x, training=True)
+            probs = np.exp(outputs)
+            loss = loss_fn(labels, probs)
+            print(float(np.mean(loss.numpy())))
+        return loss
+    return step
+
+def input_gradients(model, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        z = np.square(x)
+    return tape.gradient(z, x)
+"""
+
+
+def test_numpy_on_path_counts_only_values_derived_from_the_model_or_a_watched_tensor() -> None:
+    facts = analyse(NUMPY_PATHS)
+    assert facts.numpy_in_tape == [8, 9, 11, 13, 20]
+    assert facts.numpy_on_path == [11, 13, 20]  # outputs, the loss, the watched x

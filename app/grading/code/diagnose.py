@@ -1,26 +1,26 @@
 """From observations to named mistakes: rules over probes, counters and source facts.
 
-Each rule looks for the signature of one misconception (all gradients None plus a loss
-assigned after the tape block; optimizer.iterations advanced twice; moving statistics handed
-to the optimizer) and returns a Finding with its tag, teaching message and lines. Rules only
-ever add findings; a "correct" verdict is decided elsewhere, by the numbers.
+Each rule looks for the evidence of one misconception (gradients that are None where the
+reference's are not, plus the loss assigned after the tape block; optimizer.iterations
+advanced twice; moving statistics handed to the optimizer; a runtime error whose text says
+what happened) and returns a Finding with its tag, teaching message and lines. Rules only
+ever add findings, and the judge shows them only for scenarios whose numbers differ (except
+the flags Keras forgives); a "correct" verdict is decided elsewhere, by the numbers.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from app.grading.code.messages import message_for
+from app.grading.code.findings import Finding, records
+from app.grading.code.messages import GENERIC, message_for, runtime_error_tag, training_flag
+from app.grading.code.requirements import REQUIREMENTS
 from app.grading.code.static import SourceFacts
 
+__all__ = ["Finding", "scenario_findings"]
 
-@dataclass(frozen=True)
-class Finding:
-    tag: str
-    message: str
-    scenario: str = ""
-    lines: list[int] = field(default_factory=list)
+# Errors that other rules explain better, because they know why (which variables, which tape).
+_EXPLAINED_ELSEWHERE = ("No gradients provided", "Unknown variable", "originally built with")
 
 
 def scenario_findings(
@@ -32,20 +32,18 @@ def scenario_findings(
         _none_gradients,
         _variables,
         _targets,
+        _left_out,
         _training_flag,
         _steps,
         _forward_passes,
-        _clipping,
+        _numpy_changed_gradient,
+        *REQUIREMENTS,
     )
     for rule in rules:
         found += rule(contract, ref, cand, facts)
-    if any(f.tag != "exception" for f in found):  # the specific finding explains the exception
-        found = [f for f in found if f.tag != "exception"]
+    if any(f.tag not in GENERIC for f in found):  # the specific finding explains the rest
+        found = [f for f in found if f.tag not in GENERIC]
     return [Finding(f.tag, f.message, ref["id"], f.lines) for f in found]
-
-
-def _records(run: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-    return list(run["probes"].get(kind, []))
 
 
 def _exception(
@@ -57,23 +55,12 @@ def _exception(
     text, lines = error["message"], error["lines"]
     if "non-persistent" in text or _second_call_on_tape(cand):
         return [Finding("second-gradient-call", message_for("second-gradient-call"), lines=lines)]
-    for method, tag in (("zero_grad", "zero-grad"), ("minimize", "keras3-minimize")):
-        if error["type"] == "AttributeError" and f"attribute '{method}'" in text:
-            return [Finding(tag, message_for(tag), lines=lines)]
-    if "No gradients provided" in text or "Unknown variable" in text:
-        return []  # explained by the None-gradient / variables / targets rules, which know why
-    if "numpy" in text.lower() and error["type"] in (
-        "AttributeError",
-        "NotImplementedError",
-        "TypeError",
-    ):
-        return [
-            Finding(
-                "numpy-inside-tape",
-                message_for("numpy-inside-tape"),
-                lines=lines or facts.numpy_in_tape,
-            )
-        ]
+    tag = runtime_error_tag(error["type"], text, lines, facts.apply_lines)
+    if tag:
+        return [Finding(tag, message_for(tag), lines=lines)]
+    if any(marker in text for marker in _EXPLAINED_ELSEWHERE):
+        fallback = "none-gradients" if "No gradients" in text else "unknown-variable"
+        return [Finding(fallback, message_for(fallback), lines=lines)]
     where = f" (line {lines[-1]})" if lines else ""
     message = f"Call {error['call'] + 1} raised {text}{where}."
     return [Finding("exception", message, lines=lines)]
@@ -81,7 +68,7 @@ def _exception(
 
 def _second_call_on_tape(cand: dict[str, Any]) -> bool:
     seen: set[int] = set()
-    for record in _records(cand, "gradient"):
+    for record in records(cand, "gradient"):
         if record["tape"] in seen and not record["persistent"]:
             return True
         seen.add(record["tape"])
@@ -97,43 +84,69 @@ def _missing_gradients(record: dict[str, Any]) -> bool:
 def _none_gradients(
     contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
 ) -> list[Finding]:
-    bad = [r for r in _records(cand, "gradient") if _missing_gradients(r)]
+    if _no_tape(ref, cand, facts):
+        return [Finding("no-tape", message_for("no-tape"))]
+    bad = [r for r in records(cand, "gradient") if _missing_gradients(r)]
     no_grads_error = bool(cand["error"] and "No gradients provided" in cand["error"]["message"])
     if not bad and not no_grads_error:
         return []
-    if any(_missing_gradients(r) for r in _records(ref, "gradient")):
+    if any(_missing_gradients(r) for r in records(ref, "gradient")):
         return []  # the reference sees None here too: not a mistake of the candidate
     return [_why_none(bad, ref, cand, facts)]
+
+
+def _no_tape(ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts) -> bool:
+    """The reference recorded on a tape and the candidate never opened one: its source has
+    none, or it ran to the end (or to the optimizer's "No gradients") without entering it."""
+    if not records(ref, "tape") or records(cand, "tape"):
+        return False
+    error = cand["error"]
+    finished = not error or any(m in error["message"] for m in _EXPLAINED_ELSEWHERE)
+    return finished or "GradientTape" not in facts.calls
 
 
 def _why_none(
     bad: list[dict[str, Any]], ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
 ) -> Finding:
-    if facts.numpy_in_tape:
-        return Finding(
-            "numpy-inside-tape", message_for("numpy-inside-tape"), lines=facts.numpy_in_tape
-        )
-    watched = {w["tape"] for w in _records(cand, "watch")}
-    if any(r["sources"].get("tensor") and r["tape"] not in watched for r in bad):
-        return Finding("no-watch", message_for("no-watch"))
-    ref_nested = [r for r in _records(ref, "gradient") if r["open_tapes"]]
-    cand_nested = [r for r in _records(cand, "gradient") if r["open_tapes"]]
-    if ref_nested and not cand_nested:
-        return Finding("gradient-outside-outer-tape", message_for("gradient-outside-outer-tape"))
     if facts.loss_outside_tape:
         return Finding(
             "loss-outside-tape", message_for("loss-outside-tape"), lines=facts.loss_outside_tape
         )
+    if facts.numpy_on_path:
+        return Finding(
+            "numpy-inside-tape", message_for("numpy-inside-tape"), lines=facts.numpy_on_path
+        )
+    watched = {w["tape"] for w in records(cand, "watch")}
+    if any(r["sources"].get("tensor") and r["tape"] not in watched for r in bad):
+        return Finding("no-watch", message_for("no-watch"))
+    ref_nested = [r for r in records(ref, "gradient") if r["open_tapes"]]
+    cand_nested = [r for r in records(cand, "gradient") if r["open_tapes"]]
+    if ref_nested and not cand_nested:
+        return Finding("gradient-outside-outer-tape", message_for("gradient-outside-outer-tape"))
     if any(r["sources"].get("tensor") for r in bad):
         return Finding("no-watch", message_for("no-watch"))
     return Finding("none-gradients", message_for("none-gradients"))
 
 
+def _numpy_changed_gradient(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    """NumPy on a differentiable value inside the tape, no None gradient, no error: if the
+    numbers then differ (the judge shows findings only then), part of the chain was cut."""
+    if not facts.numpy_on_path or cand["error"]:
+        return []
+    if any(_missing_gradients(r) for r in records(cand, "gradient")):
+        return []  # _none_gradients has the stronger evidence
+    return [
+        Finding("numpy-inside-tape", message_for("numpy-inside-tape"), lines=facts.numpy_on_path)
+    ]
+
+
 def _variables(
     contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
 ) -> list[Finding]:
-    records = _records(cand, "gradient") + _records(cand, "apply")
-    handed = [r.get("sources", r.get("variables", {})) for r in records]
+    seen = records(cand, "gradient") + records(cand, "apply")
+    handed = [r.get("sources", r.get("variables", {})) for r in seen]
     if any(kinds.get("non_trainable") for kinds in handed):
         return [
             Finding("model-variables", message_for("model-variables"), lines=facts.gradient_lines)
@@ -145,16 +158,16 @@ def _targets(
     contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
 ) -> list[Finding]:
     """Each optimizer must update the network it belongs to (GAN: generator vs discriminator)."""
-    want = {r["optimizer"]: tuple(r["models"]) for r in _records(ref, "apply")}
-    got = {r["optimizer"]: tuple(r["models"]) for r in _records(cand, "apply")}
+    want = {r["optimizer"]: tuple(r["models"]) for r in records(ref, "apply")}
+    got = {r["optimizer"]: tuple(r["models"]) for r in records(cand, "apply")}
     if any(got.get(opt) not in (None, models) for opt, models in want.items()) and len(want) > 1:
         return [
             Finding(
                 "optimizers-swapped", message_for("optimizers-swapped"), lines=facts.apply_lines
             )
         ]
-    ref_sources = {k for r in _records(ref, "gradient") for k in r["sources"]}
-    cand_sources = {k for r in _records(cand, "gradient") for k in r["sources"]}
+    ref_sources = {k for r in records(ref, "gradient") for k in r["sources"]}
+    cand_sources = {k for r in records(cand, "gradient") for k in r["sources"]}
     if ref_sources == {"tensor"} and "trainable" in cand_sources:
         return [
             Finding(
@@ -166,28 +179,28 @@ def _targets(
     return []
 
 
-def _clipping(
+def _left_out(
     contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
 ) -> list[Finding]:
-    if contract != "clip-step" or "clip_by_global_norm" in facts.calls:
-        return []
-    if "clip_by_norm" in facts.calls:
-        tag = "clip-per-tensor"
-    elif "clip_by_value" in facts.calls:
-        tag = "clip-by-value"
-    else:
-        tag = "no-clip"
-    return [Finding(tag, message_for(tag))]
+    """Fewer variables reached an optimizer than in the reference, or gradient and variable
+    lists of different lengths: zip() stops at the shorter list without a word."""
+    uneven = any(0 < r.get("count", 0) != r.get("grads", -1) >= 0 for r in records(cand, "apply"))
+    want = {r["optimizer"]: r.get("count", 0) for r in records(ref, "apply")}
+    got = {r["optimizer"]: r.get("count", 0) for r in records(cand, "apply")}
+    short = any(0 < got.get(opt, want[opt]) < want[opt] for opt in want)
+    if uneven or short:
+        return [Finding("zip-mismatch", message_for("zip-mismatch"), lines=facts.apply_lines)]
+    return []
 
 
 def _training_flag(
     contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
 ) -> list[Finding]:
-    ref_modes = {(r["model"], bool(r["training"])) for r in _records(ref, "model_call")}
-    cand_modes = {(r["model"], bool(r["training"])) for r in _records(cand, "model_call")}
-    for model, training in ref_modes:
+    ref_modes = {(r["model"], bool(r["training"])) for r in records(ref, "model_call")}
+    cand_modes = {(r["model"], bool(r["training"])) for r in records(cand, "model_call")}
+    for model, training in sorted(ref_modes):
         if training and (model, True) not in cand_modes and (model, False) in cand_modes:
-            return [Finding("missing-training-flag", message_for("missing-training-flag"))]
+            return [Finding("missing-training-flag", training_flag(contract, model))]
         if not training and (model, True) in cand_modes:
             return [
                 Finding("training-true-for-inference", message_for("training-true-for-inference"))
@@ -226,7 +239,7 @@ def _forward_passes(
 ) -> list[Finding]:
     def counts(run: dict[str, Any]) -> dict[int, int]:
         tally: dict[int, int] = {}
-        for record in _records(run, "model_call"):
+        for record in records(run, "model_call"):
             tally[record["model"]] = tally.get(record["model"], 0) + 1
         return tally
 

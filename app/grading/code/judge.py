@@ -18,7 +18,14 @@ from app.grading.code.messages import message_for
 from app.grading.code.static import SourceFacts
 from app.grading.results import Feedback, FeedbackKind, GradeResult
 
-FLAGS = {"model-variables"}  # reported even when the numbers match: Keras tolerates them
+# Reported even when the numbers match: Keras tolerates them, or the prompt forbids them.
+FLAGS = {
+    "model-variables",
+    "returned-python-number",
+    "optimizer-reconfigured",
+    "accumulators-not-variables",
+    "not-nested-tapes",
+}
 _KINDS: dict[str, FeedbackKind] = {"exception": "error", "wrong-result": "info"}
 
 
@@ -34,11 +41,12 @@ def judge(*, contract: str, reference: dict[str, Any], candidate: dict[str, Any]
           tolerance: Tolerance = None) -> GradeResult:  # fmt: skip
     if candidate["load_error"]:
         return _load_failure(candidate["load_error"])
-    passed, findings, mismatches = 0, [], []
+    passed, findings, mismatches, failed = 0, [], [], []
     for ref, cand in zip(reference["scenarios"], candidate["scenarios"], strict=False):
         diffs = compare_scenario(ref, cand, tolerance)
         ok = not diffs and not cand["error"] and len(cand["calls"]) == len(ref["calls"])
         passed += ok
+        failed += [] if ok else [ref["id"]]
         mismatches += diffs
         findings += [
             f for f in scenario_findings(contract, ref, cand, facts) if not ok or f.tag in FLAGS
@@ -46,19 +54,21 @@ def judge(*, contract: str, reference: dict[str, Any], candidate: dict[str, Any]
     total = len(reference["scenarios"])
     if passed == total and not findings:
         return _correct(reference)
-    findings += _known(known, candidate, findings, tolerance)
+    if not findings:  # a fingerprint is weaker evidence than any rule that fired
+        findings += _known(known, candidate, tolerance)
     if not findings:
         findings.append(_fallback(mismatches))
-    return _incorrect(findings, passed, total, mismatches)
+    result = _incorrect(findings, passed, total, mismatches)
+    result.details["failed_scenarios"] = failed
+    return result
 
 
 def _known(
-    known: list[KnownWrong], candidate: dict[str, Any], found: list[Finding], tolerance: Tolerance
+    known: list[KnownWrong], candidate: dict[str, Any], tolerance: Tolerance
 ) -> list[Finding]:
-    tags = {f.tag for f in found}
     runs = [(k, k.run["scenarios"]) for k in known]
     matches = [k for k, run in runs if same_behaviour(run, candidate["scenarios"], tolerance)]
-    return [Finding(k.tag, message_for(k.tag, k.label)) for k in matches if k.tag not in tags]
+    return [Finding(k.tag, message_for(k.tag, k.label)) for k in matches]
 
 
 def _fallback(mismatches: list[Mismatch]) -> Finding:

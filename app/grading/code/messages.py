@@ -14,9 +14,105 @@ MESSAGES: dict[str, str] = {
         "forward pass and the loss inside the block."
     ),
     "numpy-inside-tape": (
-        "The recorded chain is broken: a tensor was converted to NumPy inside the tape (or a "
-        "NumPy function was used). NumPy operations are not recorded, so the gradient cannot "
-        "flow back through them; keep every step in TensorFlow ops."
+        "The recorded chain is broken: a value on the gradient path (the model's output or "
+        "something computed from it) was converted to NumPy inside the tape, and the gradients "
+        "that should flow through it came back None or wrong. NumPy operations are not "
+        "recorded, so the gradient cannot flow back through them; keep every step from the "
+        "model's output to the loss in TensorFlow ops."
+    ),
+    "numpy-in-tf-function": (
+        "Inside tf.function tensors are symbolic: they have no value yet, so .numpy(), "
+        "np.asarray and other NumPy calls on them fail (the checker runs the step wrapped in "
+        "tf.function, as the question says). Keep the step in TensorFlow ops; TF ops accept "
+        "NumPy inputs as they are, so there is nothing to convert."
+    ),
+    "variable-in-tf-function": (
+        "A tf.Variable is created every time the function runs. Under tf.function variables "
+        "may only be created on the first trace (tf.function traces again to check, and a "
+        "second trace that creates new variables is an error): create the variables once, "
+        "outside the step (in the enclosing function, or before the first call), and update "
+        "them with assign / assign_add inside it."
+    ),
+    "gradient-variable-mismatch": (
+        "A gradient was paired with a variable of another shape (in apply_gradients, or an "
+        "accumulator's assign_add). tape.gradient returns one gradient per source, in the "
+        "order of the list you passed: zip the gradients with that same list "
+        "(model.trainable_variables), not with a reordered or different one."
+    ),
+    "zip-mismatch": (
+        "The gradient list and the variable list did not line up: zip() stops at the shorter "
+        "list without a word (or raises with strict=True), so some variables were never "
+        "updated. Take the gradients with respect to exactly the list you apply them to."
+    ),
+    "apply-gradients-pairs": (
+        "optimizer.apply_gradients takes (gradient, variable) pairs, gradient first: pass "
+        "zip(grads, model.trainable_variables), or call "
+        "optimizer.apply(grads, model.trainable_variables)."
+    ),
+    "none-gradient-used": (
+        "A gradient was None and the code used it as a tensor (clipping, arithmetic, an "
+        "accumulator). tape.gradient returns None for every source the target does not depend "
+        "on through recorded operations: find why the chain is cut rather than working around "
+        "the None."
+    ),
+    "no-tape": (
+        "No tf.GradientTape was ever opened, so nothing was recorded and there is no gradient "
+        "to apply. Open `with tf.GradientTape() as tape:` around the forward pass and the loss, "
+        "then take tape.gradient(loss, model.trainable_variables)."
+    ),
+    "unknown-variable": (
+        "The optimizer was asked to update a variable it was not built for: a Keras 3 optimizer "
+        "is built once for a fixed list of variables (here the model's trainable variables). "
+        "Apply gradients to model.trainable_variables only."
+    ),
+    "returned-python-number": (
+        "The step returned a Python number (float(loss) or loss.numpy()), not the scalar loss "
+        "tensor the question asks for. Converting forces a copy to the host on every step and "
+        "has no value inside tf.function (AutoGraph quietly rewrites float() as a cast there); "
+        "return the tensor and convert only where you log it."
+    ),
+    "optimizer-reconfigured": (
+        "The step changed the optimizer's configuration (clipping or learning rate). The "
+        "optimizer belongs to the caller and keeps that setting for every later step; do the "
+        "clipping yourself with tf.clip_by_global_norm on the gradient list instead."
+    ),
+    "accumulators-not-variables": (
+        "The gradients were summed as plain tensors in Python, not in tf.Variable accumulators "
+        "as the question asks. Variables hold the sums in place across calls (assign_add, "
+        "assign to reset), can be checkpointed, and keep working inside tf.function, where a "
+        "Python list of tensors would be frozen into the trace."
+    ),
+    "not-nested-tapes": (
+        "One persistent tape differentiated its own gradient: that gives the right numbers, "
+        "but the question asks for nested tapes, the pattern that generalises (the outer tape "
+        "records the inner tape's gradient computation; each tape answers one gradient call)."
+    ),
+    "watch-keras-variable": (
+        "tape.watch takes tf.Tensors and tf.Variables; a Keras 3 Variable is neither (it wraps "
+        "one, as variable.value). Trainable variables are watched automatically when the model "
+        "uses them inside the block, so drop the watch call (and watch_accessed_variables=False)."
+    ),
+    "uncompiled-model-optimizer": (
+        "model.optimizer only exists after model.compile(); a custom training step gets its "
+        "optimizer as an argument: use the `optimizer` passed in."
+    ),
+    "pytorch-backward": (
+        "TensorFlow tensors have no .backward(): there is no global backward pass. Record the "
+        "forward pass inside a tf.GradientTape and ask that tape: grads = "
+        "tape.gradient(loss, model.trainable_variables)."
+    ),
+    "pytorch-step": (
+        "Keras optimizers have no step(): that is PyTorch. "
+        "optimizer.apply_gradients(zip(grads, model.trainable_variables)) applies the update "
+        "and advances optimizer.iterations in one call."
+    ),
+    "keras2-get-gradients": (
+        "optimizer.get_gradients belongs to Keras 2's graph-mode API and does not exist in "
+        "Keras 3: take the gradients with a tf.GradientTape (tape.gradient) instead."
+    ),
+    "tf-gradients-eager": (
+        "tf.gradients only works while a graph is being built (TF1 style); in eager code it "
+        "raises. tf.GradientTape is the TF2 way, eager and inside tf.function alike."
     ),
     "model-variables": (
         "Non-trainable variables (BatchNorm moving statistics) were handed to tape.gradient or "
@@ -87,6 +183,11 @@ MESSAGES: dict[str, str] = {
         "tf.clip_by_value clamps each component, distorting the update's direction; clipping "
         "to a global norm scales the whole gradient list uniformly."
     ),
+    "clip-by-hand": (
+        "The gradients were rescaled by hand instead of with tf.clip_by_global_norm. Clipping "
+        "only rescales when the global norm exceeds clip_norm (by clip_norm / norm); dividing "
+        "by the norm every time also inflates gradients that are already small."
+    ),
     "applied-every-step": (
         "The optimizer stepped on every micro-batch: accumulate the gradients and apply their "
         "mean only once every accum_steps calls."
@@ -134,6 +235,61 @@ MESSAGES: dict[str, str] = {
     "wrong-result": "The result differs from a correct step run from the same starting state.",
     "resource-limit": "The code exceeded a sandbox limit.",
 }
+
+
+# Tags that only say *that* something failed; a specific finding replaces them.
+GENERIC = frozenset({"exception", "none-gradients", "unknown-variable", "wrong-result"})
+
+# (tag, exception type or "", text that identifies the runtime error)
+RUNTIME_ERRORS: tuple[tuple[str, str, str], ...] = (
+    ("zero-grad", "AttributeError", "attribute 'zero_grad'"),
+    ("keras3-minimize", "AttributeError", "attribute 'minimize'"),
+    ("pytorch-backward", "AttributeError", "attribute 'backward'"),
+    ("pytorch-step", "AttributeError", "attribute 'step'"),
+    ("keras2-get-gradients", "AttributeError", "attribute 'get_gradients'"),
+    ("uncompiled-model-optimizer", "AttributeError", "object has no attribute 'optimizer'"),
+    ("apply-gradients-pairs", "AttributeError", "attribute '_unique_id'"),
+    ("watch-keras-variable", "ValueError", "not tf.Tensor or tf.Variable"),
+    ("numpy-in-tf-function", "", "'SymbolicTensor' object has no attribute 'numpy'"),
+    ("numpy-in-tf-function", "", "Cannot convert a symbolic tf.Tensor"),
+    ("numpy-in-tf-function", "", "Cannot convert a symbolic Keras input"),
+    ("variable-in-tf-function", "", "only supports singleton tf.Variables"),
+    ("variable-in-tf-function", "", "Creating variables on a non-first call"),
+    ("tf-gradients-eager", "RuntimeError", "tf.gradients is not supported when eager"),
+    ("gradient-variable-mismatch", "", "Cannot update variable with shape"),
+    ("gradient-variable-mismatch", "", "Shapes must be equal rank"),
+    ("zip-mismatch", "ValueError", "zip() argument"),
+    ("zip-mismatch", "ValueError", "gradients must match `optimizer.variables`"),
+    ("none-gradient-used", "", "Attempt to convert a value (None)"),
+    ("none-gradient-used", "TypeError", "'NoneType'"),
+)
+_UNPACKING = ("too many values to unpack", "not enough values to unpack")
+
+
+def runtime_error_tag(kind: str, text: str, lines: list[int], apply_lines: list[int]) -> str:
+    """The misconception a runtime error is evidence of, or "" when its text says nothing."""
+    for tag, wanted, marker in RUNTIME_ERRORS:
+        if wanted in ("", kind) and marker in text:
+            return tag
+    if any(marker in text for marker in _UNPACKING) and set(lines) & set(apply_lines):
+        return "apply-gradients-pairs"
+    return ""
+
+
+_NETWORKS = {"gan-step": ("generator", "discriminator")}
+
+
+def training_flag(contract: str, model: int) -> str:
+    """missing-training-flag, naming the network when the contract has several."""
+    names = _NETWORKS.get(contract, ())
+    if model >= len(names):
+        return message_for("missing-training-flag")
+    return (
+        f"The {names[model]} was not called with training=True inside the tape, so its "
+        "training-time layers (BatchNorm, Dropout) behaved as at inference: BatchNorm used its "
+        "moving statistics instead of the batch's and did not update them, Dropout dropped "
+        "nothing. Pass training=True to every network call in a training step."
+    )
 
 
 def message_for(tag: str, fallback: str = "") -> str:

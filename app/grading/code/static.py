@@ -18,6 +18,7 @@ class SourceFacts:
     defines: tuple[str, ...] = ()
     loss_outside_tape: list[int] = field(default_factory=list)  # lines assigning a target late
     numpy_in_tape: list[int] = field(default_factory=list)
+    numpy_on_path: list[int] = field(default_factory=list)  # ...applied to a differentiable value
     gradient_lines: list[int] = field(default_factory=list)
     apply_lines: list[int] = field(default_factory=list)
     persistent_tape: bool = False
@@ -36,6 +37,7 @@ def analyse(source: str) -> SourceFacts:
         ),
         loss_outside_tape=_late_targets(tree, blocks),
         numpy_in_tape=_numpy_lines(tree, blocks),
+        numpy_on_path=_numpy_on_path(tree, blocks),
         gradient_lines=_calls_named(tree, "gradient"),
         apply_lines=_calls_named(tree, "apply_gradients") + _calls_named(tree, "apply"),
         persistent_tape=_has_persistent(tree),
@@ -115,6 +117,94 @@ def _numpy_lines(tree: ast.AST, blocks: dict[str, list[tuple[int, int]]]) -> lis
         if isinstance(node, ast.Call) and _inside(node.lineno, spans) and _is_numpy_call(node):
             lines.add(node.lineno)
     return sorted(lines)
+
+
+def _numpy_on_path(tree: ast.AST, blocks: dict[str, list[tuple[int, int]]]) -> list[int]:
+    """NumPy calls inside a tape block whose input depends on the model's output or a watched
+    tensor: the only NumPy that can cut a gradient chain (converting inputs or labels cannot)."""
+    spans = [span for spans in blocks.values() for span in spans]
+    lines = set()
+    units = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    outermost = [u for u in units if not any(u is not o and _contains(o, u) for o in units)]
+    for unit in outermost:  # one top-level function (with its nested steps) at a time
+        names, sources = _differentiable_names(unit)
+        for node in ast.walk(unit):
+            if isinstance(node, ast.Call) and _inside(node.lineno, spans) and _is_numpy_call(node):
+                parts = [*node.args, *(k.value for k in node.keywords), node.func]
+                if any(_depends(part, names, sources) for part in parts):
+                    lines.add(node.lineno)
+    return sorted(lines)
+
+
+def _contains(outer: ast.AST, inner: ast.AST) -> bool:
+    return any(node is inner for node in ast.walk(outer))
+
+
+_VARIABLE_LISTS = {"trainable_variables", "variables", "weights", "trainable_weights"}
+
+
+def _differentiable_names(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """Names whose value may depend on what a tape differentiates, propagated over assignments.
+
+    Sources: calls of a function parameter (model(x), f(x), generator(noise)), tensors passed
+    to tape.watch, and the variable lists. Scopes inside one top-level function are merged: a
+    step nested in a factory calls the factory's `model`, which is what matters here.
+    """
+    params: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            args = node.args
+            params |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    called = {
+        node.func.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+    watched = {
+        node.args[0].id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "watch"
+        and node.args
+        and isinstance(node.args[0], ast.Name)
+    }
+    names, sources = set(watched), params & called
+    bindings = sorted(_bindings(tree), key=lambda pair: getattr(pair[0], "lineno", 0))
+    for _ in range(2):  # twice: a loop body may feed a name assigned above it
+        for target, value in bindings:
+            if _depends(value, names, sources):
+                names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return names, sources
+
+
+def _bindings(tree: ast.AST) -> list[tuple[ast.AST, ast.AST]]:
+    pairs: list[tuple[ast.AST, ast.AST]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            pairs += [(target, node.value) for target in node.targets]
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign) and node.value is not None:
+            pairs.append((node.target, node.value))
+        elif isinstance(node, ast.For | ast.comprehension):
+            pairs.append((node.target, node.iter))
+        elif isinstance(node, ast.NamedExpr):
+            pairs.append((node.target, node.value))
+    return pairs
+
+
+def _depends(expr: ast.AST, names: set[str], sources: set[str]) -> bool:
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Name) and node.id in names:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr in _VARIABLE_LISTS:
+            return True
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in sources
+        ):
+            return True
+    return False
 
 
 def _is_numpy_call(node: ast.Call) -> bool:

@@ -39,6 +39,39 @@ def with_bn_dropout(inputs: int, outputs: int, rate: float = 0.25) -> Any:
     )
 
 
+def frozen_first_layer(inputs: int, outputs: int) -> Any:
+    """with_bn_dropout whose first Dense is frozen: its kernel and bias are non-trainable, so
+    an answer that trains `model.variables` or every layer's weights would move them."""
+    model = with_bn_dropout(inputs, outputs)
+    model.layers[0].trainable = False
+    return model
+
+
+def generator(noise: int, hidden: int, outputs: int) -> Any:
+    """A DCGAN-style generator in miniature: Dense -> BatchNorm -> ReLU -> Dense."""
+    return keras.Sequential(
+        [
+            keras.Input((noise,)),
+            keras.layers.Dense(hidden),
+            keras.layers.BatchNormalization(),
+            keras.layers.ReLU(),
+            keras.layers.Dense(outputs),
+        ]
+    )
+
+
+def discriminator(inputs: int, hidden: int, rate: float = 0.3) -> Any:
+    """A DCGAN-style discriminator in miniature: dropout, Dense + LeakyReLU, one logit."""
+    return keras.Sequential(
+        [
+            keras.Input((inputs,)),
+            KeyedDropout(rate),
+            keras.layers.Dense(hidden, activation="leaky_relu"),
+            keras.layers.Dense(1),
+        ]
+    )
+
+
 def mlp(inputs: int, hidden: int, outputs: int, activation: str = "tanh") -> Any:
     return keras.Sequential(
         [
@@ -47,6 +80,32 @@ def mlp(inputs: int, hidden: int, outputs: int, activation: str = "tanh") -> Any
             keras.layers.Dense(outputs),
         ]
     )
+
+
+class KeyedDropout(keras.layers.Layer):
+    """Dropout whose mask is a hash of each row's values instead of a random stream.
+
+    Keras's Dropout draws its mask from a seed that advances on every call, so calling the
+    discriminator on `fake` before `real`, or once on their concatenation, would change the
+    masks and fail a correct GAN step. Here a row's mask depends only on that row, so every
+    correct call order agrees with the reference, while training=False (no mask, no scaling)
+    still changes the output exactly as Dropout does.
+    """
+
+    def __init__(self, rate: float, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rate = rate
+
+    def call(self, inputs: Any, training: Any = None) -> Any:
+        if not training:
+            return inputs
+        columns = keras.ops.cast(keras.ops.arange(keras.ops.shape(inputs)[-1]), inputs.dtype)
+        key = keras.ops.sum(keras.ops.round(inputs * 1024.0), axis=-1, keepdims=True)
+        noise = keras.ops.sin(key * 12.9898 + columns * 78.233) * 43758.5453
+        keep = keras.ops.stop_gradient(
+            keras.ops.cast(noise - keras.ops.floor(noise) >= self.rate, inputs.dtype)
+        )
+        return inputs * keep / (1.0 - self.rate)
 
 
 def sgd(rate: float, momentum: float = 0.0) -> Any:

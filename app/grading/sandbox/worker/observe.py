@@ -26,8 +26,11 @@ def value(obj: Any, depth: int = 0) -> dict[str, Any]:
         return {"kind": "map", "items": {str(k): value(v, depth + 1) for k, v in pairs}}
     if isinstance(obj, bool):
         return {"kind": "other", "type": "bool"}
-    if tf.is_tensor(obj) or isinstance(obj, np.ndarray | np.generic | int | float):
+    if tf.is_tensor(obj):
         return array(obj)
+    if isinstance(obj, np.ndarray | np.generic | int | float):
+        # Compared like a tensor, but marked: some contracts ask for a tensor, not a number.
+        return {**array(obj), "python": type(obj).__name__}
     return {"kind": "other", "type": type(obj).__name__}
 
 

@@ -80,17 +80,21 @@ def _wrap_apply(optimizer: Any, index: int) -> None:
     original = optimizer.apply
 
     def apply(grads: Any, trainable_variables: Any = None) -> Any:
-        flat = list(grads) if trainable_variables is not None else []
+        sized = hasattr(grads, "__len__")  # never consume a generator the optimizer must read
+        flat = list(grads) if sized and trainable_variables is not None else []
+        variables = list(trainable_variables) if trainable_variables is not None else []
         CURRENT.add(
             "apply",
             {
                 "optimizer": index,
-                "variables": _kinds(trainable_variables) if trainable_variables else {},
-                "models": _owners(trainable_variables) if trainable_variables else [],
+                "variables": _kinds(variables) if variables else {},
+                "models": _owners(variables) if variables else [],
                 "none_grads": sum(1 for g in flat if g is None),
+                "grads": len(grads) if sized else -1,
+                "count": len(variables),
             },
         )
-        return original(grads, trainable_variables)
+        return original(grads, variables if trainable_variables is not None else None)
 
     object.__setattr__(optimizer, "apply", apply)
 
@@ -101,7 +105,9 @@ def install() -> None:
     call = keras.layers.Layer.__call__
 
     def tape_enter(self: Any) -> Any:
-        CURRENT.active.append(CURRENT.ordinal(self))
+        ordinal = CURRENT.ordinal(self)
+        CURRENT.add("tape", {"tape": ordinal})
+        CURRENT.active.append(ordinal)
         return enter(self)
 
     def tape_exit(self: Any, *exc: Any) -> Any:
@@ -129,13 +135,24 @@ def install() -> None:
 
     def layer_call(self: Any, *args: Any, **kwargs: Any) -> Any:
         for index, model in enumerate(CURRENT.models):
-            if self is model:
-                CURRENT.add("model_call", {"model": index, "training": kwargs.get("training")})
+            if self is model:  # model(x, True) passes training positionally
+                training = kwargs.get("training", args[1] if len(args) > 1 else None)
+                CURRENT.add("model_call", {"model": index, "training": _flag(training)})
         return call(self, *args, **kwargs)
 
     _Tape.__enter__, _Tape.__exit__ = tape_enter, tape_exit  # type: ignore[method-assign]
     _Tape.watch, _Tape.gradient = tape_watch, tape_gradient  # type: ignore[method-assign]
     keras.layers.Layer.__call__ = layer_call  # type: ignore[method-assign]
+
+
+def _flag(training: Any) -> bool | None:
+    """The training flag as JSON: a Python or constant tensor bool; None when unknowable."""
+    if training is None or isinstance(training, bool):
+        return training
+    try:
+        return bool(training)
+    except Exception:  # a symbolic tensor under tf.function: its value is not known yet
+        return None
 
 
 def _gradient_record(tape: Any, sources: Any) -> dict[str, Any]:
@@ -150,4 +167,18 @@ def _gradient_record(tape: Any, sources: Any) -> dict[str, Any]:
 
 
 def snapshot() -> dict[str, list[dict[str, Any]]]:
-    return {kind: list(items) for kind, items in CURRENT.records.items()}
+    records = {kind: list(items) for kind, items in CURRENT.records.items()}
+    if CURRENT.optimizers:  # read after the step: a step must not reconfigure the optimizer
+        records["optimizer_config"] = [_config(opt) for opt in CURRENT.optimizers]
+    return records
+
+
+def _config(optimizer: Any) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name in ("learning_rate", "clipnorm", "global_clipnorm", "clipvalue"):
+        try:
+            value = getattr(optimizer, name, None)
+            found[name] = None if value is None else round(float(value), 9)
+        except Exception:  # a schedule or something odd the candidate assigned
+            found[name] = "unreadable"
+    return found

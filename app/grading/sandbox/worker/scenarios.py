@@ -50,13 +50,20 @@ def direct(wrap: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return (lambda fn: tf.function(fn)) if wrap else (lambda fn: fn)
 
 
-def _train(loss: str, optimizer: Any, wrap: bool, scale: float = 1.0, plain: bool = False) -> Plan:
+def _train(
+    loss: str, optimizer: Any, wrap: bool, scale: float = 1.0, body: str = "bn-dropout"
+) -> Plan:
+    outputs = 1 if loss == "mse" else 3
+    model = {
+        "plain": lambda: m.mlp(4, 8, outputs, "relu"),
+        "frozen": lambda: m.frozen_first_layer(4, outputs),
+        "bn-dropout": lambda: m.with_bn_dropout(4, outputs),
+    }[body]()
     if loss == "mse":
-        model = m.mlp(4, 8, 1, "relu") if plain else m.with_bn_dropout(4, 1)
         loss_fn = m.mse()
         ys = [m.targets(11, 8, scale), m.targets(12, 8, scale)]
     else:
-        model, loss_fn = m.with_bn_dropout(4, 3), m.sparse_ce()
+        loss_fn = m.sparse_ce()
         ys = [m.labels(11, 8, 3), m.labels(12, 8, 3)]
     xs = [m.batch(21, 8, 4, scale), m.batch(22, 8, 4, scale)]
     calls = [(model, optimizer, loss_fn, x, y) for x, y in zip(xs, ys, strict=True)]
@@ -79,7 +86,7 @@ def _accumulate(loss: str, optimizer: Any, steps: int, calls: int) -> Plan:
 
 
 def _gan(g_opt: Any, d_opt: Any, wrap: bool) -> Plan:
-    generator, discriminator = m.mlp(3, 8, 2, "relu"), m.mlp(2, 8, 1, "relu")
+    generator, discriminator = m.generator(3, 8, 2), m.discriminator(2, 8)
     calls = [
         (generator, discriminator, g_opt, d_opt, m.batch(50 + i, 6, 3), m.batch(60 + i, 6, 2, 2.0))
         for i in range(2)
@@ -106,7 +113,13 @@ CONTRACTS: dict[str, Contract] = {
             Scenario(
                 "mse-sgd-momentum-mlp-tf-function",
                 102,
-                lambda: _train("mse", m.sgd(0.05, 0.9), True, plain=True),
+                lambda: _train("mse", m.sgd(0.05, 0.9), True, body="plain"),
+            ),
+            # A frozen first layer: training model.variables or every layer's weights moves it.
+            Scenario(
+                "crossentropy-sgd-frozen-layer-eager",
+                103,
+                lambda: _train("ce", m.sgd(0.1), False, body="frozen"),
             ),
         ],
     ),
@@ -115,12 +128,20 @@ CONTRACTS: dict[str, Contract] = {
         5,
         [
             Scenario(
-                "mse-sgd-large-gradients-eager", 201, lambda: _train("mse", m.sgd(0.01), False, 6.0)
+                "mse-sgd-large-gradients-frozen-layer-eager",
+                201,
+                lambda: _train("mse", m.sgd(0.01), False, 6.0, body="frozen"),
             ),
             Scenario(
                 "crossentropy-sgd-momentum-tf-function",
                 202,
                 lambda: _train("ce", m.sgd(0.1, 0.5), True, 6.0),
+            ),
+            # Gradients already below the clip norm: clipping must leave them as they are.
+            Scenario(
+                "mse-sgd-small-gradients-eager",
+                203,
+                lambda: _train("mse", m.sgd(0.1, 0.9), False, 0.05, body="plain"),
             ),
         ],
     ),

@@ -1,0 +1,82 @@
+"""Rules for what a prompt requires beyond matching numbers.
+
+A step can reproduce the reference's numbers and still not be what the question asked for:
+clipping done by hand or by reconfiguring the optimizer, a Python float returned where the
+loss tensor is asked for, sums kept outside tf.Variables. These rules read the source facts
+and probe records; the judge reports the ones in its FLAGS even when every number matches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.grading.code.findings import Finding, records
+from app.grading.code.messages import message_for
+from app.grading.code.static import SourceFacts
+
+TENSOR_RESULT = {"train-step", "clip-step"}  # prompts that say "returns the scalar loss tensor"
+
+
+def _returned_number(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    """The prompt asks for the scalar loss *tensor*; float(loss) or loss.numpy() is not one
+    (AutoGraph quietly turns float() into a cast under tf.function, so only eager shows it)."""
+    if contract not in TENSOR_RESULT:
+        return []
+    for ref_call, cand_call in zip(ref["calls"], cand["calls"], strict=False):
+        if "python" not in ref_call["out"] and cand_call["out"].get("python"):
+            return [Finding("returned-python-number", message_for("returned-python-number"))]
+    return []
+
+
+def _reconfigured(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    want, got = records(ref, "optimizer_config"), records(cand, "optimizer_config")
+    if want and got and want != got:
+        return [Finding("optimizer-reconfigured", message_for("optimizer-reconfigured"))]
+    return []
+
+
+def _accumulators(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    """The accumulate prompt asks for tf.Variable accumulators; sums kept as Python tensors
+    match eagerly but are not what was asked (and freeze into the trace under tf.function)."""
+    if contract != "accumulate" or "Variable" in facts.calls:
+        return []
+    return [Finding("accumulators-not-variables", message_for("accumulators-not-variables"))]
+
+
+def _clipping(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    if contract != "clip-step" or "clip_by_global_norm" in facts.calls:
+        return []
+    if "clip_by_norm" in facts.calls:
+        tag = "clip-per-tensor"
+    elif "clip_by_value" in facts.calls:
+        tag = "clip-by-value"
+    elif "global_norm" in facts.calls or "norm" in facts.calls:
+        tag = "clip-by-hand"
+    else:
+        tag = "no-clip"
+    return [Finding(tag, message_for(tag))]
+
+
+def _nested(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    """second-derivative asks for nested tapes; one persistent tape asked twice gives the
+    same numbers but is not what the question tests (the outer tape recording the inner)."""
+    if contract != "second-derivative" or cand["error"]:
+        return []
+    nested = any(r["open_tapes"] for r in records(ref, "gradient"))
+    tapes = {r["tape"] for r in records(cand, "tape")}
+    if nested and len(tapes) == 1:
+        return [Finding("not-nested-tapes", message_for("not-nested-tapes"))]
+    return []
+
+
+REQUIREMENTS = (_clipping, _returned_number, _reconfigured, _accumulators, _nested)

@@ -123,6 +123,7 @@ def _is_code(line: str, in_fence: bool) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}", rhs)) <= 4
 
 
+LEMMA_TWIN_CHARS = 2_500  # prose read through lemma twins; the rest only as written
 MAX_CODE_LINES = 40  # longer code blocks are matched 40 lines at a time
 MAX_SENTENCE_CHARS = 500  # longer run-on "sentences" are cut into pieces of this size
 
@@ -190,8 +191,18 @@ def split_units(text: str) -> list[Unit]:
     return units
 
 
+def _bounded_twins(units: list[Unit]) -> list[Unit]:
+    """Lemma twins for the first LEMMA_TWIN_CHARS of prose only: twins double the
+    matching work, and a pathological 5,000-character answer must stay cheap."""
+    budget, kept = LEMMA_TWIN_CHARS, []
+    for unit in units:
+        budget -= len(unit.text) if not unit.is_code else 0
+        kept.append(unit if budget >= 0 or not unit.lemmas else Unit(unit.text, False))
+    return kept
+
+
 def normalise(answer: str) -> Normalised:
     text, truncated = clean(answer)
-    units = split_units(text)
+    units = _bounded_twins(split_units(text))
     words = sum(len(re.findall(r"[A-Za-z']+", u.text)) for u in units if not u.is_code)
     return Normalised(units=tuple(units), truncated=truncated, prose_words=words)

@@ -252,3 +252,19 @@ def test_grader_whose_sandbox_is_broken_offers_no_workers(redis_url: str, tmp_pa
 
     workers, message = asyncio.run(scenario())
     assert workers == 0 and "no grading host with a working sandbox" in message
+
+
+def test_grader_waits_for_redis_instead_of_dying(tmp_path: Path) -> None:
+    from tests.scale.servers import free_port
+
+    async def scenario() -> tuple[bool, bool]:
+        settings = _settings(f"redis://127.0.0.1:{free_port()}/0", tmp_path)
+        service = GraderService(settings, name="patient", grader=StandIn("p"))
+        serving = _serve(service)
+        await asyncio.sleep(1.5)
+        alive = not serving.done()
+        service.stop()
+        await _within(10, serving)
+        return alive, serving.done()
+
+    assert asyncio.run(scenario()) == (True, True)

@@ -22,7 +22,7 @@ import uuid
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 
 from app.config import Settings
 from app.errors import GraderBusy
@@ -53,8 +53,7 @@ class GraderService:
 
     async def serve(self) -> None:
         """Run until stop(): announce, take jobs, keep them alive, claim dead graders' jobs."""
-        with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists already
-            await self.redis.xgroup_create(jobs.STREAM, jobs.GROUP, id="0", mkstream=True)
+        await self._join()
         await self.grader.start()
         beat = asyncio.create_task(self._heartbeat())
         log.info("grader %s taking jobs (%d workers)", self.name, self.slots)
@@ -65,12 +64,25 @@ class GraderService:
             for task in list(self._running.values()):
                 task.cancel()  # their jobs stay pending: another grader claims them
             await asyncio.gather(beat, *self._running.values(), return_exceptions=True)
-            await self.redis.delete(jobs.GRADERS + self.name)
+            with contextlib.suppress(RedisError, OSError):
+                await self.redis.delete(jobs.GRADERS + self.name)
             await self.grader.stop()
             await self.redis.aclose()
 
     def stop(self) -> None:
         self._stopping.set()
+
+    async def _join(self) -> None:
+        """Create the consumer group if needed, waiting for Redis if it is not up yet."""
+        while not self._stopping.is_set():
+            try:
+                await self.redis.xgroup_create(jobs.STREAM, jobs.GROUP, id="0", mkstream=True)
+                return
+            except ResponseError:  # BUSYGROUP: it exists already
+                return
+            except (RedisError, OSError) as err:
+                log.warning("waiting for the grading queue: %s", err)
+                await asyncio.sleep(1.0)
 
     async def _consume(self) -> None:
         while not self._stopping.is_set():
@@ -78,7 +90,12 @@ class GraderService:
             if free <= 0:
                 await asyncio.sleep(0.05)
                 continue
-            entries = await self._claim(free) or await self._read(free)
+            try:
+                entries = await self._claim(free) or await self._read(free)
+            except (RedisError, OSError) as err:  # Redis restarting: wait, do not die
+                log.warning("grading queue unreachable, retrying: %s", err)
+                await asyncio.sleep(1.0)
+                continue
             for entry_id, fields in entries:
                 task = asyncio.create_task(self._handle(entry_id, fields))
                 self._running[entry_id] = task
@@ -107,16 +124,23 @@ class GraderService:
 
     async def _heartbeat(self) -> None:
         while True:
-            broken = getattr(getattr(self.grader, "pool", None), "broken", "")
-            if broken:  # offers no workers: web processes answer "no grader" at once
-                await self.redis.delete(jobs.GRADERS + self.name)
-            else:
-                await self.redis.set(jobs.GRADERS + self.name, self.slots, ex=3)
-            if self._running:  # renew: these jobs are alive, nobody may claim them
-                await self.redis.xclaim(
-                    jobs.STREAM, jobs.GROUP, self.name, 0, list(self._running), justid=True
-                )
+            try:
+                await self._beat()
+            except (RedisError, OSError) as err:
+                log.warning("heartbeat not sent: %s", err)
             await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    async def _beat(self) -> None:
+        """Announce this grader's workers and renew the jobs it is running."""
+        broken = getattr(getattr(self.grader, "pool", None), "broken", "")
+        if broken:  # offers no workers: web processes answer "no grader" at once
+            await self.redis.delete(jobs.GRADERS + self.name)
+        else:
+            await self.redis.set(jobs.GRADERS + self.name, self.slots, ex=3)
+        if self._running:  # renew: these jobs are alive, nobody may claim them
+            await self.redis.xclaim(
+                jobs.STREAM, jobs.GROUP, self.name, 0, list(self._running), justid=True
+            )
 
     async def _handle(self, entry_id: str, fields: dict[str, str]) -> None:
         job_id = fields.get("id", entry_id)

@@ -5,6 +5,7 @@ grading is off. Screenshots go to TAPEQUIZ_SCREENSHOT_DIR when it is set."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, Route, expect
@@ -274,19 +275,27 @@ def test_waiting_submission_shows_its_place_in_the_real_queue(
         open_question(tab, server, "mini-code")
         expect(tab.locator(".CodeMirror")).to_be_visible()
         tab.evaluate("text => window.tapequizEditor.setValue(text)", SLOW)
-    polled: list[dict[str, object]] = []
+    polled: dict[int, list[dict[str, object]]] = {0: [], 1: []}
 
-    def keep(route: Route) -> None:  # what the waiting page was told, as it was told
-        reply = route.fetch()
-        polled.append(reply.json())
-        route.fulfill(response=reply)
+    def keeper(tab: int) -> Callable[[Route], None]:
+        def keep(route: Route) -> None:  # what the waiting page was told, as it was told
+            reply = route.fetch()
+            polled[tab].append(reply.json())
+            route.fulfill(response=reply)
 
-    tabs[-1].route("**/grading/queue*", keep)
-    for tab in tabs:
-        tab.get_by_role("button", name="Submit answer").click(no_wait_after=True)
+        return keep
+
+    for index, tab in enumerate(tabs):
+        tab.route("**/grading/queue*", keeper(index))
+    tabs[0].get_by_role("button", name="Submit answer").click(no_wait_after=True)
+    for _ in range(300):  # until the grader holds the first one (bounded)
+        if any(p.get("known") for p in polled[0]):
+            break
+        tabs[1].wait_for_timeout(100)
+    tabs[1].get_by_role("button", name="Submit answer").click(no_wait_after=True)
     for tab in tabs:
         read_verdict(tab, timeout=120_000)
-    waiting = [p for p in polled if p.get("known")]
+    waiting = [p for p in polled[1] if p.get("known")]
     assert waiting, polled
     assert waiting[0]["ahead"] == 1 and waiting[0]["in_progress"] == 2, waiting
     assert int(str(waiting[0]["estimate_seconds"])) > 0

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, Route, expect
 from tests.browser.conftest import LiveServer, ServerFactory
 from tests.browser.test_interview import answer_current as answer_interview_question
 from tests.browser.test_journey import read_verdict, shoot
-from tests.browser.test_pages import CORE, open_question
+from tests.browser.test_pages import open_question
 from tests.services.interview_kit import FIXTURES
 
 pytestmark = pytest.mark.browser
@@ -109,20 +109,6 @@ def test_code_grading_off_is_said_up_front_and_not_offered(
     expect(page.get_by_role("button", name="Submit answer")).to_be_disabled()
     expect(page.locator("#run-code")).to_have_count(0)
     shoot(page, "code-grading-off")
-
-
-def test_misconception_has_one_name_and_errors_are_not_misconceptions(
-    page: Page, make_live_server: ServerFactory
-) -> None:
-    server = make_live_server(packs=CORE)
-    open_question(page, server, "tape-what-gets-recorded")
-    page.locator("[data-choices] input").first.check()
-    page.get_by_role("button", name="Submit answer").click()
-    read_verdict(page)
-    page.goto(f"{server.url}/progress")
-    body = page.locator("main")
-    for not_a_belief in ("Syntax error", "Exception", "Wrong result"):
-        expect(body.locator(".misconceptions")).not_to_contain_text(not_a_belief)
 
 
 def test_interview_finished_early_counts_the_unanswered_and_gives_a_signal(

@@ -70,3 +70,19 @@ def test_queue_status_of_an_unknown_ticket_says_so(web: TestClient) -> None:
         "known": False,
         "grading": False,
     }
+
+
+@pytest.mark.parametrize(
+    ("question", "qtype", "fields", "shown"),
+    [
+        ("mini-tf", "true-false", {"answer": "true"}, "<b>The right answer:</b> False"),
+        ("mini-predict", "predict-output", {"answer": "same"}, '<pre class="snippet"><code>'),
+        ("mini-order", "ordering", {"order": ["apply", "grads", "loss", "forward"]}, "right-order"),
+    ],
+)
+def test_feedback_repeats_the_question_and_shows_the_right_answer(
+    web: TestClient, question: str, qtype: str, fields: dict[str, object], shown: str
+) -> None:
+    url = start(web, question)
+    page = web.get(_feedback_url(answer(web, url, question, qtype, **fields))).text
+    assert 'id="question-recap"' in page and shown in page

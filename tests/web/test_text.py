@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlmodel import Session
 
+from app.db import clean_text
 from tests.routes.test_api_instructor import promote_current_user
 
 BAD_JSON = b'{"answer": "It records \\ud800 the ops"}'
@@ -122,3 +123,21 @@ def test_cohort_pages_survive_a_learners_bad_rows(client: TestClient) -> None:
         reply = client.get(page)
         assert reply.status_code == 200, (page, reply.status_code)
         reply.content.decode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("stored", "shown"),
+    [
+        ("a\ud800b", "a\ufffdb"),
+        (["ok", {"k\udfff": ["\x00"]}], ["ok", {"k\ufffd": ["\ufffd"]}]),
+        ("fine \U0001f600", "fine \U0001f600"),
+        (42, 42),
+    ],
+)
+def test_clean_text_repairs_nested_values(stored: object, shown: object) -> None:
+    assert clean_text(stored) == shown
+
+
+def test_clean_values_are_returned_as_they_are() -> None:
+    value = ["ok", {"k": ["v"]}]
+    assert clean_text(value) is value

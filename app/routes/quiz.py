@@ -100,6 +100,7 @@ def _question_page(
     error: TapequizError | None = None,
     answer: object = None,
     grading_on: bool = True,
+    can_run: bool = False,
 ) -> Response:
     retry_after = getattr(error, "retry_after", None)
     context = {
@@ -108,6 +109,7 @@ def _question_page(
         "answer": answer,
         "retry_after": retry_after,
         "grading_on": grading_on,
+        "can_run": can_run,
     }
     status = error.status_code if error else 200
     headers = {"Retry-After": str(retry_after)} if retry_after else None
@@ -134,7 +136,10 @@ def show_question(
         previous = submissions.latest_answer(session, user=user, question_id=item.question.id)
     kept = previous if isinstance(previous, str) and item.question.type in CODE_TYPES else None
     view = session_view(catalog, quiz)
-    return _question_page(request, view, answer=kept, grading_on=code_grader is not None)
+    return _question_page(
+        request, view, answer=kept, grading_on=code_grader is not None,
+        can_run=trials.can_run(code_grader),
+    )  # fmt: skip
 
 
 @router.post("/sessions/{session_id}/answer", dependencies=[CsrfFormDep])
@@ -177,8 +182,9 @@ async def answer(
             catalog, sessions.get_session(session, user=user, session_id=session_id)
         )
         return _question_page(
-            request, view, error=exc, answer=given, grading_on=code_grader is not None
-        )
+            request, view, error=exc, answer=given, grading_on=code_grader is not None,
+            can_run=trials.can_run(code_grader),
+        )  # fmt: skip
     return _see(f"/sessions/{attempt.quiz_session_id}/attempts/{attempt.id}")
 
 

@@ -8,7 +8,7 @@ print statements at a real keyboard.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from pydantic import BaseModel
 from sqlmodel import Session
@@ -39,6 +39,11 @@ class TrialView(BaseModel):
     counted: bool = False
 
 
+def can_run(code_grader: object) -> bool:
+    """The in-process grader runs trials; a grader reached through a queue may not."""
+    return code_grader is not None and callable(getattr(code_grader, "trial", None))
+
+
 async def run_current(
     session: Session,
     catalog: Catalog,
@@ -52,10 +57,12 @@ async def run_current(
     item = current_question(catalog, quiz)
     if item is None or not isinstance(item.question, Code | CodeFix):
         raise Conflict("Run is for the current code question of a session")
-    if code_grader is None or not hasattr(code_grader, "trial"):
+    if code_grader is None:
         raise GraderUnavailable("code can't be run on this server: the sandbox is switched off")
+    if not can_run(code_grader):
+        raise GraderUnavailable("Run is not available with this server's grader; Submit still is")
     session.rollback()  # no transaction held while the sandbox runs
-    report = await code_grader.trial(item.question, source)
+    report = await cast(Trying, code_grader).trial(item.question, source)
     return describe(report)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.trials import describe
+from app.services.trials import can_run, describe
 
 
 def test_describe_names_none_gradients_unchanged_weights_and_the_error_line() -> None:
@@ -52,3 +52,14 @@ def test_a_forged_or_broken_report_is_said_to_be_so_not_a_server_error(forged: o
 def test_a_nan_loss_is_shown_as_nan() -> None:
     view = describe({"calls": [{"returned": {"kind": "tensor", "shape": [], "value": "nan"}}]})
     assert [o.text for o in view.observations] == ["Call 1 returned the loss nan."]
+
+
+def test_run_is_offered_only_by_a_grader_that_can_run() -> None:
+    class Queued:  # like a grader reached through a queue: grade only
+        async def grade(self, question: object, source: str) -> object: ...
+
+    class Local(Queued):
+        async def trial(self, question: object, source: str) -> dict[str, object]:
+            return {}
+
+    assert (can_run(None), can_run(Queued()), can_run(Local())) == (False, False, True)

@@ -60,7 +60,7 @@ def _prepare(settings: Settings) -> int:
 
 
 def _db_upgrade(_args: argparse.Namespace) -> int:
-    failed = _prepare(get_settings().model_copy(update={"web_processes": 1}))
+    failed = _prepare(get_settings().model_copy(update={"web_processes": 1, "redis_url": ""}))
     if not failed:
         print("the database schema is up to date")
     return failed

@@ -15,7 +15,7 @@ from app.config import Settings, get_settings
 if TYPE_CHECKING:
     from app.grading.dispatch import Graded
     from app.packs.loader import LoadedQuestion, Pack
-    from app.services.selftest import SelfTestReport
+    from app.services.instructor.selftest import SelfTestReport
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -136,7 +136,7 @@ def _new_pack(args: argparse.Namespace) -> int:
 
 def _test_pack(args: argparse.Namespace) -> int:
     from app.packs.loader import load_pack
-    from app.services.selftest import SelfTestReport, format_report
+    from app.services.instructor.selftest import SelfTestReport, format_report
 
     loaded = load_pack(args.path)
     if loaded.pack is None:
@@ -153,7 +153,7 @@ def _test_pack(args: argparse.Namespace) -> int:
 
 
 async def _selftest(pack: Pack, *, skip_code: bool) -> SelfTestReport:
-    from app.services.selftest import has_code, run_selftest
+    from app.services.instructor.selftest import has_code, run_selftest
 
     grader = None
     if not skip_code and has_code(pack):
@@ -173,7 +173,7 @@ def _set_role(args: argparse.Namespace) -> int:
 
     from app.db import init_db, make_engine
     from app.errors import NotFound
-    from app.services.instructors import set_role
+    from app.services.instructor.roles import set_role
 
     engine = make_engine(get_settings())
     init_db(engine)
@@ -191,7 +191,7 @@ def _set_role(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from app.services.publishing import load_serving_catalog
+    from app.services.instructor.publishing import load_serving_catalog
 
     settings = get_settings()
     catalog = load_serving_catalog(settings)

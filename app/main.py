@@ -41,7 +41,7 @@ from app.routes import instructor as instructor_pages
 from app.routes import interviews as interview_pages
 from app.routes import pages as web_pages
 from app.routes import quiz as quiz_pages
-from app.services.publishing import load_serving_catalog
+from app.services.instructor.publishing import load_serving_catalog
 from app.web.htmlerrors import render_error
 from app.web.limits import BodySizeLimit
 from app.web.wellformed import WellFormedText

@@ -26,7 +26,7 @@ from app.config import Settings
 from app.db import alembic_config, init_db
 from app.models.publishing import PackVersion
 from app.packs.catalog import Catalog
-from app.services.publishing import load_serving_catalog
+from app.services.instructor.publishing import load_serving_catalog
 
 log = logging.getLogger("tapequiz.processes")
 MIGRATION_LOCK = 7_160_016  # the advisory lock id every tapequiz process agrees on

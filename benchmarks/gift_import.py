@@ -12,7 +12,7 @@ import time
 
 from app.config import REPO_ROOT
 from app.packs.loader import load_pack
-from app.services.gift import MAX_IMPORT_CHARS, export_pack, import_gift
+from app.services.instructor.gift import MAX_IMPORT_CHARS, export_pack, import_gift
 
 UNITS = [
     "::{", "{", "::a", "\\", "{=a#", "{~=", "{~%1", "{~a####", "\n ", "{}", "{~a}",

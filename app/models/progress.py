@@ -2,7 +2,7 @@
 
 Attempts keep the answer, the grader's full verdict and the question version they were graded
 against, so history stays truthful after a pack is edited. Review state holds one FSRS card
-per (user, question); the scheduler itself lives in app/services/reviews.py.
+per (user, question); the scheduler itself lives in app/services/progress/reviews.py.
 """
 
 from __future__ import annotations

@@ -19,10 +19,10 @@ from app.identity import CurrentUserDep, CustomHeaderDep, InstructorDep, JsonBod
 from app.models.publishing import Cohort
 from app.offload import offloaded
 from app.schemas import ErrorBody
-from app.services import cohort_reports, cohorts, gift, publishing
-from app.services.cohort_reports import LearnerReport
-from app.services.cohorts import CohortDashboard
-from app.services.selftest import SelfTestReport
+from app.services.instructor import cohort_reports, cohorts, gift, publishing
+from app.services.instructor.cohort_reports import LearnerReport
+from app.services.instructor.cohorts import CohortDashboard
+from app.services.instructor.selftest import SelfTestReport
 
 router = APIRouter(tags=["instructor"])  # full paths: /api/cohorts/join is for learners
 ERRORS: dict[int | str, dict[str, object]] = {

@@ -24,8 +24,8 @@ from app.models.interviews import (
 )
 from app.offload import offloaded
 from app.schemas import ErrorBody
-from app.services import interviews
-from app.services.interview_answers import Graders
+from app.services.interviews import lifecycle as interviews
+from app.services.interviews.answers import Graders
 
 router = APIRouter(prefix="/api/interviews", tags=["interviews"])
 ERRORS: dict[int | str, dict[str, Any]] = {

@@ -8,9 +8,11 @@ from pydantic import BaseModel
 from app.deps import CatalogDep, SessionDep
 from app.identity import CurrentUserDep
 from app.packs.public import QuestionSummary
-from app.services import mastery, progress, questions, reviews
-from app.services.mastery import ProgressView
-from app.services.summaries import AttemptView, attempt_view
+from app.services import questions
+from app.services.practice.summaries import AttemptView, attempt_view
+from app.services.progress import history as progress
+from app.services.progress import mastery, reviews
+from app.services.progress.mastery import ProgressView
 
 router = APIRouter(prefix="/api", tags=["progress"])
 

@@ -12,7 +12,8 @@ from app.identity import GradeLimitByClientDep, claimed_user_id
 from app.offload import offloaded
 from app.packs.public import QuestionDetail, QuestionSummary
 from app.schemas import ErrorBody, GradeRequest, GradeResponse, Hint, PackSummary
-from app.services import interview_secrecy, questions
+from app.services import questions
+from app.services.interviews import secrecy as interview_secrecy
 
 router = APIRouter(prefix="/api", tags=["questions"])
 QuestionType = Literal[

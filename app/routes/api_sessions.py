@@ -15,8 +15,8 @@ from app.deps import CatalogDep, CodeGraderDep, RowId, SessionDep
 from app.identity import CurrentUserDep, GradeLimitDep, JsonBodyDep
 from app.offload import offloaded
 from app.schemas import ErrorBody, Hint
-from app.services import sessions
-from app.services.summaries import (
+from app.services.practice import sessions
+from app.services.practice.summaries import (
     AttemptView,
     SessionView,
     SummaryView,

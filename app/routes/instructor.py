@@ -19,7 +19,7 @@ from app.identity import CsrfFormDep, CurrentUserDep, InstructorDep
 from app.models.users import User
 from app.offload import offloaded
 from app.packs.catalog import Catalog
-from app.services import cohort_reports, cohorts, gift, publish_jobs, publishing
+from app.services.instructor import cohort_reports, cohorts, gift, publish_jobs, publishing
 from app.web.htmlerrors import HtmlErrorRoute
 from app.web.templating import templates
 

@@ -20,10 +20,11 @@ from app.errors import AnswerInvalid, Conflict
 from app.identity import CsrfFormDep, CurrentUserDep, limit_grading
 from app.offload import offloaded
 from app.security import RateLimited
-from app.services import interviews, questions
-from app.services.interview_answers import Graders
-from app.services.interview_plans import FOLLOWUPS, LENGTHS, PLANS
-from app.services.interviews import DeadlinePassed
+from app.services import questions
+from app.services.interviews import lifecycle as interviews
+from app.services.interviews.answers import Graders
+from app.services.interviews.lifecycle import DeadlinePassed
+from app.services.interviews.plans import FOLLOWUPS, LENGTHS, PLANS
 from app.web.forms import answer_from_form
 from app.web.htmlerrors import HtmlErrorRoute
 from app.web.templating import templates

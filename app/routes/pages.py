@@ -9,8 +9,12 @@ from starlette.responses import Response
 
 from app.deps import CatalogDep, SessionDep
 from app.identity import CurrentUserDep
-from app.services import browse, dashboard, mastery, progress, questions, reviews, submissions
-from app.services.summaries import attempt_view
+from app.services import browse, questions
+from app.services.instructor import dashboard
+from app.services.practice import submissions
+from app.services.practice.summaries import attempt_view
+from app.services.progress import history as progress
+from app.services.progress import mastery, reviews
 from app.web.htmlerrors import HtmlErrorRoute
 from app.web.templating import templates
 

@@ -19,8 +19,9 @@ from app.grading.code.queue import current_ticket
 from app.identity import CsrfFormDep, CurrentUserDep, limit_grading
 from app.offload import offloaded
 from app.security import RateLimited
-from app.services import browse, sessions, submissions, trials
-from app.services.summaries import (
+from app.services import browse
+from app.services.practice import sessions, submissions, trials
+from app.services.practice.summaries import (
     SessionView,
     attempt_view,
     session_view,

@@ -20,7 +20,7 @@ from app.errors import AnswerInvalid, Conflict
 from app.models.progress import ReviewState
 from app.models.users import User
 from app.security import hash_password, verify_password
-from app.services import cohorts
+from app.services.instructor import cohorts
 
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,60}$")
 MIN_PASSWORD = 10

@@ -14,7 +14,7 @@ import app.models  # noqa: F401  (registers every table)
 from app.clock import FakeClock
 from app.models.users import User
 from app.packs.catalog import Catalog, load_catalog
-from app.services.interviews import Graders
+from app.services.interviews.lifecycle import Graders
 from tests.services.interview_kit import FIXTURES, ScriptedCodeGrader, make_user
 
 

@@ -16,9 +16,10 @@ from app.models.publishing import Cohort
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.packs.schema import SingleChoice
-from app.services import cohorts, misconceptions
-from app.services.cohort_reports import dashboard, export_csv, learner_report, safe_cell
-from app.services.publishing import load_serving_catalog
+from app.services.instructor import cohorts
+from app.services.instructor.cohort_reports import dashboard, export_csv, learner_report, safe_cell
+from app.services.instructor.publishing import load_serving_catalog
+from app.services.progress import misconceptions
 from tests.services.instructor_fakes import make_user
 
 

@@ -8,7 +8,7 @@ from pydantic import TypeAdapter
 
 from app.packs.loader import load_pack
 from app.packs.schema import ChoiceQuestionBase, Question, SingleChoice
-from app.services.gift import escape, export_pack, export_question, import_gift, unescape
+from app.services.instructor.gift import escape, export_pack, export_question, import_gift, unescape
 from tests.services.instructor_fakes import EXAMPLE
 
 SAMPLE = r"""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.gift import MAX_CHOICES, MAX_IMPORT_CHARS, MAX_QUESTIONS, import_gift
+from app.services.instructor.gift import MAX_CHOICES, MAX_IMPORT_CHARS, MAX_QUESTIONS, import_gift
 
 HOSTILE = {
     "colons-braces": "::{",

@@ -10,9 +10,10 @@ from app.errors import Conflict, GraderBusy, GraderUnavailable, NotFound
 from app.models.interviews import Interview, InterviewAnswer
 from app.models.progress import Attempt, ReviewState
 from app.models.users import User
-from app.services import interview_answers, interviews
-from app.services import interview_endings as endings
-from app.services.interviews import DeadlinePassed, Graders, InterviewQuestion
+from app.services.interviews import answers as interview_answers
+from app.services.interviews import endings
+from app.services.interviews import lifecycle as interviews
+from app.services.interviews.lifecycle import DeadlinePassed, Graders, InterviewQuestion
 from tests.services.interview_kit import PACK, RIGHT, WRONG, ScriptedCodeGrader, make_user
 
 pytest_plugins = ["tests.services.interview_support"]

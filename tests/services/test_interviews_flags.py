@@ -8,7 +8,7 @@ import pytest
 
 from app.packs.catalog import Catalog, load_catalog
 from app.packs.loader import LoadedQuestion
-from app.services.interview_flags import find_red_flags
+from app.services.interviews.flags import find_red_flags
 from tests.services.interview_kit import FIXTURES
 
 GOOD_STEP = """\

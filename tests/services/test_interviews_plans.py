@@ -8,7 +8,7 @@ import pytest
 
 from app.packs.catalog import Catalog, load_catalog
 from app.packs.loader import LoadedQuestion
-from app.services import interview_plans as plans
+from app.services.interviews import plans
 from tests.services.interview_kit import FIXTURES
 
 SLOT_MINUTES = {"warm-up": 1.0, "explanation": 3.0, "code": 5.0}

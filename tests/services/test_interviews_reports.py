@@ -10,7 +10,7 @@ import pytest
 
 from app.models.interviews import Interview, InterviewAnswer
 from app.packs.catalog import Catalog, load_catalog
-from app.services.interview_reports import History, answer_text, build_report, model_answer
+from app.services.interviews.reports import History, answer_text, build_report, model_answer
 from tests.services.interview_kit import FIXTURES, PACK
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

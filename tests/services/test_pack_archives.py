@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.services.pack_archives import ArchiveRefused, Limits, extract_pack
+from app.services.instructor.pack_archives import ArchiveRefused, Limits, extract_pack
 
 LIMITS = Limits(max_compressed=64 * 1024, max_unpacked=256 * 1024, max_files=10)
 PACK = b"id: p\n"

@@ -12,7 +12,7 @@ from app.config import Settings
 from app.errors import Conflict, NotFound, PackInvalid
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.services.publishing import (
+from app.services.instructor.publishing import (
     Published,
     latest_folders,
     load_serving_catalog,

@@ -12,7 +12,7 @@ from app.cli import main
 from app.grading.results import GradeResult
 from app.packs.loader import LoadedQuestion, Pack, load_pack
 from app.packs.schema import Code, CodeFix, Ordering, TrueFalse
-from app.services.selftest import (
+from app.services.instructor.selftest import (
     SelfTestReport,
     closed_checks,
     format_report,

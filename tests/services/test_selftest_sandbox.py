@@ -13,8 +13,8 @@ from sqlmodel import Session
 
 from app.config import Settings
 from app.db import init_db, make_engine
-from app.services.publishing import Published, load_serving_catalog, publish_zip
-from app.services.selftest import format_report
+from app.services.instructor.publishing import Published, load_serving_catalog, publish_zip
+from app.services.instructor.selftest import format_report
 from tests.services.instructor_fakes import EXAMPLE, make_user, zip_folder
 
 

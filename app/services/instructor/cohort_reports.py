@@ -21,8 +21,7 @@ from app.models.progress import Attempt
 from app.models.publishing import Cohort
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.services import misconceptions
-from app.services.cohorts import (
+from app.services.instructor.cohorts import (
     TOP,
     CohortDashboard,
     LearnerStats,
@@ -32,6 +31,7 @@ from app.services.cohorts import (
     learner_name,
     members_of,
 )
+from app.services.progress import misconceptions
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_COLUMNS = (

@@ -8,7 +8,9 @@ from sqlmodel import Session
 from app.models.progress import QuizSession
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.services import browse, mastery, sessions
+from app.services import browse
+from app.services.practice import sessions
+from app.services.progress import mastery
 
 
 class OpenSession(BaseModel):

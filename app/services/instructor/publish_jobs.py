@@ -26,7 +26,7 @@ from app.grading.results import GradeResult
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.packs.schema import Code, CodeFix
-from app.services import publishing
+from app.services.instructor import publishing
 
 KEEP_SECONDS = 3600
 STEPS = (

@@ -28,8 +28,8 @@ from app.models.users import User
 from app.packs.catalog import Catalog, pack_folders
 from app.packs.loader import Pack, load_pack
 from app.packs.schema import SLUG
-from app.services.pack_archives import ArchiveRefused, Limits, extract_pack
-from app.services.selftest import SelfTestReport, has_code, run_selftest
+from app.services.instructor.pack_archives import ArchiveRefused, Limits, extract_pack
+from app.services.instructor.selftest import SelfTestReport, has_code, run_selftest
 
 VERSION = re.compile(r"^\d+\.\d+\.\d+$")
 _publish_lock = asyncio.Lock()  # one publication at a time: checks and the move stay atomic

@@ -23,9 +23,10 @@ from app.models.interviews import InterviewAnswer
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.schemas import FeedbackItem, GradeResponse
-from app.services import interview_plans as plans
-from app.services import progress, questions
-from app.services.interview_reports import seconds_taken
+from app.services import questions
+from app.services.interviews import plans
+from app.services.interviews.reports import seconds_taken
+from app.services.progress import history as progress
 
 log = logging.getLogger("tapequiz.interviews")
 

@@ -17,9 +17,9 @@ from app.clock import as_utc
 from app.models.interviews import Interview, InterviewReport
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.services import interview_answers as answers
-from app.services.interview_answers import Graders
-from app.services.interview_reports import History, build_report, red_flags
+from app.services.interviews import answers
+from app.services.interviews.answers import Graders
+from app.services.interviews.reports import History, build_report, red_flags
 
 GRACE_SECONDS = 2  # the countdown's last answer may take this long to arrive
 HISTORY = 5  # earlier interviews compared in a report

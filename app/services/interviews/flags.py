@@ -19,8 +19,8 @@ from app.grading.freetext import affirms, stated_core_tells
 from app.models.interviews import RedFlag
 from app.packs.loader import LoadedQuestion
 from app.packs.schema import ChoiceQuestionBase, TrueFalse
-from app.services import interview_code_tells as code
-from app.services.interview_plans import related
+from app.services.interviews import code_tells as code
+from app.services.interviews.plans import related
 
 MAX_EVIDENCE = 300
 _QUOTE = re.compile(r"\u201c(.+?)\u201d", re.DOTALL)

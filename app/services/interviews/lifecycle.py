@@ -32,11 +32,9 @@ from app.models.interviews import (
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.packs.loader import LoadedQuestion
-from app.services import interview_answers as answers
-from app.services import interview_endings as endings
-from app.services import interview_plans as plans
 from app.services import questions
-from app.services.interview_answers import Graders
+from app.services.interviews import answers, endings, plans
+from app.services.interviews.answers import Graders
 
 log = logging.getLogger("tapequiz.interviews")
 

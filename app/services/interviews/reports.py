@@ -29,10 +29,10 @@ from app.packs.catalog import Catalog
 from app.packs.loader import LoadedQuestion
 from app.packs.schema import ChoiceQuestionBase, Code, CodeFix, FreeText, Ordering, TrueFalse
 from app.schemas import FeedbackItem
-from app.services import interview_signals as signals
-from app.services.interview_flags import TELLS, find_red_flags
-from app.services.interview_plans import related
-from app.services.misconceptions import without_scenario_ids
+from app.services.interviews import signals
+from app.services.interviews.flags import TELLS, find_red_flags
+from app.services.interviews.plans import related
+from app.services.progress.misconceptions import without_scenario_ids
 
 TYPE_WEIGHTS = {"free-text": 2.0, "code": 3.0, "code-fix": 3.0}
 SLOT_WEIGHTS = {"warm-up": 1.0, "explanation": 2.0, "code": 3.0}

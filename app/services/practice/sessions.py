@@ -21,7 +21,9 @@ from app.models.users import User, utcnow
 from app.packs.catalog import Catalog
 from app.packs.loader import LoadedQuestion
 from app.schemas import Hint
-from app.services import progress, questions, reviews
+from app.services import questions
+from app.services.progress import history as progress
+from app.services.progress import reviews
 
 MAX_COUNT = 30
 ALREADY_ANSWERED = "that question was already answered; here is the current one"

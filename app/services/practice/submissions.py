@@ -16,7 +16,7 @@ from app.errors import NotFound
 from app.models.progress import Attempt
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.services.answer_text import answer_text
+from app.services.practice.answer_text import answer_text
 
 MAX_LISTED = 50
 

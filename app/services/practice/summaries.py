@@ -21,9 +21,10 @@ from app.packs.loader import LoadedQuestion
 from app.packs.public import QuestionDetail
 from app.packs.schema import ChoiceQuestionBase, Ordering, PredictOutput
 from app.schemas import FeedbackItem
-from app.services import misconceptions, questions, reviews
-from app.services.answer_text import answer_items, answer_text
-from app.services.sessions import current_question, get_session, hints_shown
+from app.services import questions
+from app.services.practice.answer_text import answer_items, answer_text
+from app.services.practice.sessions import current_question, get_session, hints_shown
+from app.services.progress import misconceptions, reviews
 
 
 class ChoiceReview(BaseModel):

@@ -18,8 +18,8 @@ from app.grading.dispatch import CodeGraderLike
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.packs.schema import Code, CodeFix
-from app.services.misconceptions import describe_scenario
-from app.services.sessions import current_question, get_session
+from app.services.practice.sessions import current_question, get_session
+from app.services.progress.misconceptions import describe_scenario
 
 
 class Trying(Protocol):

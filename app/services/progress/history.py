@@ -15,7 +15,7 @@ from app.models.progress import Attempt
 from app.models.users import User
 from app.packs.loader import LoadedQuestion
 from app.schemas import GradeResponse
-from app.services import reviews
+from app.services.progress import reviews
 
 
 def record_attempt(

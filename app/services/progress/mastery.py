@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 from app.models.progress import Attempt
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.services import misconceptions, reviews
+from app.services.progress import misconceptions, reviews
 
 MAX_POINTS = 14
 

@@ -13,7 +13,10 @@ from app.models.progress import Attempt, ReviewState
 from app.models.publishing import CohortMember
 from app.models.users import utcnow
 from app.packs.catalog import Catalog
-from app.services import accounts, cohorts, progress, reviews
+from app.services import accounts
+from app.services.instructor import cohorts
+from app.services.progress import history as progress
+from app.services.progress import reviews
 from tests.services.quiz.conftest import new_user, response
 
 PASSWORD = "correct horse battery"

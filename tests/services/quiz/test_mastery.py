@@ -6,7 +6,8 @@ from sqlmodel import Session
 
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.services import mastery, progress
+from app.services.progress import history as progress
+from app.services.progress import mastery
 from tests.services.quiz.conftest import new_user, response
 
 

@@ -6,8 +6,8 @@ import pytest
 
 from app.config import Settings
 from app.packs.catalog import Catalog
-from app.services import misconceptions
-from app.services.publishing import load_serving_catalog
+from app.services.instructor.publishing import load_serving_catalog
+from app.services.progress import misconceptions
 
 
 @pytest.fixture(scope="module")

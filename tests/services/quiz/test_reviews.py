@@ -9,7 +9,7 @@ from fsrs import Rating
 from sqlmodel import Session
 
 from app.models.users import utcnow
-from app.services import reviews
+from app.services.progress import reviews
 from tests.services.quiz.conftest import new_user
 
 

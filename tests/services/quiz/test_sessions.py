@@ -13,7 +13,7 @@ from app.grading.results import GradeResult
 from app.models.progress import Attempt, ReviewState
 from app.models.users import User, utcnow
 from app.packs.catalog import Catalog
-from app.services import sessions
+from app.services.practice import sessions
 from tests.services.quiz.conftest import new_user
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.trials import can_run, describe
+from app.services.practice.trials import can_run, describe
 
 
 def test_describe_names_none_gradients_unchanged_weights_and_the_error_line() -> None:

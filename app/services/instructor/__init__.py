@@ -1,0 +1,1 @@
+"""Instructors: packs published, self-tested and exported, cohorts and their dashboards."""

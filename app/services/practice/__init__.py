@@ -1,0 +1,1 @@
+"""Practice: a learner's quiz sessions, answering, Run and resubmits, and what they see after."""

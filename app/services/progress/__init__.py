@@ -1,0 +1,1 @@
+"""Progress: mastery per topic and misconception over time, history and spaced review."""

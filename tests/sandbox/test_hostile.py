@@ -106,9 +106,9 @@ CASES = {
         "    p.start()"
     ),
     "print-100-mb": "    sys.stdout.write('x' * 100_000_000)\n    sys.stdout.flush()",
-    "thread-bomb": (
-        "    for _ in range(10_000):\n"
-        "        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()"
+    "thread-bomb": (  # inside a tape: the checker reports the exception, not "no tape"
+        "    with tf.GradientTape():\n        for _ in range(10_000):\n"
+        "            threading.Thread(target=time.sleep, args=(30,), daemon=True).start()"
     ),
 }
 
@@ -197,7 +197,7 @@ def test_breached_limit_is_named(
 def test_process_limit_stops_a_thread_bomb(sandbox: SandboxGrader) -> None:
     result = sandbox.grade(load_question("train-step"), _source(CASES["thread-bomb"], sandbox, 1))
     assert result.verdict == "incorrect"
-    assert "can't start new thread" in result.feedback[0].message, result.feedback
+    assert any("can't start new thread" in f.message for f in result.feedback), result.feedback
 
 
 def test_pool_still_grades_after_hostile_cases(sandbox: SandboxGrader) -> None:
@@ -206,15 +206,18 @@ def test_pool_still_grades_after_hostile_cases(sandbox: SandboxGrader) -> None:
 
 
 def test_sandbox_runs_as_unprivileged_uid_without_network(sandbox: SandboxGrader) -> None:
-    body = (
+    body = (  # inside a tape: the checker reports the exception, not "no tape"
         "    lines = open('/proc/net/dev').readlines()[2:]\n"
         "    interfaces = [line.split(':')[0].strip() for line in lines]\n"
         "    caps = [l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')]\n"
-        "    raise ValueError(repr((os.getuid(), sorted(os.listdir('/')), interfaces, caps)))"
+        "    with tf.GradientTape():\n"
+        "        raise ValueError(repr((os.getuid(), sorted(os.listdir('/')), interfaces, caps)))"
     )
     result = sandbox.grade(load_question("train-step"), Template(STEP).substitute(body=body))
     uid, top, interfaces, caps = ast.literal_eval(
-        result.feedback[0].message.split("ValueError: ")[1].split(" (line")[0]
+        next(f.message for f in result.feedback if "ValueError: " in f.message)
+        .split("ValueError: ")[1]
+        .split(" (line")[0]
     )
     assert uid != 0 and caps == ["0000000000000000"]
     if not isinstance(sandbox.grader.pool.backend, rootless.Rootless):

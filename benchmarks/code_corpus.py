@@ -3,7 +3,7 @@
 Grades every submission under tests/grading/code_corpus/<question>/ (labels decided from the
 prompt by someone other than the checker's author) and prints, per question and overall: how
 many agree with their label, correct answers graded below correct, wrong answers graded
-correct, each disagreement with its verdict and first feedback line, and the wall and CPU
+correct, each disagreement with its verdict and first feedback line, and the wall
 time. By default the corpus is graded in batches (app/grading/code/corpus.py; disagreements
 are re-graded alone); `--isolated` grades every submission alone through CodeGrader.grade,
 the production path, as a baseline for both the verdicts and the time. Needs the sandbox.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import resource
 import tempfile
 import time
 from collections import defaultdict
@@ -92,20 +91,15 @@ async def main(args: argparse.Namespace) -> None:
         grader = CodeGrader(settings)
         await grader.start()
         try:
-            began, cpu = time.monotonic(), _children_cpu()
+            began = time.monotonic()
             graded = await grade(grader, items, args.isolated)
             await grader.pool.settle()
-            wall, used = time.monotonic() - began, _children_cpu() - cpu
+            wall = time.monotonic() - began
         finally:
             await grader.stop()
     report(items, graded, args.verbose)
     mode = "isolated (one worker each)" if args.isolated else "batched"
-    print(f"{mode}: {len(items)} submissions in {wall:.1f} s wall, {used:.1f} CPU-s in workers")
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    print(f"{mode}: {len(items)} submissions in {wall:.1f} s wall")
 
 
 if __name__ == "__main__":

@@ -126,18 +126,22 @@ def test_no_tape_is_told_apart_from_loss_outside_tape() -> None:
     assert grade(with_tape, analyse(NUMPY_AND_LOSS_AFTER)).misconceptions == ["loss-outside-tape"]
 
 
-def test_no_tape_is_not_claimed_when_the_code_failed_before_its_tape() -> None:
+@pytest.mark.parametrize("source", [NUMPY_ON_INPUTS, "def train_step(m, o, l, x, y): pass"])
+def test_no_tape_is_not_claimed_when_the_code_failed_before_any_tape(source: str) -> None:
     early = scenario(error=error("TypeError", "bad operand"), tape=[], gradient=[], apply=[])
-    facts = analyse(NUMPY_ON_INPUTS)  # the source has a tape; it was never reached
-    assert grade(early, facts).misconceptions == ["exception"]
+    assert grade(early, analyse(source)).misconceptions == ["exception"]
 
 
-def test_fingerprint_label_is_not_added_when_a_rule_explains_the_run() -> None:
+def test_builtin_fingerprint_is_not_added_when_a_rule_explains_the_run() -> None:
     no_apply = scenario(weights=W0, apply=[])
     no_apply["calls"][0]["iterations"] = [0]
-    known = [KnownWrong("numpy-inside-tape", "Converts the predictions to NumPy.", no_apply)]
+    run = {"load_error": None, "scenarios": [no_apply]}
+    known = [
+        KnownWrong("numpy-inside-tape", "Converts the predictions to NumPy.", run),
+        KnownWrong("pack-own-slug", "A mistake only this pack names.", run),
+    ]
     result = grade(copy.deepcopy(no_apply), known=known)
-    assert result.misconceptions == ["missing-apply"]
+    assert result.misconceptions == ["missing-apply", "pack-own-slug"]
 
 
 @pytest.mark.parametrize(

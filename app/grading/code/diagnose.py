@@ -58,6 +58,8 @@ def _exception(
     tag = runtime_error_tag(error["type"], text, lines, facts.apply_lines)
     if tag:
         return [Finding(tag, message_for(tag), lines=lines)]
+    if facts.numpy_on_path and "numpy" in text.lower():  # a NumPy value where a tensor was due
+        return [Finding("numpy-inside-tape", message_for("numpy-inside-tape"), lines=lines)]
     if any(marker in text for marker in _EXPLAINED_ELSEWHERE):
         fallback = "none-gradients" if "No gradients" in text else "unknown-variable"
         return [Finding(fallback, message_for(fallback), lines=lines)]
@@ -96,18 +98,21 @@ def _none_gradients(
 
 
 def _no_tape(ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts) -> bool:
-    """The reference recorded on a tape and the candidate never opened one: its source has
-    none, or it ran to the end (or to the optimizer's "No gradients") without entering it."""
+    """The reference recorded on a tape and the candidate ran to the end (or to the
+    optimizer's "No gradients") without ever opening one."""
     if not records(ref, "tape") or records(cand, "tape"):
         return False
-    error = cand["error"]
-    finished = not error or any(m in error["message"] for m in _EXPLAINED_ELSEWHERE)
-    return finished or "GradientTape" not in facts.calls
+    error = cand["error"]  # an error before any tape says nothing about tapes: shown as is
+    return not error or any(m in error["message"] for m in _EXPLAINED_ELSEWHERE)
 
 
 def _why_none(
     bad: list[dict[str, Any]], ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
 ) -> Finding:
+    ref_nested = [r for r in records(ref, "gradient") if r["open_tapes"]]
+    cand_nested = [r for r in records(cand, "gradient") if r["open_tapes"]]
+    if ref_nested and not cand_nested and len({r["tape"] for r in records(cand, "tape")}) > 1:
+        return Finding("gradient-outside-outer-tape", message_for("gradient-outside-outer-tape"))
     if facts.loss_outside_tape:
         return Finding(
             "loss-outside-tape", message_for("loss-outside-tape"), lines=facts.loss_outside_tape
@@ -119,10 +124,6 @@ def _why_none(
     watched = {w["tape"] for w in records(cand, "watch")}
     if any(r["sources"].get("tensor") and r["tape"] not in watched for r in bad):
         return Finding("no-watch", message_for("no-watch"))
-    ref_nested = [r for r in records(ref, "gradient") if r["open_tapes"]]
-    cand_nested = [r for r in records(cand, "gradient") if r["open_tapes"]]
-    if ref_nested and not cand_nested:
-        return Finding("gradient-outside-outer-tape", message_for("gradient-outside-outer-tape"))
     if any(r["sources"].get("tensor") for r in bad):
         return Finding("no-watch", message_for("no-watch"))
     return Finding("none-gradients", message_for("none-gradients"))

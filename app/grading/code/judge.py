@@ -14,7 +14,7 @@ from typing import Any
 
 from app.grading.code.compare import Mismatch, Tolerance, compare_scenario, same_behaviour
 from app.grading.code.diagnose import Finding, scenario_findings
-from app.grading.code.messages import message_for
+from app.grading.code.messages import MESSAGES, message_for
 from app.grading.code.static import SourceFacts
 from app.grading.results import Feedback, FeedbackKind, GradeResult
 
@@ -54,8 +54,10 @@ def judge(*, contract: str, reference: dict[str, Any], candidate: dict[str, Any]
     total = len(reference["scenarios"])
     if passed == total and not findings:
         return _correct(reference)
-    if not findings:  # a fingerprint is weaker evidence than any rule that fired
-        findings += _known(known, candidate, tolerance)
+    # A fingerprint is weaker evidence than a rule: a built-in tag comes from it only when no
+    # rule fired; a pack's own tag (no rule can find it) is added either way.
+    found = _known(known, candidate, tolerance)
+    findings += [f for f in found if not findings or f.tag not in MESSAGES]
     if not findings:
         findings.append(_fallback(mismatches))
     result = _incorrect(findings, passed, total, mismatches)

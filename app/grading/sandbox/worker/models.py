@@ -39,6 +39,14 @@ def with_bn_dropout(inputs: int, outputs: int, rate: float = 0.25) -> Any:
     )
 
 
+def rescaled_bn_dropout(inputs: int, outputs: int, rate: float) -> Any:
+    """with_bn_dropout behind a weightless Rescaling layer: the first op on the input reads no
+    watched variable, so the tape records nothing about x unless x itself is watched before
+    the forward pass (watching it afterwards only works by accident on a Dense first layer)."""
+    inner = with_bn_dropout(inputs, outputs, rate)
+    return keras.Sequential([keras.Input((inputs,)), keras.layers.Rescaling(0.5), *inner.layers])
+
+
 def frozen_first_layer(inputs: int, outputs: int) -> Any:
     """with_bn_dropout whose first Dense is frozen: its kernel and bias are non-trainable, so
     an answer that trains `model.variables` or every layer's weights would move them."""

@@ -190,7 +190,7 @@ CONTRACTS: dict[str, Contract] = {
             Scenario(
                 "batchnorm-dropout-eager",
                 601,
-                lambda: _input_grad(m.with_bn_dropout(4, 2, 0.5), m.batch(70, 5, 4), False),
+                lambda: _input_grad(m.rescaled_bn_dropout(4, 2, 0.5), m.batch(70, 5, 4), False),
             ),
             Scenario(
                 "mlp-tf-function",

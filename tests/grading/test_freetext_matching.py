@@ -198,3 +198,54 @@ def test_find_hits_reads_a_statement_judged_false_as_denied(sentence: str) -> No
 def test_find_hits_attributes_by_the_nearest_framework(sentence: str, foreign: bool) -> None:
     hits = find_hits(tuple(normalise(sentence).units), [r"(zero_grad|compiles? ~ graph)"])
     assert hits and hits[0].foreign is foreign
+
+
+@pytest.mark.parametrize(
+    ("text", "affirmed"),
+    [
+        # A sentence labelled as a myth states the myth, not the candidate's claim.
+        ("Myth: tape.gradient updates the weights. Reality: apply_gradients does.", False),
+        ("A common misconception - tape.gradient updates the weights.", False),
+        ("Myth #2: tape.gradient updates the weights.", False),
+        # A verdict right after the claim, in its sentence or as the next one.
+        ("tape.gradient updates the weights - false.", False),
+        ('"tape.gradient updates the weights" - wrong.', False),
+        ("tape.gradient updates the weights - that's a myth.", False),
+        ("tape.gradient updates the weights? No.", False),
+        ("tape.gradient updates the weights. That's a myth.", False),
+        # Hedged expectations and reported claims, and an elliptical denial.
+        ("You might think tape.gradient updates the weights, but it only returns them.", False),
+        ("You'd expect that tape.gradient updates the weights, but it doesn't.", False),
+        ("Some people claim tape.gradient updates the weights.", False),
+        # Correct variants: the same words stated by the candidate stay affirmed.
+        ("Mistake: tape.gradient updates the weights.", True),
+        ("tape.gradient updates the weights. No surprise there.", True),
+        ("tape.gradient updates the weights - I checked it in the debugger.", True),
+        ("tape.gradient updates the weights, but it is slow.", True),
+        ("People say tape.gradient updates the weights.", True),
+        ("tape.gradient updates the weights. That's how it works.", True),
+    ],
+)
+def test_find_hits_reads_claims_reported_or_judged_as_myths(text: str, affirmed: bool) -> None:
+    hits = find_hits(tuple(split_units(text)), [UPDATES])
+    assert [h.affirmed for h in hits] == [affirmed]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "foreign"),
+    [
+        ("In JAX you just call jax.grad and zero_grad is never needed.", True),
+        ("With optax you call zero_grad on nothing.", True),
+        ("Unlike JAX, in TensorFlow you call zero_grad.", False),
+    ],
+)
+def test_find_hits_attributes_statements_about_jax_to_jax(sentence: str, foreign: bool) -> None:
+    hits = find_hits(tuple(split_units(sentence)), ["call ~ zero_grad"])
+    assert [h.foreign for h in hits] == [foreign]
+
+
+def test_find_hits_reads_and_neither_as_a_new_denied_statement() -> None:
+    sentence = (
+        "apply_gradients changes the weights and neither does tape.gradient update the weights."
+    )
+    assert [h.affirmed for h in find_hits(tuple(split_units(sentence)), [UPDATES])] == [False]

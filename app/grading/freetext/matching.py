@@ -50,7 +50,7 @@ _TERMINATOR = re.compile(
     r"[,;:!?]|\s-+>?\s|=>|\b(?:but|however|whereas|although|though|while|so|because|since"
     r"|which|otherwise|therefore|hence|yet|instead(?!\s+of)|thus|unless)\b"
     r"|\band\s+(?=" + _SUBJECT + r"\b)"
-    r"|\band\s+(?=(?:don't|dont|do\s+not|not|never|no)\b)",
+    r"|\band\s+(?=(?:don't|dont|do\s+not|not|never|no|neither|nor)\b)",
     re.IGNORECASE,
 )
 _NEW_SUBJECT = re.compile(
@@ -62,7 +62,9 @@ _NEW_SUBJECT = re.compile(
 # subordinate clause, so a phrasing that starts there may run into it.
 _SUBORDINATE = re.compile(r"(?:once|after|when|before|as soon as)\b", re.IGNORECASE)
 _CALL_ARGS = re.compile(r"(?<=[\w\]])\([^()\n]*\)")
-_FOREIGN = re.compile(r"\b(?:pytorch|torch|other\s+frameworks?|chainer|mxnet)\b", re.I)
+_FOREIGN = re.compile(
+    r"\b(?:pytorch|torch|jax|flax|optax|haiku|other\s+frameworks?|chainer|mxnet)\b", re.I
+)
 # "Like PyTorch", "unlike PyTorch", "compared to PyTorch": a comparison with TensorFlow.
 _COMPARED = re.compile(
     r"\b(?:un)?like\s+(?:in\s+)?$|\b(?:un)?like\s+(?:[\w.()]+\s+){1,3}in\s+$|\bas\s+in\s+$"
@@ -71,7 +73,9 @@ _COMPARED = re.compile(
     r"|\b(?:vs\.?|versus)\s+$",
     re.IGNORECASE,
 )
-_OTHER_API = re.compile(r"\b(?:pytorch|torch)\b|\.grad\b|\bbackward\(", re.IGNORECASE)
+_OTHER_API = re.compile(
+    r"\b(?:pytorch|torch|jax|optax|flax)\b|\.grad\b|\bbackward\(|\bvalue_and_grad\b", re.IGNORECASE
+)
 _OWN = re.compile(r"\b(?:tensorflow|tf|keras|GradientTape)\b", re.IGNORECASE)
 
 
@@ -134,14 +138,51 @@ _REPORTED_FALSE = re.compile(
     r"(?:to\s+(?:think|say|believe|assume)\s+)?that\b"
     r"|\b(?:people|beginners|newcomers|many|some|others|folks|candidates)\s+"
     r"(?:often\s+|sometimes\s+|usually\s+|wrongly\s+|mistakenly\s+)?"
-    r"(?:think|believe|assume)s?\b",
+    r"(?:think|believe|assume|claim)s?\b"
+    r"|\byou\s+(?:might|may|would|could|'d)\s+(?:think|expect|assume|believe|guess)\b"
+    r"|\b(?:tempting|easy)\s+to\s+(?:think|assume|believe)\b",
+    re.IGNORECASE,
+)
+# A sentence labelled as a myth: "Myth: ...", "A common misconception - ...", "Myth #2: ...".
+_MYTH_LABEL = re.compile(
+    r"^\W*(?:\w+\s+){0,2}(?:myths?|misconceptions?)\s*(?:#?\d+\s*)?"
+    r"(?::|-+>?\s)",
+    re.IGNORECASE,
+)
+# A verdict right after a statement, in the same sentence ("X - false", "X - that's a
+# myth") or as the next sentence ("X? No.", "X. That's a myth.").
+_VERDICT_FALSE = re.compile(
+    r"\W*(?:(?:that|this|which|it)(?:'s|\s+is)\s+(?:(?:simply|just|a\s+total)\s+)?)?"
+    r"(?:false|wrong|untrue|incorrect|a\s+myth|a\s+misconception|not\s+true|nope\b"
+    r"|no\s*(?:[.!]|$))",
+    re.IGNORECASE,
+)
+_VERDICT_AFTER = re.compile(r"[\s\"'`]*(?:-+|:|\(|,)\s*(?=\w)")
+# An elliptical denial later in the sentence: "you'd expect it to raise, but it doesn't".
+_ELLIPTICAL_DENIAL = re.compile(
+    r"[^.;]*?\bbut\s+(?:it|that|this|they|he|she)\s+(?:doesn't|does\s+not|don't|do\s+not"
+    r"|isn't|is\s+not|aren't|are\s+not|won't|will\s+not|didn't|did\s+not)\s*(?:[.,;!]|$)",
     re.IGNORECASE,
 )
 
 
-def judged_false(masked: str, end: int) -> bool:
-    """Whether the words right after a match call it false."""
-    return _JUDGED_FALSE.match(masked, end) is not None
+def judged_false(masked: str, end: int, next_text: str = "") -> bool:
+    """Whether the words right after a match call it false.
+
+    "X isn't needed", "X - that's a myth", "X, but it doesn't." in the same sentence; a
+    bare verdict as the next sentence ("X? No.", "X. That's a myth.") when X ends its own.
+    """
+    if _JUDGED_FALSE.match(masked, end) is not None:
+        return True
+    after = _VERDICT_AFTER.match(masked, end)
+    if after is not None and _VERDICT_FALSE.match(masked, after.end()):
+        return True
+    if _ELLIPTICAL_DENIAL.match(masked, end) is not None:
+        return True
+    rest = masked[end:].strip(" \t\"'`)")
+    if rest in ("", ".", "?", "!") and next_text:
+        return _VERDICT_FALSE.fullmatch(next_text.strip().rstrip(".!")) is not None
+    return False
 
 
 def is_affirmed(masked: str, start: int, end: int) -> bool:
@@ -157,7 +198,10 @@ def is_affirmed(masked: str, start: int, end: int) -> bool:
         if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
     ]
     last_clause = _CUE.findall(masked, max(start, _clause_start(masked, end, inclusive=False)), end)
-    reported = _REPORTED_FALSE.search(masked, _clause_start(masked, start), start) is not None
+    reported = (
+        _REPORTED_FALSE.search(masked, _clause_start(masked, start), start) is not None
+        or _MYTH_LABEL.match(masked[:start]) is not None
+    )
     return (len(lead_in) + len(last_clause) + reported) % 2 == 0
 
 
@@ -261,8 +305,9 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
         compiled = compile_phrasing(pattern)
         if _ANCHORED.search(pattern) is None and compiled.search(whole) is None:
             continue  # one search over the whole answer rules most phrasings out
-        for unit in units:
-            hits += _unit_hits(unit, compiled)
+        for index, unit in enumerate(units):
+            following = units[index + 1].text if index + 1 < len(units) else ""
+            hits += _unit_hits(unit, compiled, following)
     return hits
 
 
@@ -275,19 +320,19 @@ def _whole(units: tuple[Unit, ...]) -> str:
     return "\n".join(text for u in units for text in (u.text, u.lemmas) if text)
 
 
-def _unit_hits(unit: Unit, compiled: re.Pattern[str]) -> list[Hit]:
+def _unit_hits(unit: Unit, compiled: re.Pattern[str], following: str = "") -> list[Hit]:
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
         masked = _mask(text)
         found = _matches(compiled, text, masked)
         if found:  # the lemma twin is read only where the words as written say nothing
-            return [_hit(unit, text, masked, match) for match in found]
+            return [_hit(unit, text, masked, match, following) for match in found]
     return []
 
 
-def _hit(unit: Unit, text: str, masked: str, match: re.Match[str]) -> Hit:
+def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: str = "") -> Hit:
     start, end = match.span()
     if unit.is_code:  # code states what it does; `not` in code is logic, not denial
         return Hit(match.group(), unit.text, affirmed=True, foreign=False)
-    affirmed = is_affirmed(masked, start, end) != judged_false(masked, end)
+    affirmed = is_affirmed(masked, start, end) != judged_false(masked, end, following)
     foreign = _is_foreign(text, masked, start, end)
     return Hit(match.group(), unit.text, affirmed, foreign)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import sys
 import time
 from typing import Any
@@ -103,6 +104,9 @@ def serve(config: dict[str, Any]) -> None:
     os.close(0)
     cpu_seconds = int(job.get("cpu_seconds", config["cpu_seconds"]))  # set by the supervisor
     lockdown.lock(cpu_seconds, int(config["open_files"]))
+    if os.getpid() == 1:  # a forked child is its namespace's init, which ignores SIGXCPU:
+        soft, _ = resource.getrlimit(resource.RLIMIT_CPU)  # SIGKILL at the soft limit instead
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft))
     from .runner import run_source
 
     began = time.monotonic()

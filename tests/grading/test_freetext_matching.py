@@ -249,3 +249,55 @@ def test_find_hits_reads_and_neither_as_a_new_denied_statement() -> None:
         "apply_gradients changes the weights and neither does tape.gradient update the weights."
     )
     assert [h.affirmed for h in find_hits(tuple(split_units(sentence)), [UPDATES])] == [False]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pattern", "affirmed"),
+    [
+        # Counterfactual if-clause (past tense + would): the claim is denied.
+        (
+            "If tape.gradient updated the weights, you wouldn't need an optimizer.",
+            r"tape\.gradient ~ (updat|chang)\w* ~ (weights|variables)",
+            False,
+        ),
+        (
+            "If tape.gradient changed the variables, you'd never call apply_gradients.",
+            r"tape\.gradient ~ (updat|chang)\w* ~ (weights|variables)",
+            False,
+        ),
+        (
+            "If tape.gradient didn't update the weights, nothing would train.",
+            r"tape\.gradient ~ (updat|chang)\w* ~ (weights|variables)",
+            True,
+        ),
+        # Open conditions are not counterfactual: a passive or a present tense stays affirmed.
+        (
+            "If the loss is computed outside the tape, you'd get None.",
+            r"loss ~ computed ~ outside ~ tape",
+            True,
+        ),
+        (
+            "If tape.gradient updates the weights, you would see them change.",
+            r"tape\.gradient ~ (updat|chang)\w* ~ (weights|variables)",
+            True,
+        ),
+        # A denied action in an open if-clause with a consequence says the action is needed.
+        (
+            "If you don't reset the accumulators, the gradients add up.",
+            r"reset\w* ~ (accumulators|totals)",
+            True,
+        ),
+        (
+            "If you didn't reset the accumulators, they would keep growing.",
+            r"reset\w* ~ (accumulators|totals)",
+            True,
+        ),
+        ("If you don't call zero_grad, the gradients pile up.", r"call ~ zero_grad", True),
+        # Without an if-clause, or without a consequence, the denial stands.
+        ("You don't reset the accumulators.", r"reset\w* ~ (accumulators|totals)", False),
+        ("If you don't call zero_grad.", r"call ~ zero_grad", False),
+    ],
+)
+def test_find_hits_reads_conditionals(sentence: str, pattern: str, affirmed: bool) -> None:
+    hits = find_hits(tuple(split_units(sentence)), [pattern])
+    assert [h.affirmed for h in hits] == [affirmed]

@@ -198,11 +198,51 @@ def is_affirmed(masked: str, start: int, end: int) -> bool:
         if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
     ]
     last_clause = _CUE.findall(masked, max(start, _clause_start(masked, end, inclusive=False)), end)
+    if _open_negated_condition(masked, start, end, len(lead_in) + len(last_clause)):
+        return True
     reported = (
         _REPORTED_FALSE.search(masked, _clause_start(masked, start), start) is not None
         or _MYTH_LABEL.match(masked[:start]) is not None
+        or _counterfactual(masked, start, end)
     )
     return (len(lead_in) + len(last_clause) + reported) % 2 == 0
+
+
+_IF_CLAUSE = re.compile(r"\s*if\b", re.IGNORECASE)
+# Past tense in an if-clause, not a passive or perfect ("is computed", "has recorded").
+_PAST = re.compile(
+    r"\b(?:were|did|had)\b|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbe\s)(?<!\bbeen\s)"
+    r"(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bhas\s)(?<!\bhave\s)\b[a-z]{3,}ed\b",
+    re.IGNORECASE,
+)
+_WOULD = re.compile(r"\b(?:would|wouldn't|'d)\b|\w'd\b", re.IGNORECASE)
+
+
+def _counterfactual(masked: str, start: int, end: int) -> bool:
+    """A claim in a counterfactual if-clause: "if tape.gradient updated the weights, you
+    wouldn't need an optimizer" states that it does not. An open condition ("if the loss
+    is computed outside the tape, you'd get None") states nothing false: it needs a past
+    tense in the if-clause, not a passive."""
+    clause_start = _clause_start(masked, start)
+    if _IF_CLAUSE.match(masked, clause_start) is None:
+        return False
+    clause_end = _clause_end(masked, end)
+    if _PAST.search(masked, clause_start, clause_end) is None:
+        return False
+    return _WOULD.search(masked, clause_end) is not None
+
+
+def _open_negated_condition(masked: str, start: int, end: int, cues: int) -> bool:
+    """ "If you don't reset the accumulators, the gradients add up" says the reset is
+    needed: a denied action in an open if-clause that has a consequence is affirmed."""
+    if cues % 2 == 0:
+        return False
+    clause_start = _clause_start(masked, start)
+    if _IF_CLAUSE.match(masked, clause_start) is None:
+        return False
+    clause_end = _clause_end(masked, end)
+    has_consequence = clause_end < len(masked.rstrip(" .!?"))
+    return has_consequence and not _counterfactual(masked, start, end)
 
 
 def _reaches(between: str) -> bool:

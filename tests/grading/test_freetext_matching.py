@@ -301,3 +301,32 @@ def test_find_hits_reads_and_neither_as_a_new_denied_statement() -> None:
 def test_find_hits_reads_conditionals(sentence: str, pattern: str, affirmed: bool) -> None:
     hits = find_hits(tuple(split_units(sentence)), [pattern])
     assert [h.affirmed for h in hits] == [affirmed]
+
+
+PERSISTENT_DEFAULT = r"(tapes?|it) ~ (are|is) ~ persistent ~ (default|normally)"
+HOLDS_RECORDING = r"(default|normally) ~ (tapes?|it) ~ (keeps?|holds?) ~ (recording|ops?)"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pattern", "affirmed"),
+    [
+        # A "non-" prefix denies the word it is attached to, unless the phrasing asks for it.
+        ("The tape is non-persistent by default.", PERSISTENT_DEFAULT, [False]),
+        ("The tape is nonpersistent by default.", PERSISTENT_DEFAULT, []),
+        ("The tape is persistent by default.", PERSISTENT_DEFAULT, [True]),
+        ("A tape is non-persistent by default.", r"non-?persistent", [True]),
+        ("The tape gives None, so it is persistent by default.", PERSISTENT_DEFAULT, [True]),
+        # After a colon, a subordinate clause with its own subject starts a new statement.
+        (
+            "A default tape is single-use: once you call gradient it releases the ops it held.",
+            HOLDS_RECORDING,
+            [],
+        ),
+        ("By default the tape holds the recording.", HOLDS_RECORDING, [True]),
+    ],
+)
+def test_find_hits_reads_prefixes_and_subordinate_subjects(
+    sentence: str, pattern: str, affirmed: list[bool]
+) -> None:
+    hits = find_hits(tuple(split_units(sentence)), [pattern])
+    assert [h.affirmed for h in hits] == affirmed

@@ -54,7 +54,7 @@ _TERMINATOR = re.compile(
     re.IGNORECASE,
 )
 _NEW_SUBJECT = re.compile(
-    r"\s*(?:the\s+)?(?:apply_gradients|optimizer|tape\.gradient|tensorflow|tf|pytorch|torch|keras"
+    r"\s*(?:(?:once|when|after|before|if|as\s+soon\s+as)\s+)?(?:the\s+)?(?:apply_gradients|optimizer|tape\.gradient|tensorflow|tf|pytorch|torch|keras"
     r"|you|we|i)\b",
     re.IGNORECASE,
 )
@@ -369,10 +369,24 @@ def _unit_hits(unit: Unit, compiled: re.Pattern[str], following: str = "") -> li
     return []
 
 
+# "non-persistent", "non-trainable": the prefix denies the word it is attached to.
+_NON_PREFIX = re.compile(
+    r"\bnon-(?=[a-z])|\bnon(?=(?:persistent|trainable|differentiable|zero)\b)", re.IGNORECASE
+)
+
+
+def _denied_by_prefix(match: re.Match[str]) -> bool:
+    """Whether the matched words carry a "non-" the phrasing did not ask for: "the tape
+    is non-persistent by default" does not state "the tape is persistent by default"."""
+    return _NON_PREFIX.search(match.group()) is not None and "non" not in match.re.pattern.lower()
+
+
 def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: str = "") -> Hit:
     start, end = match.span()
     if unit.is_code:  # code states what it does; `not` in code is logic, not denial
         return Hit(match.group(), unit.text, affirmed=True, foreign=False)
-    affirmed = is_affirmed(masked, start, end) != judged_false(masked, end, following)
+    affirmed = (is_affirmed(masked, start, end) != judged_false(masked, end, following)) != (
+        _denied_by_prefix(match)
+    )
     foreign = _is_foreign(text, masked, start, end)
     return Hit(match.group(), unit.text, affirmed, foreign)

@@ -292,7 +292,28 @@ TELL_PARAPHRASES = [
  ("training-flag", "training-flag-is-optimizer-mode", "training=True tells the optimizer to update the weights."),
  ("why-none-gradients", "loss-outside-is-fine", "It doesn't matter where the loss is computed, so look elsewhere."),
  ("why-none-gradients", "must-watch-variables", "You need tape.watch(model.trainable_variables) inside the block."),
+ # Round 2: the source document's claims in new words (written for this test, not copied).
+ ("no-zero-grad", "tape-accumulates", "Without a reset, gradients from the previous step get added to this step's."),
+ ("no-zero-grad", "tape-accumulates", "Reuse the tape and the gradients pile up just like PyTorch's."),
+ ("numpy-inside-tape", "numpy-is-recorded", "Everything inside the with block is recorded, whichever library runs it."),
+ ("numpy-inside-tape", "numpy-is-recorded", "TensorFlow differentiates through the NumPy code like any other op."),
+ ("training-flag", "training-flag-enables-gradients", "training=True informs the tape that the pass is for training, so it keeps the ops."),
 ]  # fmt: skip
+
+# The same subjects stated correctly: the new phrasings must not fire on them.
+ROUND_TWO_CORRECT = [
+    ("no-zero-grad", "tape.gradient returns fresh tensors, so nothing from the previous step gets added to this step's gradients."),
+    ("numpy-inside-tape", "Not everything inside the with block is recorded: only TensorFlow ops are, NumPy is invisible to the tape."),
+    ("numpy-inside-tape", "The tape cannot differentiate through NumPy code, so the earlier layers get None gradients."),
+    ("training-flag", "training=True does not tell the tape anything; it switches Dropout and BatchNorm to their training behaviour."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "answer"), ROUND_TWO_CORRECT)
+def test_grade_freetext_round_two_phrasings_spare_correct_statements(
+    question_id: str, answer: str
+) -> None:
+    assert grade_freetext(question(question_id), answer).misconceptions == []
 
 
 @pytest.mark.parametrize(("question_id", "tag", "answer"), TELL_PARAPHRASES)

@@ -298,6 +298,11 @@ TELL_PARAPHRASES = [
  ("numpy-inside-tape", "numpy-is-recorded", "Everything inside the with block is recorded, whichever library runs it."),
  ("numpy-inside-tape", "numpy-is-recorded", "TensorFlow differentiates through the NumPy code like any other op."),
  ("training-flag", "training-flag-enables-gradients", "training=True informs the tape that the pass is for training, so it keeps the ops."),
+ # Tells the source document implies that no rubric named before round 2.
+ ("gradient-vs-apply", "apply-returns-new-weights", "apply_gradients hands back the updated parameters and you assign them back into the model."),
+ ("gradient-vs-apply", "apply-does-not-update", "tape.gradient computes, and nor does apply_gradients update the weights; the model reloads them later."),
+ ("numpy-inside-tape", "downstream-loses-gradients", "The layers after the conversion are not trained any more, the ones before it are fine."),
+ ("persistent-tape", "runtime-error-from-weight-change", "The second call fails because the optimizer already updated the weights after the first."),
 ]  # fmt: skip
 
 # The same subjects stated correctly: the new phrasings must not fire on them.
@@ -306,6 +311,10 @@ ROUND_TWO_CORRECT = [
     ("numpy-inside-tape", "Not everything inside the with block is recorded: only TensorFlow ops are, NumPy is invisible to the tape."),
     ("numpy-inside-tape", "The tape cannot differentiate through NumPy code, so the earlier layers get None gradients."),
     ("training-flag", "training=True does not tell the tape anything; it switches Dropout and BatchNorm to their training behaviour."),
+    ("gradient-vs-apply", "apply_gradients does not return the new weights: it assigns them to the variables itself."),
+    ("gradient-vs-apply", "tape.gradient changes nothing, and apply_gradients updates the weights in place."),
+    ("numpy-inside-tape", "The layers after the conversion are still trained; the ones before it get None gradients."),
+    ("persistent-tape", "The second call fails because the tape freed its recording, not because the weights changed."),
 ]  # fmt: skip
 
 

@@ -150,3 +150,39 @@ def test_rootless_pauses_an_idle_tree_for_at_most_its_budget() -> None:
     finally:
         sleeper.kill()
         sleeper.wait()
+
+
+def test_rootless_never_pauses_a_zygote_and_pauses_its_children_as_their_own_trees() -> None:
+    import subprocess
+
+    from app.grading.sandbox.backends import rootless
+
+    backend = rootless.Rootless()
+    zygote, busy, warming = (backend.prepare(name, Limits()) for name in ("z", "busy", "warm"))
+    zygote.pausable = False  # as zygotes.start sets it
+    parent = subprocess.Popen(["sh", "-c", "sleep 30 & sleep 30 & wait"])
+    try:
+        zygote.started(parent.pid)
+        forked: list[int] = []
+        for _ in range(500):
+            if len(forked := rootless.children(parent.pid)) == 2:
+                break
+            time.sleep(0.01)
+        zygote.set_busy()  # zygotes.start does this: a zygote runs no job
+        assert backend.busy_trees == set()
+        busy.adopt(forked[0])
+        warming.adopt(forked[1])
+        busy.set_busy()  # a job starts in one child: its sibling pauses, nothing else does
+        assert _state(forked[1], "T") == "T"
+        assert _state(forked[0], "S") == "S" and _state(parent.pid, "S") == "S"
+        busy.kill()  # the job is done and no other runs: the sibling continues
+        assert _state(forked[1], "S") == "S" and backend.busy_trees == set()
+        # Its children share its pid namespace (the host's here): never taken as the tree's
+        # own, which kill() would empty. Read-only check, so a regression kills nothing.
+        assert zygote.processes() == [parent.pid] and zygote.namespace == ""
+    finally:
+        parent.kill()
+        parent.wait()
+        for tree in (busy, warming):  # each a lone sleep: kill() ends just that pid
+            tree.kill()
+        backend.gone(zygote)

@@ -137,13 +137,7 @@ class Unsupported(WorkerFailed):
 async def start(backend: Backend, limits: Limits, name: str, max_children: int) -> Zygote:
     """Start a zygote in its own sandbox and wait until it has imported TensorFlow."""
     tree = await asyncio.to_thread(backend.prepare, name, limits)
-    if hasattr(tree, "signal") and not hasattr(tree, "pausable"):
-        # A backend that pauses idle trees (rootless SIGSTOPs them while a job runs) would
-        # pause the zygote's tree, which holds every forked child, the busy one included.
-        await asyncio.to_thread(tree.kill)
-        raise Unsupported(f"the {backend.name} backend cannot exempt a zygote from pausing")
-    if hasattr(tree, "pausable"):
-        tree.pausable = False  # it only waits on its socket and forks
+    tree.pausable = False  # it only waits on its socket and forks; its children are its tree
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
         argv, env = tree.command(theirs.fileno())
@@ -270,20 +264,7 @@ async def _fork(
 
 def adopt(tree: Tree, pid: int) -> None:
     """Move `pid` (and so every process it starts later) into `tree`'s own limits."""
-    moved = getattr(tree, "adopt", None)
-    if moved is not None:
-        moved(pid)
-        return
-    group = getattr(tree, "group", None)
-    if group is not None:  # cgroup1: memory, pids (+ cpu) directories
-        for path in group.dirs.values():
-            (path / "cgroup.procs").write_text(str(pid))
-        return
-    leaf = getattr(tree, "leaf", None)
-    if leaf is not None:  # cgroup2: one leaf
-        (leaf / "cgroup.procs").write_text(str(pid))
-        return
-    # rootless: the tree is the process itself and its pid namespace; nothing to move
+    tree.adopt(pid)
 
 
 async def retire(zygote: Zygote) -> None:

@@ -32,12 +32,17 @@ class Tree(Protocol):
     """One sandboxed process tree (a worker and anything it starts)."""
 
     name: str
+    pausable: bool  # False: never paused to make room for a job (a zygote: see rootless.py)
 
     def command(self, result_fd: int) -> tuple[list[str], dict[str, str]]:
         """argv and environment that start the worker inside this tree."""
 
     def started(self, pid: int) -> None:
         """The pid of the process `command` started (the tree's root on the host)."""
+
+    def adopt(self, pid: int) -> None:
+        """Instead of `started`: move host `pid`, already running (a child a zygote forked,
+        before it touched memory of its own), and all it starts later into this prepared tree."""
 
     def set_busy(self) -> None:
         """The worker got a job: give it full CPU priority where the backend can."""

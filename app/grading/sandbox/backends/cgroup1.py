@@ -23,6 +23,7 @@ class Cgroup1Tree:
     limits: Limits
     pid: int = 0
     killed: bool = field(default=False)
+    pausable: bool = True  # nothing is ever paused on this backend
 
     def command(self, result_fd: int) -> tuple[list[str], dict[str, str]]:
         views: list[tuple[str, str]] = []
@@ -33,6 +34,10 @@ class Cgroup1Tree:
 
     def started(self, pid: int) -> None:
         self.pid = pid
+
+    def adopt(self, pid: int) -> None:
+        for path in self.group.dirs.values():
+            (path / "cgroup.procs").write_text(str(pid))
 
     def set_busy(self) -> None:
         self.group.set_busy()

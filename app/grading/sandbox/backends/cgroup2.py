@@ -121,6 +121,7 @@ class Cgroup2Tree:
     claim: uids.UidClaim | None
     pid: int = 0
     killed: bool = field(default=False)
+    pausable: bool = True  # nothing is ever paused on this backend
 
     def command(self, result_fd: int) -> tuple[list[str], dict[str, str]]:
         groups = [self.leaf]
@@ -135,6 +136,9 @@ class Cgroup2Tree:
 
     def started(self, pid: int) -> None:
         self.pid = pid
+
+    def adopt(self, pid: int) -> None:
+        (self.leaf / "cgroup.procs").write_text(str(pid))
 
     def set_busy(self) -> None:
         if "cpu" in self.names:

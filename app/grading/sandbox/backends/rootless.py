@@ -10,7 +10,9 @@ unshare/setns and new user namespaces are disabled). An ordinary user cannot giv
 worker a lower CPU priority and take it back, so while any job runs the warming (and idle)
 workers are paused with SIGSTOP, and continued when no job runs: the same effect as cgroup
 CPU shares of 2 against 1024. A worker is paused for at most 30 s in all, so a long run of
-jobs cannot starve a warming one past its start-up time-out.
+jobs cannot starve a warming one past its start-up time-out. A zygote's tree is never paused
+(its descendants are the children it forked, the busy one included); each child is adopted
+into a tree of its own, which is sampled and paused like any worker.
 """
 
 from __future__ import annotations
@@ -90,12 +92,18 @@ class RootlessTree:
     killed: bool = field(default=False)
     paused_since: float = 0.0  # monotonic time of the SIGSTOP, 0 while running
     paused_total: float = 0.0
+    pausable: bool = True  # False for a zygote: pausing it would pause every child it forked
 
     def command(self, result_fd: int) -> tuple[list[str], dict[str, str]]:
         sandbox = launcher.worker_command(result_fd=result_fd, limits=self.limits)
         return sandbox, {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
 
     def started(self, pid: int) -> None:
+        self.pid = pid
+
+    def adopt(self, pid: int) -> None:
+        """A zygote's child: `pid` is its reaper, whose only child is pid 1 of the child's own
+        pid namespace, so `watch` samples the child's processes alone and `kill` ends them."""
         self.pid = pid
 
     def set_busy(self) -> None:
@@ -138,11 +146,17 @@ class RootlessTree:
     def _remember_namespace(self) -> None:
         if not self.namespace and self.pid:
             init = children(self.pid)
-            self.namespace = pid_namespace(init[0]) if init else ""
+            namespace = pid_namespace(init[0]) if init else ""
+            # Only a namespace of the tree's own: `kill` SIGKILLs everything in it, and the
+            # root's own namespace holds the supervisor (or the zygote and every sibling).
+            own = pid_namespace(self.pid)
+            self.namespace = namespace if own and namespace != own else ""
             self.backend.namespaces[self.name] = self.namespace
 
     def pause(self, now: float) -> None:
         """SIGSTOP, unless it has been paused long enough already (then let it run)."""
+        if not self.pausable:
+            return
         spent = self.paused_total + (now - self.paused_since if self.paused_since else 0.0)
         if spent >= MAX_PAUSED_SECONDS:
             self.resume(now)
@@ -151,6 +165,8 @@ class RootlessTree:
             self.signal(signal.SIGSTOP)
 
     def resume(self, now: float) -> None:
+        if not self.pausable:
+            return
         if self.paused_since:
             self.paused_total += now - self.paused_since
             self.paused_since = 0.0
@@ -188,6 +204,8 @@ class Rootless:
 
     def busy(self, tree: RootlessTree) -> None:
         """A job starts: this tree runs, every other tree not running a job pauses."""
+        if not tree.pausable:
+            return  # a zygote runs no job: it neither counts as busy nor pauses the others
         now = time.monotonic()
         with self.lock:
             self.busy_trees.add(tree.name)

@@ -43,6 +43,7 @@ from app.grading.code.workers import (
     _reader,
 )
 from app.grading.sandbox.backends import Backend, Tree
+from app.grading.sandbox.backends.rootless import children
 from app.grading.sandbox.launcher import WORKER_DIR, Limits
 
 log = logging.getLogger(__name__)
@@ -326,14 +327,6 @@ async def _drain_zygote(zygote: Zygote) -> None:
 
 def _tail(zygote: Zygote) -> str:
     return bytes(zygote.output[-1500:]).decode(errors="replace")
-
-
-def children(pid: int) -> list[int]:
-    try:
-        text = (PROC / str(pid) / "task" / str(pid) / "children").read_text()
-    except OSError:
-        return []
-    return [int(child) for child in text.split()]
 
 
 def namespace_pids(pid: int) -> list[int]:

@@ -128,7 +128,7 @@ def sweep_stale() -> None:
         if not parent.is_dir():
             continue
         for owner in parent.iterdir():
-            if owner.name.isdigit() and not _alive(int(owner.name)):
+            if owner.name.isdigit() and not alive(int(owner.name)):
                 for child in owner.iterdir():
                     if child.is_dir():
                         kill(Group({controller: child}), timeout=1.0)
@@ -138,7 +138,8 @@ def sweep_stale() -> None:
                     continue
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether `pid` exists (a pid owned by another uid counts as alive)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from app.grading.sandbox import launcher, uids
 from app.grading.sandbox.backends import Unavailable, checks
+from app.grading.sandbox.cgroups import alive
 from app.grading.sandbox.launcher import Limits
 
 REQUIRED = ("memory", "pids")
@@ -187,7 +188,7 @@ class Cgroup2:
         """Kill and remove instance directories whose server process is gone."""
         for owner in self.instance.parent.iterdir():
             number = owner.name.removeprefix("tapequiz-")
-            if owner.is_dir() and number.isdigit() and not _alive(int(number)):
+            if owner.is_dir() and number.isdigit() and not alive(int(number)):
                 for leaf in [p for p in owner.iterdir() if p.is_dir()]:
                     kill(leaf, timeout=1.0)
                     remove(leaf)
@@ -252,16 +253,6 @@ def _require(path: Path) -> None:
     missing = [n for n in REQUIRED if n not in controllers(path)]
     if missing:
         raise Unavailable(f"the cgroup v2 hierarchy does not offer {' and '.join(missing)} here")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _read(path: Path) -> str:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.grading.freetext.matching import Hit, find_hits, names_other_framework
+from app.grading.freetext.claims import find_phrasings
+from app.grading.freetext.matching import Hit, names_other_framework
 from app.grading.freetext.normalise import MAX_CHARS, Normalised, normalise
 from app.grading.freetext.signals import is_injection, is_keyword_list
 from app.grading.results import Feedback, GradeResult, Verdict
@@ -60,7 +61,7 @@ def _credits(hits_any: list[Hit], hits_negated: list[Hit]) -> Hit | None:
 
 def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | None:
     units = normalised.units
-    return _credits(find_hits(units, item.any), find_hits(units, item.negated))
+    return _credits(find_phrasings(units, item.any), find_phrasings(units, item.negated))
 
 
 def _find(rubric: Rubric, normalised: Normalised, keyword_list: bool) -> Findings:
@@ -93,7 +94,7 @@ def stated_misconceptions(text: str, misconceptions: Sequence[Misconception]) ->
 
 def affirms(text: str, pattern: str) -> bool:
     """Whether the text affirms a phrasing (not denied, not said of another framework)."""
-    hits = find_hits(normalise(text or "").units, [pattern])
+    hits = find_phrasings(normalise(text or "").units, [pattern])
     return any(h.affirmed and not h.foreign for h in hits)
 
 

@@ -1,0 +1,136 @@
+"""Claims: a phrasing read as roles that one clause must carry, in any order.
+
+An ordered phrasing ("all ~ gradients ~ None") fits the wordings its author saw; other
+people put the same claim in another order ("the gradients will all be None"), in the
+passive ("no update should touch them" / "they shouldn't get gradient updates") or with
+the subject after the verb. A claim phrasing lists roles separated by ` & `
+("(all|every) & gradients? & None"): it is stated when one clause (the matcher's clause
+boundaries: punctuation, "but", "because", "and" + a new subject, ...) carries a match of
+every role, in any order and without overlap, in the sentence as written or in its lemma
+twin. Its polarity is read exactly like an ordered phrasing's over the span from the first
+role to the last (negation cues, reported beliefs, myths, conditionals, other frameworks),
+so "not all of the gradients are None" denies it. A role written `!(...)` must NOT occur in
+the clause: "(all|every) & gradients? & None & !(before|upstream)" is the tell "every
+gradient is None", not the correct "every variable before h gets None". Claims are read in
+prose only: code states what it does, and a role salad across code lines is no claim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from app.grading.freetext.matching import (
+    _TERMINATOR,
+    Hit,
+    _is_foreign,
+    _mask,
+    compile_phrasing,
+    find_hits,
+    is_affirmed,
+    judged_false,
+)
+from app.grading.freetext.normalise import Unit
+
+CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
+_NON_PREFIX = re.compile(r"\bnon-?$", re.IGNORECASE)
+
+
+def is_claim(pattern: str) -> bool:
+    """Whether a phrasing is a claim (roles separated by ` & `)."""
+    return CLAIM_SEPARATOR.search(pattern) is not None
+
+
+@dataclass(frozen=True)
+class Claim:
+    roles: tuple[re.Pattern[str], ...]  # each must match in the clause
+    excluded: tuple[re.Pattern[str], ...]  # none may match in the clause
+
+
+@lru_cache(maxsize=1024)
+def parse_claim(pattern: str) -> Claim:
+    parts = CLAIM_SEPARATOR.split(pattern.strip())
+    return Claim(
+        tuple(compile_phrasing(p) for p in parts if not p.startswith("!")),
+        tuple(compile_phrasing(p[1:]) for p in parts if p.startswith("!")),
+    )
+
+
+def find_phrasings(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
+    """Hits of ordered phrasings (the matcher) and of claims (roles in one clause)."""
+    plain = [p for p in patterns if not is_claim(p)]
+    hits = find_hits(units, plain) if plain else []
+    for pattern in patterns:
+        if is_claim(pattern):
+            hits += find_claim_hits(units, parse_claim(pattern))
+    return hits
+
+
+@lru_cache(maxsize=64)
+def _whole_prose(units: tuple[Unit, ...]) -> str:
+    return "\n".join(t for u in units if not u.is_code for t in (u.text, u.lemmas) if t)
+
+
+def find_claim_hits(units: tuple[Unit, ...], claim: Claim) -> list[Hit]:
+    """Every clause of the prose that carries all the roles, with its polarity."""
+    whole = _whole_prose(units)
+    if not all(role.search(whole) for role in claim.roles):
+        return []  # one role absent from the whole answer: no clause can carry the claim
+    hits: list[Hit] = []
+    prose = [(i, u) for i, u in enumerate(units) if not u.is_code]
+    for index, unit in prose:
+        following = units[index + 1].text if index + 1 < len(units) else ""
+        hits += _unit_claims(unit, claim, following)
+    return hits
+
+
+def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
+    for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
+        masked = _mask(text)
+        found = []
+        for start, end in _clauses(masked):
+            span = _roles_span(text, claim.roles, start, end)
+            if span is not None and not any(x.search(text, start, end) for x in claim.excluded):
+                found.append(_claim_hit(unit, text, masked, span, following))
+        if found:  # the lemma twin is read only where the words as written say nothing
+            return found
+    return []
+
+
+def _clauses(masked: str) -> list[tuple[int, int]]:
+    bounds = [0]
+    for term in _TERMINATOR.finditer(masked):
+        bounds += [term.start(), term.end()]
+    bounds.append(len(masked))
+    return [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds) - 1, 2)]
+
+
+def _roles_span(
+    text: str, roles: tuple[re.Pattern[str], ...], start: int, end: int
+) -> tuple[int, int] | None:
+    """The span from the first role to the last when every role matches in the clause,
+    each on words no other role took; None otherwise."""
+    taken: list[tuple[int, int]] = []
+    for role in roles:
+        span = next(
+            (
+                m.span()
+                for m in role.finditer(text, start, end)
+                if m.end() > m.start()
+                and not any(m.start() < b and a < m.end() for a, b in taken)
+                and not _NON_PREFIX.search(text[max(start, m.start() - 4) : m.start()])
+            ),
+            None,
+        )
+        if span is None:
+            return None
+        taken.append(span)
+    return min(a for a, _ in taken), max(b for _, b in taken)
+
+
+def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], following: str) -> Hit:
+    start, end = span
+    affirmed = is_affirmed(masked, start, end) != judged_false(masked, end, following)
+    foreign = _is_foreign(text, masked, start, end)
+    return Hit(text[start:end], unit.text, affirmed, foreign)

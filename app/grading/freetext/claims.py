@@ -118,6 +118,7 @@ def _roles_span(
                 m.span()
                 for m in role.finditer(text, start, end)
                 if m.end() > m.start()
+                and _whole_words(text, *m.span())
                 and not any(m.start() < b and a < m.end() for a, b in taken)
                 and not _NON_PREFIX.search(text[max(start, m.start() - 4) : m.start()])
             ),
@@ -127,6 +128,14 @@ def _roles_span(
             return None
         taken.append(span)
     return min(a for a, _ in taken), max(b for _, b in taken)
+
+
+def _whole_words(text: str, start: int, end: int) -> bool:
+    """Whether a role's match starts and ends at word edges: "all" is not in "allowed"
+    (a role that takes any ending says so: `updat\\w*`)."""
+    inside_left = start > 0 and text[start - 1].isalnum() and text[start].isalnum()
+    inside_right = end < len(text) and text[end - 1].isalnum() and text[end].isalnum()
+    return not (inside_left or inside_right)
 
 
 def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], following: str) -> Hit:

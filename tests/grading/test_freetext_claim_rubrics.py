@@ -1,0 +1,72 @@
+"""The core rubrics' claim phrasings (issue 14, round 3): each names its tell in wordings
+written for this test (not copied from the labelled sets), and stays silent on the same
+subject stated correctly."""
+
+# ruff: noqa: E501 - tables of sentences read best one per line
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from app.config import REPO_ROOT
+from app.grading.freetext import grade_freetext
+from app.packs.loader import load_pack
+from app.packs.schema import FreeText
+
+CORE = REPO_ROOT / "questions" / "gradient-tape"
+
+
+@cache
+def question(question_id: str) -> FreeText:
+    loaded = load_pack(Path(CORE))
+    assert loaded.pack is not None, loaded.problems
+    found = next(q.question for q in loaded.pack.questions if q.question.id == question_id)
+    assert isinstance(found, FreeText)
+    return found
+
+
+CLAIMED_TELLS = [
+    ("numpy-inside-tape", "numpy-kills-all-gradients", "Once you go through NumPy, the model's gradients are all None."),
+    ("numpy-inside-tape", "numpy-kills-all-gradients", "After that conversion the network can't learn at all."),
+    ("numpy-inside-tape", "numpy-gives-zero-gradients", "The derivative through the NumPy step is taken as zero."),
+    ("numpy-inside-tape", "numpy-is-recorded", "The gradients are still calculated, TF just converts the array back."),
+    ("why-none-gradients", "unbuilt-model-gives-none", "Its weights weren't created yet when the tape opened, so nothing was tracked."),
+    ("why-none-gradients", "none-means-zero-signal", "The grads vanish in a deep sigmoid net until TensorFlow reports None."),
+    ("why-none-gradients", "must-watch-variables", "You must add tape.watch for the weights before the forward pass."),
+    ("higher-order-derivatives", "persistent-gives-second-order", "Setting persistent is what lets the tape give you a second derivative."),
+    ("higher-order-derivatives", "gradient-twice-same-tape", "Take the gradient again on the first result and that's d2y/dx2."),
+    ("higher-order-derivatives", "nested-tapes-need-persistent", "With nested tapes, the outer one must be persistent."),
+    ("higher-order-derivatives", "tape-first-order-only", "Skip the tapes and call tf.hessians directly."),
+    ("tf-function-speedup", "tf-function-uses-gpu", "With tf.function the graph is executed on the GPU."),
+    ("tf-function-speedup", "big-models-gain-most", "Very deep networks speed up the most."),
+]  # fmt: skip
+
+# The same subjects stated correctly: the claims must not fire on them.
+CORRECT_STATEMENTS = [
+    ("numpy-inside-tape", "Every variable before the conversion gets None; the later layers still learn."),
+    ("numpy-inside-tape", "Not all gradients are None: only the ones upstream of h."),
+    ("numpy-inside-tape", "Those gradients are None, not zero, so apply_gradients skips them."),
+    ("numpy-inside-tape", "The later layers' gradients are still computed normally."),
+    ("why-none-gradients", "The model creates its weights on its first call; they are watched automatically."),
+    ("why-none-gradients", "Trainable variables are watched automatically; you never need tape.watch for them."),
+    ("higher-order-derivatives", "Nest two tapes; persistent is not needed unless you call one tape's gradient more than once."),
+    ("higher-order-derivatives", "The outer tape takes the gradient of the inner tape's result."),
+    ("tf-function-speedup", "Eager ops run on the GPU as well; tf.function removes the per-op Python dispatch."),
+    ("tf-function-speedup", "For big convolutional models the kernels dominate, so the gain is small."),
+    ("tf-function-speedup", "The gain is large for models with many small ops."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "tag", "answer"), CLAIMED_TELLS)
+def test_grade_freetext_names_a_tell_stated_as_a_claim(
+    question_id: str, tag: str, answer: str
+) -> None:
+    assert tag in grade_freetext(question(question_id), answer).misconceptions
+
+
+@pytest.mark.parametrize(("question_id", "answer"), CORRECT_STATEMENTS)
+def test_grade_freetext_claims_spare_correct_statements(question_id: str, answer: str) -> None:
+    assert grade_freetext(question(question_id), answer).misconceptions == []

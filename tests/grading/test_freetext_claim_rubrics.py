@@ -42,21 +42,77 @@ CLAIMED_TELLS = [
     ("higher-order-derivatives", "tape-first-order-only", "Skip the tapes and call tf.hessians directly."),
     ("tf-function-speedup", "tf-function-uses-gpu", "With tf.function the graph is executed on the GPU."),
     ("tf-function-speedup", "big-models-gain-most", "Very deep networks speed up the most."),
+    ("no-zero-grad", "optimizer-clears-grads", "The optimizer wipes the gradients internally once it has applied them."),
+    ("no-zero-grad", "needs-zero-grad", "Reset the optimizer state at the start of each step instead."),
+    ("gradient-vs-apply", "gradient-updates-weights", "The weights get their new values during backprop, in tape.gradient."),
 ]  # fmt: skip
 
 # The same subjects stated correctly: the claims must not fire on them.
 CORRECT_STATEMENTS = [
-    ("numpy-inside-tape", "Every variable before the conversion gets None; the later layers still learn."),
+    (
+        "numpy-inside-tape",
+        "Every variable before the conversion gets None; the later layers still learn.",
+    ),
     ("numpy-inside-tape", "Not all gradients are None: only the ones upstream of h."),
     ("numpy-inside-tape", "Those gradients are None, not zero, so apply_gradients skips them."),
     ("numpy-inside-tape", "The later layers' gradients are still computed normally."),
-    ("why-none-gradients", "The model creates its weights on its first call; they are watched automatically."),
-    ("why-none-gradients", "Trainable variables are watched automatically; you never need tape.watch for them."),
-    ("higher-order-derivatives", "Nest two tapes; persistent is not needed unless you call one tape's gradient more than once."),
+    (
+        "why-none-gradients",
+        "The model creates its weights on its first call; they are watched automatically.",
+    ),
+    (
+        "why-none-gradients",
+        "Trainable variables are watched automatically; you never need tape.watch for them.",
+    ),
+    (
+        "higher-order-derivatives",
+        "Nest two tapes; persistent is not needed unless you call one tape's gradient more than once.",
+    ),
     ("higher-order-derivatives", "The outer tape takes the gradient of the inner tape's result."),
-    ("tf-function-speedup", "Eager ops run on the GPU as well; tf.function removes the per-op Python dispatch."),
-    ("tf-function-speedup", "For big convolutional models the kernels dominate, so the gain is small."),
+    (
+        "tf-function-speedup",
+        "Eager ops run on the GPU as well; tf.function removes the per-op Python dispatch.",
+    ),
+    (
+        "tf-function-speedup",
+        "For big convolutional models the kernels dominate, so the gain is small.",
+    ),
     ("tf-function-speedup", "The gain is large for models with many small ops."),
+    ("no-zero-grad", "You never reset anything: the optimizer keeps no gradients, only its slots."),
+    (
+        "gradient-vs-apply",
+        "tape.gradient only computes; apply_gradients is the call that changes the weights.",
+    ),
+]
+
+# Concepts credited from claims, including denials ("TF doesn't keep gradients").
+CLAIMED_CONCEPTS = [
+    (
+        "no-zero-grad",
+        "fresh-gradients",
+        "TensorFlow doesn't hold on to any gradients between steps.",
+    ),
+    (
+        "trainable-vs-all-variables",
+        "optimizer-must-not-update",
+        "Those moving averages aren't meant to be trained by the optimizer.",
+    ),
+    (
+        "trainable-vs-all-variables",
+        "optimizer-must-not-update",
+        "Only the trainable ones should get optimizer updates.",
+    ),
+    ("gradient-vs-apply", "gradient-no-update", "tape.gradient is a pure computation."),
+    (
+        "gradient-accumulation",
+        "apply-every-n",
+        "Sum the four gradient lists and at the end apply them with the optimizer.",
+    ),
+    ("persistent-tape", "persistent-true", "Or record the forward pass with two tapes at once."),
+]
+NOT_CLAIMED = [
+    ("no-zero-grad", "fresh-gradients", "PyTorch keeps the gradients between steps in .grad."),
+    ("trainable-vs-all-variables", "optimizer-must-not-update", "The optimizer should update every variable."),
 ]  # fmt: skip
 
 
@@ -70,3 +126,27 @@ def test_grade_freetext_names_a_tell_stated_as_a_claim(
 @pytest.mark.parametrize(("question_id", "answer"), CORRECT_STATEMENTS)
 def test_grade_freetext_claims_spare_correct_statements(question_id: str, answer: str) -> None:
     assert grade_freetext(question(question_id), answer).misconceptions == []
+
+
+@pytest.mark.parametrize(("question_id", "concept", "answer"), CLAIMED_CONCEPTS)
+def test_grade_freetext_credits_a_concept_stated_as_a_claim(
+    question_id: str, concept: str, answer: str
+) -> None:
+    assert concept in grade_freetext(question(question_id), answer).details["concepts_found"]
+
+
+@pytest.mark.parametrize(("question_id", "concept", "answer"), NOT_CLAIMED)
+def test_grade_freetext_gives_no_claim_credit_to_the_opposite(
+    question_id: str, concept: str, answer: str
+) -> None:
+    assert concept not in grade_freetext(question(question_id), answer).details["concepts_found"]
+
+
+def test_grade_freetext_accumulation_without_reset_is_correct_when_fresh_each_cycle() -> None:
+    # The prompt asks how to accumulate and update once as if the batch were 256: adding,
+    # applying once and scaling answer it; resetting is credited but not required.
+    answer = (
+        "Keep a list of tf.Variable accumulators, add each micro-batch's gradients into them, "
+        "and after the fourth micro-batch apply them once, divided by 4."
+    )
+    assert grade_freetext(question("gradient-accumulation"), answer).verdict == "correct"

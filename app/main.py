@@ -44,6 +44,7 @@ from app.routes import quiz as quiz_pages
 from app.services.instructor.publishing import load_serving_catalog
 from app.web.htmlerrors import render_error
 from app.web.limits import BodySizeLimit
+from app.web.reads import PageReads
 from app.web.wellformed import WellFormedText
 
 log = logging.getLogger("tapequiz")
@@ -55,6 +56,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     check_settings(settings)  # several processes need one signing key
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     app.state.engine = make_engine(settings)
+    app.state.page_reads = PageReads(app.state.engine, threads=min(8, settings.db_pool_size))
     app.state.loop = asyncio.get_running_loop()
     app.state.storage_health = StorageHealth()
     app.state.storage_health.watch(app.state.engine)
@@ -84,6 +86,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             follower.cancel()
         if grader is not None:
             await grader.stop()
+        app.state.page_reads.close()
         app.state.engine.dispose()
 
 
@@ -173,15 +176,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(PoolTimeout, _storage_error)
     app.add_exception_handler(OverflowError, _id_out_of_range)
     app.add_exception_handler(Exception, _server_error)
+    # Matched in this order, one route at a time (~2 us each): the pages a class hits most
+    # come first. No path of one router can match another's, so the order changes nothing else.
     for router in (
+        quiz_pages.router,
+        web_pages.router,
         health.router,
         api_questions.router,
         api_instructor.router,
         instructor_pages.router,
         api_sessions.router,
         api_progress.router,
-        web_pages.router,
-        quiz_pages.router,
         auth.router,
         api_interviews.router,
         interview_pages.router,

@@ -13,14 +13,14 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.responses import Response
 
-from app.deps import CatalogDep, CodeGraderDep, SessionDep
+from app.deps import CatalogDep, CodeGraderDep, PageReadsDep, SessionDep
 from app.errors import AnswerInvalid, Conflict, GraderBusy, GraderUnavailable, TapequizError
 from app.grading.code.queue import current_ticket
-from app.identity import CsrfFormDep, CurrentUserDep, limit_grading
+from app.identity import CsrfFormDep, CurrentUserDep, VisitorDep, adopt_reader, limit_grading
 from app.offload import offloaded
 from app.security import RateLimited
 from app.services import browse
-from app.services.practice import sessions, submissions, trials
+from app.services.practice import question_pages, sessions, trials
 from app.services.practice.summaries import (
     SessionView,
     attempt_view,
@@ -120,26 +120,28 @@ def _question_page(
 
 
 @router.get("/sessions/{session_id}")
-def show_question(
+async def show_question(
     request: Request,
     session_id: int,
-    user: CurrentUserDep,
-    session: SessionDep,
+    visitor: VisitorDep,
+    reads: PageReadsDep,
     catalog: CatalogDep,
     code_grader: CodeGraderDep,
 ) -> Response:
-    quiz, item = sessions.show_current(session, catalog, user=user, session_id=session_id)
+    """The busiest page: its reads run in one thread hop (one query for most questions),
+    the account joined to the session; rendering is CPU-light and stays on the loop."""
+    page = await reads.run(
+        question_pages.load, catalog,
+        user_id=visitor.user_id, epoch=visitor.epoch, session_id=session_id,
+    )  # fmt: skip
+    adopt_reader(request, visitor, page.user)
+    quiz, item = page.current(session_id)
     if item is None:
         return _see(f"/sessions/{session_id}/summary")
     # The editor starts from the learner's last submission, not the starter code.
-    previous = None  # only code questions use it: one query fewer on every other page
-    if item.question.type in CODE_TYPES:
-        previous = submissions.latest_answer(session, user=user, question_id=item.question.id)
-    kept = previous if isinstance(previous, str) and item.question.type in CODE_TYPES else None
-    view = session_view(catalog, quiz)
     return _question_page(
-        request, view, answer=kept, grading_on=code_grader is not None,
-        can_run=trials.can_run(code_grader),
+        request, session_view(catalog, quiz), answer=page.previous_answer,
+        grading_on=code_grader is not None, can_run=trials.can_run(code_grader),
     )  # fmt: skip
 
 

@@ -24,7 +24,7 @@ class BodySizeLimit:
             await self.app(scope, receive, send)
             return
         limit = self.larger.get(scope.get("path", ""), self.max_bytes)
-        declared = dict(scope.get("headers", [])).get(b"content-length")
+        declared = _content_length(scope)
         if declared is not None and declared.isdigit() and int(declared) > limit:
             await self._refuse(send, limit)
             return
@@ -61,6 +61,14 @@ class BodySizeLimit:
         ]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def _content_length(scope: Scope) -> bytes | None:
+    """The declared length, found without building a dict of every header per request."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            return bytes(value)
+    return None
 
 
 class _TooLarge(Exception):

@@ -78,6 +78,14 @@ CORRECT_STATEMENTS = [
         "For big convolutional models the kernels dominate, so the gain is small.",
     ),
     ("tf-function-speedup", "The gain is large for models with many small ops."),
+    (
+        "higher-order-derivatives",
+        "Nest two tapes and take the gradient twice, first with the inner, then the outer.",
+    ),
+    (
+        "higher-order-derivatives",
+        "Nest two tapes; TF1 used to have tf.hessians, which did it directly.",
+    ),
     ("no-zero-grad", "You never reset anything: the optimizer keeps no gradients, only its slots."),
     (
         "gradient-vs-apply",

@@ -51,6 +51,12 @@ def test_a_role_never_takes_words_another_role_took() -> None:
     assert affirms("The gradients of the grads are fine.", "gradients? & grad\\w*")
 
 
+def test_an_excluded_role_anywhere_in_the_sentence_cancels_the_claim() -> None:
+    twice = r"gradient & twice & !(inner|outer)"
+    assert affirms("Take the gradient twice on the same tape.", twice)
+    assert not affirms("Take the gradient twice, first with the inner tape.", twice)
+
+
 def test_parse_claim_splits_roles_and_exclusions() -> None:
     claim = parse_claim(ALL_NONE)
     assert is_claim(ALL_NONE) and not is_claim(r"tape\.gradient ~ updates")

@@ -9,10 +9,12 @@ boundaries: punctuation, "but", "because", "and" + a new subject, ...) carries a
 every role, in any order and without overlap, in the sentence as written or in its lemma
 twin. Its polarity is read exactly like an ordered phrasing's over the span from the first
 role to the last (negation cues, reported beliefs, myths, conditionals, other frameworks),
-so "not all of the gradients are None" denies it. A role written `!(...)` must NOT occur in
-the clause: "(all|every) & gradients? & None & !(before|upstream)" is the tell "every
-gradient is None", not the correct "every variable before h gets None". Claims are read in
-prose only: code states what it does, and a role salad across code lines is no claim.
+so "not all of the gradients are None" denies it. A role written `!(...)` must NOT occur
+anywhere in the sentence, since context spans clauses ("take the gradient twice, first
+with the inner tape"): "(all|every) & gradients? & None & !(before|upstream)" is the tell
+"every gradient is None", not the correct "every variable before h gets None". A role
+matches whole words ("all" is not in "allowed"). Claims are read in prose only: code
+states what it does, and a role salad across code lines is no claim.
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
         found = []
         for start, end in _clauses(masked):
             span = _roles_span(text, claim.roles, start, end)
-            if span is not None and not any(x.search(text, start, end) for x in claim.excluded):
+            if span is not None and not any(x.search(text) for x in claim.excluded):
                 found.append(_claim_hit(unit, text, masked, span, following))
         if found:  # the lemma twin is read only where the words as written say nothing
             return found

@@ -33,6 +33,7 @@ import array
 import contextlib
 import ctypes
 import fcntl
+import gc
 import json
 import os
 import signal
@@ -117,6 +118,12 @@ def serve(config: dict[str, Any], control_fd: int) -> None:
                           int(config["file_size"]))  # fmt: skip
     began = time.monotonic()
     versions = preload()
+    # Every object the imports made moves to a permanent generation that the collector never
+    # scans: a child's collections would otherwise touch (and so copy) the pages of all of
+    # them. Measured in a forked child grading train-step: 20k -> 9k minor faults, CPU of the
+    # grade 0.51 -> 0.36 s (docs/grading-benchmark.md).
+    gc.collect()
+    gc.freeze()
     prctl(PR_SET_DUMPABLE, 0)  # /proc/<zygote>/mem etc.: not for a same-uid child
     hello = {
         "zygote": True,

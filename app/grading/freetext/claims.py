@@ -93,11 +93,17 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
         found = []
         for start, end in _clauses(masked):
             span = _roles_span(text, claim.roles, start, end)
-            if span is not None and not any(x.search(text) for x in claim.excluded):
+            if span is not None and not _excluded(claim, unit.text, text):
                 found.append(_claim_hit(unit, text, masked, span, following))
         if found:  # the lemma twin is read only where the words as written say nothing
             return found
     return []
+
+
+def _excluded(claim: Claim, written: str, read: str) -> bool:
+    """Whether an excluded role occurs in the sentence, as written or in its lemma twin
+    ("used to" is history; its twin "use to" is not)."""
+    return any(x.search(written) or x.search(read) for x in claim.excluded)
 
 
 def _clauses(masked: str) -> list[tuple[int, int]]:

@@ -152,14 +152,6 @@ def _lookup(request: Request, visitor: Visitor) -> User | None:
     return user if user is not None and user.auth_epoch == visitor.epoch else None
 
 
-async def read_visitor(request: Request) -> Visitor:
-    """`get_visitor` for async handlers: a signature check, no thread hop, no query."""
-    return get_visitor(request)
-
-
-VisitorDep = Annotated[Visitor, Depends(read_visitor)]
-
-
 def adopt_reader(request: Request, visitor: Visitor, user: User | None) -> User:
     """For a read whose handler looked the account up itself (joined to its page's row): the
     same outcome as `get_current_user` on a GET. `user` must be the row the cookie names,

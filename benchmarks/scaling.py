@@ -1,8 +1,12 @@
 """Figures for docs/scaling.md, each next to its baseline measured in the same run.
 
 1. Pages: the question page (GET /sessions/{id}) and the home page against a bare FastAPI
-   route returning a 4 KB page, 50 connections, with `wrk` (Debian package `wrk`), one
-   uvicorn process, then the question page with two processes (`tapequiz serve -w 2`).
+   route returning a 4 KB page (as `def`, the baseline, and as `async def`), 50 connections,
+   with `wrk` (Debian package `wrk`), one uvicorn process, then the question page with two
+   processes (`tapequiz serve -w 2`). Each figure also gives the server's CPU per request
+   and the CPU that the server and wrk used (cores): on 2 cores wrk competes with a second
+   server process, so the gain from it is read next to the CPU per request, which does not
+   depend on how many cores were free.
 2. Grading: code answers per second through Redis with one, then two `tapequiz grader`
    processes (real sandboxes), answers submitted by one web process (`TAPEQUIZ_REDIS_URL`).
 
@@ -15,12 +19,14 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -61,22 +67,68 @@ def _stop(*processes: subprocess.Popen[bytes]) -> None:
             process.kill()
 
 
-def _wrk(url: str, seconds: int, connections: int, cookie: str = "") -> tuple[float, float]:
-    """(requests per second, p99 latency in ms) for one URL."""
+@dataclass(frozen=True)
+class Load:
+    """One wrk run: throughput, p99, and the CPU the server and wrk itself used."""
+
+    rate: float  # requests per second
+    p99: float  # ms
+    server_cpu: float  # CPU-seconds of the server process(es) during the run
+    wrk_cpu: float  # CPU-seconds of wrk during the run
+    seconds: int
+
+    @property
+    def cpu_ms(self) -> float:
+        """Server CPU per request (ms): what one request costs, whatever the cores."""
+        return 1000 * self.server_cpu / max(1.0, self.rate * self.seconds)
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _tree(pid: int) -> list[int]:
+    """The process and its descendants (uvicorn's worker processes)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return [pid]
+    return [pid, *(p for child in children for p in _tree(int(child)))]
+
+
+def _cpu_seconds(pid: int) -> float:
+    total = 0
+    for each in _tree(pid):
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime + stime, all threads
+    return total / CLOCK_TICKS
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _wrk(url: str, seconds: int, connections: int, server: int, cookie: str = "") -> Load:
+    """Throughput, p99 latency and CPU accounting for one URL."""
     header = ["-H", f"Cookie: {cookie}"] if cookie else []
+    server_before, wrk_before = _cpu_seconds(server), _children_cpu()
     out = subprocess.run(
         ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", *header, url],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
+    server_cpu, wrk_cpu = _cpu_seconds(server) - server_before, _children_cpu() - wrk_before
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
     assert p99 is not None, out
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
     if "Non-2xx" in out:
         raise SystemExit(f"errors while measuring {url}:\n{out}")
-    return rate, float(p99.group(1)) * scale
+    return Load(rate, float(p99.group(1)) * scale, server_cpu, wrk_cpu, seconds)
 
 
 def _question_page(base: str) -> tuple[str, str]:
@@ -84,29 +136,34 @@ def _question_page(base: str) -> tuple[str, str]:
     with httpx.Client(base_url=base) as client:
         sid = client.post("/api/sessions", json={"question_ids": ["mini-single"]}).json()["id"]
         cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+        client.get(f"/sessions/{sid}", headers={"Cookie": cookie})  # first display: clock set
     return cookie, f"{base}/sessions/{sid}"
+
+
+def _line(label: str, load: Load, bare: Load | None = None) -> None:
+    share = f"   {100 * load.rate / bare.rate:3.0f}% of bare" if bare else ""
+    cpu = load.server_cpu / load.seconds
+    print(
+        f"{label:34s} {load.rate:7.0f} req/s  p99 {load.p99:5.0f} ms  {load.cpu_ms:5.2f} ms CPU/req"
+        f"  (server {cpu:4.2f} cores, wrk {load.wrk_cpu / load.seconds:4.2f}){share}"
+    )
+
+
+def _load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def pages(seconds: int, connections: int) -> None:
     data = Path(tempfile.mkdtemp(prefix="tq-bench-"))
+    print(f"load average before the page figures: {_load_average()}")
     port = free_port()
-    bare = _spawn(
-        [
-            PY,
-            "-m",
-            "uvicorn",
-            "benchmarks.bare_app:app",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        _env(data),
-        port,
-    )
-    bare_rate, bare_p99 = _wrk(f"http://127.0.0.1:{port}/bare", seconds, connections)
-    _stop(bare)
-    print(f"bare FastAPI route (4 KB)      {bare_rate:8.0f} req/s   p99 {bare_p99:6.0f} ms")
+    uvicorn = [PY, "-m", "uvicorn", "benchmarks.bare_app:app", "--port", str(port)]
+    bare_app = _spawn([*uvicorn, "--log-level", "warning"], _env(data), port)
+    bare = _wrk(f"http://127.0.0.1:{port}/bare", seconds, connections, bare_app.pid)
+    bare_async = _wrk(f"http://127.0.0.1:{port}/bare-async", seconds, connections, bare_app.pid)
+    _stop(bare_app)
+    _line("bare FastAPI route (def, 4 KB)", bare)
+    _line("bare FastAPI route (async def)", bare_async)
     for workers in (1, 2):
         port = free_port()
         env = _env(data / f"w{workers}", packs_dir=str(MINI))
@@ -114,16 +171,21 @@ def pages(seconds: int, connections: int) -> None:
         web = _spawn([PY, "-m", "app.cli", *serve], env, port)
         time.sleep(2 if workers > 1 else 0)  # every worker up
         cookie, url = _question_page(f"http://127.0.0.1:{port}")
-        rate, p99 = _wrk(url, seconds, connections, cookie)
-        share = 100 * rate / bare_rate
-        print(
-            f"question page, {workers} process(es)    {rate:8.0f} req/s   p99 {p99:6.0f} ms"
-            f"   ({share:.0f}% of bare)"
-        )
+        _wrk(url, 2, connections, web.pid, cookie)  # warm-up, not counted
+        load = _wrk(url, seconds, connections, web.pid, cookie)
+        _line(f"question page, {workers} process(es)", load, bare)
         if workers == 1:
-            home, home_p99 = _wrk(f"http://127.0.0.1:{port}/", seconds, connections, cookie)
-            print(f"home page, 1 process           {home:8.0f} req/s   p99 {home_p99:6.0f} ms")
+            one = load
+            print(f"{'':34s} ({100 * load.rate / bare_async.rate:.0f}% of the async bare route)")
+            home = _wrk(f"http://127.0.0.1:{port}/", seconds, connections, web.pid, cookie)
+            _line("home page, 1 process", home)
+        else:
+            print(
+                f"{'':34s} ({load.rate / one.rate:.2f}x one process; server CPU per request "
+                f"{load.cpu_ms / one.cpu_ms:.2f}x one process's)"
+            )
         _stop(web)
+    print(f"load average after the page figures: {_load_average()}")
     shutil.rmtree(data, ignore_errors=True)
 
 

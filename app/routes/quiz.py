@@ -13,10 +13,10 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.responses import Response
 
-from app.deps import CatalogDep, CodeGraderDep, PageReadsDep, SessionDep
+from app.deps import AsyncPageDep, CatalogDep, CodeGraderDep, SessionDep
 from app.errors import AnswerInvalid, Conflict, GraderBusy, GraderUnavailable, TapequizError
 from app.grading.code.queue import current_ticket
-from app.identity import CsrfFormDep, CurrentUserDep, VisitorDep, adopt_reader, limit_grading
+from app.identity import CsrfFormDep, CurrentUserDep, adopt_reader, limit_grading
 from app.offload import offloaded
 from app.security import RateLimited
 from app.services import browse
@@ -120,28 +120,22 @@ def _question_page(
 
 
 @router.get("/sessions/{session_id}")
-async def show_question(
-    request: Request,
-    session_id: int,
-    visitor: VisitorDep,
-    reads: PageReadsDep,
-    catalog: CatalogDep,
-    code_grader: CodeGraderDep,
-) -> Response:
+async def show_question(request: Request, session_id: int, page: AsyncPageDep) -> Response:
     """The busiest page: its reads run in one thread hop (one query for most questions),
     the account joined to the session; rendering is CPU-light and stays on the loop."""
-    page = await reads.run(
+    visitor, catalog = page.visitor, page.catalog
+    found = await page.reads.run(
         question_pages.load, catalog,
         user_id=visitor.user_id, epoch=visitor.epoch, session_id=session_id,
     )  # fmt: skip
-    adopt_reader(request, visitor, page.user)
-    quiz, item = page.current(session_id)
+    adopt_reader(request, visitor, found.user)
+    quiz, item = found.current(session_id)
     if item is None:
         return _see(f"/sessions/{session_id}/summary")
     # The editor starts from the learner's last submission, not the starter code.
     return _question_page(
-        request, session_view(catalog, quiz), answer=page.previous_answer,
-        grading_on=code_grader is not None, can_run=trials.can_run(code_grader),
+        request, session_view(catalog, quiz), answer=found.previous_answer,
+        grading_on=page.code_grader is not None, can_run=trials.can_run(page.code_grader),
     )  # fmt: skip
 
 

@@ -23,8 +23,11 @@ class BodySizeLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        declared, chunked = _body_headers(scope)
+        if declared is None and not chunked and scope.get("method") in ("GET", "HEAD"):
+            await self.app(scope, receive, send)  # no body can come: nothing to count
+            return
         limit = self.larger.get(scope.get("path", ""), self.max_bytes)
-        declared = _content_length(scope)
         if declared is not None and declared.isdigit() and int(declared) > limit:
             await self._refuse(send, limit)
             return
@@ -63,12 +66,16 @@ class BodySizeLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-def _content_length(scope: Scope) -> bytes | None:
-    """The declared length, found without building a dict of every header per request."""
+def _body_headers(scope: Scope) -> tuple[bytes | None, bool]:
+    """The declared length and whether the body is chunked, found without building a dict
+    of every header on each request."""
+    declared, chunked = None, False
     for name, value in scope.get("headers", ()):
         if name == b"content-length":
-            return bytes(value)
-    return None
+            declared = bytes(value)
+        elif name == b"transfer-encoding":
+            chunked = True
+    return declared, chunked
 
 
 class _TooLarge(Exception):

@@ -16,7 +16,7 @@ async def _echo_size(request: Request) -> PlainTextResponse:
 
 
 def _client() -> TestClient:
-    app = Router(routes=[Route("/{path:path}", _echo_size, methods=["POST"])])
+    app = Router(routes=[Route("/{path:path}", _echo_size, methods=["POST", "GET"])])
     return TestClient(BodySizeLimit(app, max_bytes=1024, larger={"/upload": 4096}))
 
 
@@ -42,3 +42,14 @@ def test_body_size_limit_counts_chunked_bodies_without_content_length() -> None:
     response = _client().post("/answer", content=chunks())
     assert response.status_code == 413
     assert response.json()["message"] == "request body over 1 KiB"
+
+
+def test_get_with_a_body_is_limited_like_a_post() -> None:
+    def chunks() -> object:
+        for _ in range(4):
+            yield b"x" * 512
+
+    client = _client()
+    assert client.request("GET", "/answer", content=b"x" * 2048).status_code == 413
+    assert client.request("GET", "/answer", content=chunks()).status_code == 413
+    assert client.get("/answer").text == "0"  # no body: passed straight through

@@ -158,3 +158,21 @@ def test_grade_freetext_accumulation_without_reset_is_correct_when_fresh_each_cy
         "and after the fourth micro-batch apply them once, divided by 4."
     )
     assert grade_freetext(question("gradient-accumulation"), answer).verdict == "correct"
+
+
+QUESTIONS = [
+    # A direct question asks; it states no tell (the answer that follows decides).
+    ("no-zero-grad", "Do you need to call optimizer.zero_grad() before each step? Not in TensorFlow: tape.gradient returns fresh tensors.", []),
+    ("gradient-vs-apply", "Does tape.gradient update the weights? It doesn't; apply_gradients does.", []),
+    ("numpy-inside-tape", "So, are all the gradients None? Only those of the layers before h.", []),
+    # A statement with a question mark is still a statement.
+    ("no-zero-grad", "I think you call tape.reset() at the start of each step?", ["needs-zero-grad"]),
+    ("persistent-tape", "When you're finished you call tape.reset() to release it?", ["reset-frees-tape"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "answer", "tags"), QUESTIONS)
+def test_grade_freetext_reads_no_claim_in_a_direct_question(
+    question_id: str, answer: str, tags: list[str]
+) -> None:
+    assert grade_freetext(question(question_id), answer).misconceptions == tags

@@ -28,6 +28,7 @@ from app.grading.freetext.matching import (
     Hit,
     _is_foreign,
     _mask,
+    asks,
     compile_phrasing,
     find_hits,
     is_affirmed,
@@ -80,7 +81,7 @@ def find_claim_hits(units: tuple[Unit, ...], claim: Claim) -> list[Hit]:
     if not all(role.search(whole) for role in claim.roles):
         return []  # one role absent from the whole answer: no clause can carry the claim
     hits: list[Hit] = []
-    prose = [(i, u) for i, u in enumerate(units) if not u.is_code]
+    prose = [(i, u) for i, u in enumerate(units) if not u.is_code and not asks(u)]
     for index, unit in prose:
         following = units[index + 1].text if index + 1 < len(units) else ""
         hits += _unit_claims(unit, claim, following)

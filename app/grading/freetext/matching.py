@@ -360,7 +360,30 @@ def _whole(units: tuple[Unit, ...]) -> str:
     return "\n".join(text for u in units for text in (u.text, u.lemmas) if text)
 
 
+# A direct question asks; it states nothing ("Do you need zero_grad before each step?",
+# "Where should you call zero_grad?"). A hedge with a question mark ("tf.hessians maybe?")
+# does not open with an interrogative word and stays a statement.
+_QUESTION = re.compile(
+    r"^\W*(?:(?:so|and|but|well|ok|okay|now|then|um+|uh+|hmm+)\W+)*(?:do|does|did|is|are|was"
+    r"|were|can|could|should|would|will|shall|must|has|have|where|what|why|how|which|who"
+    r"|when\s+(?:do|does|did|is|are|should|would|can|will)"
+    r"|isn't|aren't|doesn't|don't|didn't|shouldn't|wouldn't|can't|won't)\b[^?]*\?[\s\"')]*$",
+    re.IGNORECASE,
+)
+# "I think you call tape.reset()?" is a hedged statement, not a question.
+_HEDGE = re.compile(r"\b(?:i\s+(?:think|guess|believe|suppose)|maybe|probably)\b", re.IGNORECASE)
+
+
+def asks(unit: Unit) -> bool:
+    """Whether a prose unit is a direct question, which states no claim either way."""
+    if unit.is_code or _QUESTION.match(unit.text) is None:
+        return False
+    return _HEDGE.search(unit.text) is None
+
+
 def _unit_hits(unit: Unit, compiled: re.Pattern[str], following: str = "") -> list[Hit]:
+    if asks(unit):
+        return []
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
         masked = _mask(text)
         found = _matches(compiled, text, masked)

@@ -8,6 +8,11 @@ per call); handing the call over on a `SimpleQueue` and the result back with
 `call_soon_threadsafe` ~4 us (issue 16, measured with uvloop, 50 at once). Reads are short
 (one indexed query), so a handful of threads keeps up with one process's CPU, and a slow
 database queues page reads here without taking threads from the blocking handlers' pool.
+
+Each thread keeps one connection open between reads (checking one out of the pool and back
+in cost ~30 us of the page's ~90 us query, issue 16) and ends its transaction after every
+read, so no snapshot is held between reads; a read that fails drops the connection (it may
+be broken: a restarted server) and the next read opens a fresh one.
 """
 
 from __future__ import annotations
@@ -16,19 +21,21 @@ import asyncio
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 P = ParamSpec("P")
 T = TypeVar("T")
 log = logging.getLogger("tapequiz.reads")
-Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[], Any]]
+Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[Connection], Any]]
 
 
 class PageReads:
-    """`await reads.run(fn, ...)` calls `fn(engine, ...)` in one of the read threads."""
+    """`await reads.run(fn, ...)` calls `fn(connection, ...)` in one of the read threads;
+    `connection.engine` is there for a read that must write (in a session of its own)."""
 
     def __init__(self, engine: Engine, threads: int) -> None:
         self.engine = engine
@@ -41,29 +48,48 @@ class PageReads:
             thread.start()
 
     async def run(
-        self, fn: Callable[Concatenate[Engine, P], T], /, *args: P.args, **kwargs: P.kwargs
+        self, fn: Callable[Concatenate[Connection, P], T], /, *args: P.args, **kwargs: P.kwargs
     ) -> T:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put((loop, future, lambda: fn(self.engine, *args, **kwargs)))
+        self._jobs.put((loop, future, lambda conn: fn(conn, *args, **kwargs)))
         return await future
 
-    def close(self) -> None:
-        """Let each thread finish the read it is on, then stop (no new reads are taken)."""
+    def close(self, wait: float = 2.0) -> None:
+        """Let each thread finish the read it is on and give its connection back, then stop
+        (waiting up to `wait` seconds in all, so that shutdown never hangs on a slow read)."""
         for _ in self._threads:
             self._jobs.put(None)
+        deadline = time.monotonic() + wait
+        for thread in self._threads:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def _serve(self) -> None:
+        kept: Connection | None = None
         while (job := self._jobs.get()) is not None:
             loop, future, call = job
             try:
-                outcome: tuple[Any, BaseException | None] = (call(), None)
+                kept = kept or self.engine.connect()
+                outcome: tuple[Any, BaseException | None] = (call(kept), None)
+                kept.rollback()  # no transaction (no snapshot) held until the next read
             except BaseException as exc:  # handed to the awaiting request, raised there
                 outcome = (None, exc)
+                _drop(kept)
+                kept = None
             try:
                 loop.call_soon_threadsafe(_settle, future, *outcome)
             except RuntimeError:  # the loop closed while the read ran: nobody waits
                 log.debug("a page read finished after its event loop closed")
+        _drop(kept)
+
+
+def _drop(conn: Connection | None) -> None:
+    """Give a connection back (the pool resets it, or discards it if it is broken)."""
+    if conn is not None:
+        try:
+            conn.close()
+        except Exception:  # already broken: the pool has let it go
+            log.debug("closing a page-read connection failed", exc_info=True)
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

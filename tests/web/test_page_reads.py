@@ -6,47 +6,62 @@ import asyncio
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from app.web.reads import PageReads
 
 
-def _answer(engine: Engine, value: int) -> tuple[int, str]:
-    with engine.connect() as conn:
-        return conn.execute(
-            text("SELECT :v"), {"v": value}
-        ).scalar_one(), threading.current_thread().name
+def _answer(conn: Connection, value: int) -> tuple[int, str]:
+    found = conn.execute(text("SELECT :v"), {"v": value}).scalar_one()
+    return found, threading.current_thread().name
 
 
-def _fail(_engine: Engine) -> None:
+def _fail(_conn: Connection) -> None:
     raise LookupError("no such row")
 
 
 @pytest.fixture
-def reads() -> Iterator[PageReads]:
-    found = PageReads(create_engine("sqlite://"), threads=2)
+def engine(tmp_path: Path) -> Engine:
+    found = create_engine(f"sqlite:///{tmp_path / 'reads.db'}")
+    with found.begin() as conn:
+        conn.execute(text("CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT)"))
+    return found
+
+
+@pytest.fixture
+def reads(engine: Engine) -> Iterator[PageReads]:
+    found = PageReads(engine, threads=2)
     yield found
     found.close()
 
 
-def test_read_runs_off_the_loop_and_returns_its_result(reads: PageReads) -> None:
-    async def main() -> tuple[int, str]:
-        return await reads.run(_answer, 41)
+def _run(coroutine: object) -> object:
+    return asyncio.run(coroutine)  # type: ignore[arg-type]
 
-    value, thread = asyncio.run(main())
+
+def test_read_runs_off_the_loop_and_returns_its_result(reads: PageReads) -> None:
+    value, thread = _run(reads.run(_answer, 41))  # type: ignore[misc]
     assert value == 41
     assert thread.startswith("tapequiz-read-")
 
 
 def test_failed_read_raises_in_the_awaiting_request(reads: PageReads) -> None:
-    async def main() -> None:
-        await reads.run(_fail)
-
     with pytest.raises(LookupError, match="no such row"):
-        asyncio.run(main())
+        _run(reads.run(_fail))
+
+
+def test_thread_serves_again_after_a_failed_read(reads: PageReads) -> None:
+    async def main() -> int:
+        for _ in range(3):
+            with pytest.raises(LookupError):
+                await reads.run(_fail)
+        return (await reads.run(_answer, 5))[0]
+
+    assert _run(main()) == 5
 
 
 def test_many_concurrent_reads_each_get_their_own_result(reads: PageReads) -> None:
@@ -54,28 +69,60 @@ def test_many_concurrent_reads_each_get_their_own_result(reads: PageReads) -> No
         found = await asyncio.gather(*(reads.run(_answer, n) for n in range(200)))
         return [value for value, _ in found]
 
-    assert asyncio.run(main()) == list(range(200))
+    assert _run(main()) == list(range(200))
+
+
+def test_a_kept_connection_sees_every_later_write(reads: PageReads, engine: Engine) -> None:
+    def count(conn: Connection) -> int:
+        return int(conn.execute(text("SELECT count(*) FROM note")).scalar_one())
+
+    async def main() -> list[int]:
+        seen = []
+        for n in range(4):
+            seen.append(await reads.run(count))
+            with engine.begin() as conn:  # a write between two reads, elsewhere
+                conn.execute(text("INSERT INTO note (body) VALUES (:b)"), {"b": str(n)})
+        return seen
+
+    assert _run(main()) == [0, 1, 2, 3]
+
+
+def test_no_transaction_is_left_open_between_reads(reads: PageReads) -> None:
+    def open_transaction(conn: Connection) -> bool:
+        return conn.in_transaction()
+
+    async def main() -> list[bool]:
+        await reads.run(_answer, 1)
+        return [await reads.run(open_transaction) for _ in range(4)]
+
+    assert _run(main()) == [False] * 4
 
 
 def test_a_cancelled_request_leaves_the_threads_serving(reads: PageReads) -> None:
-    def slow(engine: Engine) -> int:
+    def slow(_conn: Connection) -> int:
         time.sleep(0.2)
         return 1
 
-    async def main() -> tuple[int, str]:
+    async def main() -> int:
         waiting = asyncio.ensure_future(reads.run(slow))
         await asyncio.sleep(0.05)
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiting
-        return await reads.run(_answer, 7)
+        return (await reads.run(_answer, 7))[0]
 
-    assert asyncio.run(main())[0] == 7
+    assert _run(main()) == 7
 
 
-def test_close_stops_every_thread() -> None:
-    reads = PageReads(create_engine("sqlite://"), threads=3)
+def test_close_stops_every_thread_and_returns_its_connection(engine: Engine) -> None:
+    reads = PageReads(engine, threads=3)
+
+    async def main() -> None:
+        await asyncio.gather(*(reads.run(_answer, n) for n in range(30)))
+
+    _run(main())
     reads.close()
     for thread in reads._threads:
         thread.join(timeout=5)
         assert not thread.is_alive()
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]

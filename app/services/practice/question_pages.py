@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import and_, bindparam, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import class_mapper
 from sqlmodel import Session, SQLModel
 
@@ -70,11 +70,11 @@ def _loaded(model: type[M], names: tuple[str, ...], values: tuple[Any, ...]) -> 
     return instance
 
 
-def _read(engine: Engine, *, user_id: int, epoch: int, session_id: int) -> QuestionPage:
+def _read(conn: Connection, *, user_id: int, epoch: int, session_id: int) -> QuestionPage:
     if not user_id:  # a visitor without a row owns no session: no query needed
         return QuestionPage(None, None)
-    with engine.connect() as conn:
-        row = conn.execute(_READ, {"user_id": user_id, "session_id": session_id}).first()
+    row = conn.execute(_READ, {"user_id": user_id, "session_id": session_id}).first()
+    conn.rollback()  # the read is over: hold no snapshot while the page is built
     if row is None or row.u_auth_epoch != epoch:
         return QuestionPage(None, None)
     user = _loaded(User, _USER_NAMES, tuple(row[: len(_USER_NAMES)]))
@@ -84,11 +84,12 @@ def _read(engine: Engine, *, user_id: int, epoch: int, session_id: int) -> Quest
 
 
 def load(
-    engine: Engine, catalog: Catalog, *, user_id: int, epoch: int, session_id: int
+    conn: Connection, catalog: Catalog, *, user_id: int, epoch: int, session_id: int
 ) -> QuestionPage:
     """What GET /sessions/{id} shows: one query, plus the answer clock's write on a
     question's first display and the last submission of a code question."""
-    page = _read(engine, user_id=user_id, epoch=epoch, session_id=session_id)
+    page = _read(conn, user_id=user_id, epoch=epoch, session_id=session_id)
+    engine = conn.engine  # the rare write and the code question's read: sessions of their own
     if page.user is None or page.quiz is None:
         return page
     user, quiz = page.user, page.quiz

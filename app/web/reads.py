@@ -11,8 +11,9 @@ database queues page reads here without taking threads from the blocking handler
 
 Each thread keeps one connection open between reads (checking one out of the pool and back
 in cost ~30 us of the page's ~90 us query, issue 16) and ends its transaction after every
-read, so no snapshot is held between reads; a read that fails drops the connection (it may
-be broken: a restarted server) and the next read opens a fresh one.
+read, so no snapshot is held between reads. A kept connection skips the pool's pre-ping, so
+a read that finds it broken (the database restarted) is run once more on a fresh one; any
+other failure drops the connection too, and the next read opens a new one.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -69,9 +71,8 @@ class PageReads:
         while (job := self._jobs.get()) is not None:
             loop, future, call = job
             try:
-                kept = kept or self.engine.connect()
-                outcome: tuple[Any, BaseException | None] = (call(kept), None)
-                kept.rollback()  # no transaction (no snapshot) held until the next read
+                kept, result = self._call(kept, call)
+                outcome: tuple[Any, BaseException | None] = (result, None)
             except BaseException as exc:  # handed to the awaiting request, raised there
                 outcome = (None, exc)
                 _drop(kept)
@@ -81,6 +82,29 @@ class PageReads:
             except RuntimeError:  # the loop closed while the read ran: nobody waits
                 log.debug("a page read finished after its event loop closed")
         _drop(kept)
+
+    def _call(
+        self, kept: Connection | None, call: Callable[[Connection], T]
+    ) -> tuple[Connection, T]:
+        """`call` on the kept connection; if that connection turns out broken (the server
+        restarted since the last read), once more on a fresh one, as a pre-ping would have
+        found it. So what runs here must be safe to run twice: reads are."""
+        if kept is not None:
+            try:
+                return kept, self._finish(kept, call)
+            except DBAPIError as exc:
+                if not exc.connection_invalidated:
+                    raise
+                log.warning("a kept page-read connection was broken; reading on a new one")
+                _drop(kept)
+        fresh = self.engine.connect()
+        return fresh, self._finish(fresh, call)
+
+    @staticmethod
+    def _finish(conn: Connection, call: Callable[[Connection], T]) -> T:
+        result = call(conn)
+        conn.rollback()  # no transaction (no snapshot) held until the next read
+        return result
 
 
 def _drop(conn: Connection | None) -> None:

@@ -45,6 +45,11 @@ CLAIMED_TELLS = [
     ("no-zero-grad", "optimizer-clears-grads", "The optimizer wipes the gradients internally once it has applied them."),
     ("no-zero-grad", "needs-zero-grad", "Reset the optimizer state at the start of each step instead."),
     ("gradient-vs-apply", "gradient-updates-weights", "The weights get their new values during backprop, in tape.gradient."),
+    ("training-flag", "training-auto-detected-in-tape", "Inside a tape the model knows it is training anyway."),
+    ("training-flag", "training-auto-detected-in-tape", "Nothing breaks if you forget it inside the tape."),
+    ("training-flag", "batchnorm-ignores-training-flag", "Dropout changes, but BatchNorm doesn't depend on the flag."),
+    ("persistent-tape", "persistent-is-free", "Afterwards there's nothing to do, the garbage collector frees it."),
+    ("persistent-tape", "gradient-consumes-target", "You have to recompute the forward pass for each loss under a new tape."),
 ]  # fmt: skip
 
 # The same subjects stated correctly: the claims must not fire on them.
@@ -85,6 +90,26 @@ CORRECT_STATEMENTS = [
     (
         "higher-order-derivatives",
         "Nest two tapes; TF1 used to have tf.hessians, which did it directly.",
+    ),
+    (
+        "training-flag",
+        "With model.fit Keras knows it is training; in a custom loop you pass training=True yourself.",
+    ),
+    (
+        "training-flag",
+        "BatchNorm depends on the flag: batch statistics in training, moving averages at inference.",
+    ),
+    (
+        "persistent-tape",
+        "Delete it with del tape; otherwise Python only frees it when it goes out of scope.",
+    ),
+    (
+        "persistent-tape",
+        "Non-persistent tapes are freed after the first gradient call, so use persistent=True and del it after.",
+    ),
+    (
+        "persistent-tape",
+        "One option is to redo the forward pass in a second tape; persistent=True avoids that cost.",
     ),
     ("no-zero-grad", "You never reset anything: the optimizer keeps no gradients, only its slots."),
     (

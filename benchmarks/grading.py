@@ -9,7 +9,8 @@ settings except `sandbox_fork_server`, grading the `train-step` reference (a cor
 - bursts of 12 and 24 at once (pool full at the start): wall time for all, throughput,
   p50/max latency, and CPU-seconds per graded submission: the whole worker tree's CPU (cgroup
   `cpuacct` of this process and everything it starts, minus the supervisor's own
-  `getrusage`) from the burst until the pool is full again, divided by the burst size;
+  `getrusage`) from the burst until the pool is full again, divided by the burst size, and
+  the cores that CPU kept busy during the burst;
 - PSS per ready worker (the zygote's share included: its PSS divided by the ready count);
 - the cold baseline: a fresh process that imports TensorFlow and runs one training step.
 
@@ -227,6 +228,13 @@ def report(results: dict[str, dict], cold: list[float], loads: tuple[str, str]) 
     def cpu(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.2f} CPU-s"
 
+    def cores(figures: dict[str, Any], size: int) -> str:
+        # ~2.0 on this host: the burst kept both cores busy; less: it waited on something
+        # else (other processes' load, a serialised refill). The pool's refill after the
+        # burst is in the CPU, not in the wall: a slight overestimate.
+        per = figures["cpu_per"]
+        return "n/a" if per is None else f"{per * size / figures['wall']:.2f}"
+
     lines = [row("figure", modes), row("---", ["---"] * len(modes))]
     get = [results[m] for m in modes]
     lines += [
@@ -246,6 +254,7 @@ def report(results: dict[str, dict], cold: list[float], loads: tuple[str, str]) 
             row(f"burst of {size}: p50 / max",
                 [f"{s(f[key]['p50'])} / {s(f[key]['max'])}" for f in get]),
             row(f"burst of {size}: CPU per submission", [cpu(f[key]["cpu_per"]) for f in get]),
+            row(f"burst of {size}: cores used (CPU-s / wall)", [cores(f[key], size) for f in get]),
         ]  # fmt: skip
     lines += [
         row("PSS per ready worker (zygote share incl.)",

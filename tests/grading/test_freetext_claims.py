@@ -57,6 +57,21 @@ def test_an_excluded_role_anywhere_in_the_sentence_cancels_the_claim() -> None:
     assert not affirms("Take the gradient twice, first with the inner tape.", twice)
 
 
+PRONOUN_SUBJECTS = [
+    ("tape.gradient runs backprop, and it updates the weights.", True),  # "it" = tape.gradient
+    ("tape.gradient runs backprop, which updates the weights.", True),
+    ("tape.gradient runs backprop; the optimizer updates the weights.", False),  # new subject
+    ("tape.gradient runs backprop, and it does not update the weights.", False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "stated"), PRONOUN_SUBJECTS)
+def test_a_pronoun_subject_takes_its_roles_from_the_clause_before(
+    sentence: str, stated: bool
+) -> None:
+    assert affirms(sentence, r"tape\.gradient & updates? & weights") is stated
+
+
 def test_parse_claim_splits_roles_and_exclusions() -> None:
     claim = parse_claim(ALL_NONE)
     assert is_claim(ALL_NONE) and not is_claim(r"tape\.gradient ~ updates")

@@ -92,13 +92,26 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
         masked = _mask(text)
         found = []
-        for start, end in _clauses(masked):
+        clauses = _clauses(masked)
+        for index, (start, end) in enumerate(clauses):
             span = _roles_span(text, claim.roles, start, end)
+            if span is None and index and _PRONOUN_SUBJECT.match(text, clauses[index - 1][1]):
+                span = _roles_span(text, claim.roles, clauses[index - 1][0], end)
+                span = span if span is not None and span[1] > start else None
             if span is not None and not _excluded(claim, unit.text, text):
                 found.append(_claim_hit(unit, text, masked, span, following))
         if found:  # the lemma twin is read only where the words as written say nothing
             return found
     return []
+
+
+# A clause whose subject is a pronoun (", and it updates the weights", ", which records the
+# ops") takes its antecedent from the clause before it. Read from the end of that clause,
+# so the terminator itself ("and", "which") counts.
+_PRONOUN_SUBJECT = re.compile(
+    r"[\s,;:]*(?:(?:and|then|so|also|like|but)\s+)*(?:it|they|which|this|these|those)\b",
+    re.IGNORECASE,
+)
 
 
 def _excluded(claim: Claim, written: str, read: str) -> bool:
@@ -112,7 +125,8 @@ def _clauses(masked: str) -> list[tuple[int, int]]:
     for term in _TERMINATOR.finditer(masked):
         bounds += [term.start(), term.end()]
     bounds.append(len(masked))
-    return [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds) - 1, 2)]
+    pairs = [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds) - 1, 2)]
+    return [(a, b) for a, b in pairs if masked[a:b].strip()]  # ", and it": no empty clause
 
 
 def _roles_span(

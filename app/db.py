@@ -257,6 +257,8 @@ def clean_text(value: Any) -> Any:
     such text cannot be encoded as UTF-8, so one stored answer used to break every page
     that showed it (issue 12). The same object is returned when nothing needs repair."""
     if isinstance(value, str):
+        if value.isascii() and "\x00" not in value:  # the usual case, without a regex
+            return value
         return _BAD_TEXT.sub("\ufffd", value) if _BAD_TEXT.search(value) else value
     if isinstance(value, list):
         cleaned = [clean_text(v) for v in value]

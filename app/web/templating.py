@@ -7,6 +7,7 @@ with raw HTML disabled, so a pack (or anything a learner typed) can never inject
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -114,30 +115,53 @@ def answer_fields(question: Any, answer: object) -> Markup:
 
     They depend on the question and the answer being shown only; with no answer yet (every
     first look at a question) they are rendered once per question view and reused: ~6% of
-    the question page's CPU (issue 16 profile). `question` is the view that
-    `questions.get_question` builds once per loaded catalog, so a publish, which loads a
-    new catalog, brings new views and new fields; an answer (the learner's own) is never
-    remembered.
+    the question page's CPU (issue 16 profile). An answer (the learner's own) is rendered
+    for its request and never remembered.
     """
     template = templates.env.get_template(f"questions/_{question.type}.html")
     if answer is not None:
         return Markup(template.render(q=question, answer=answer))  # noqa: S704 (autoescaped)
-    known = _fields.get(question.id)
+    return _per_view(question, "fields", lambda: template.render(q=question, answer=None))
+
+
+def question_chips(question: Any) -> Markup:
+    """`_macros.html`'s chips (type, difficulty, topic) of a question, once per view."""
+    return _per_view(question, "chips", lambda: _macros().chips(question))
+
+
+def _per_view(question: Any, part: str, render: Callable[[], str]) -> Markup:
+    """`render()` remembered for this question view. Views are what `questions.get_question`
+    builds once per loaded catalog, so a publish, which loads a new catalog, brings new
+    views and so new renderings; the identity check keeps an old view's from being used."""
+    known = _parts.get((part, question.id))
     if known is None or known[0] is not question:
-        known = (question, Markup(template.render(q=question, answer=None)))  # noqa: S704
-        if len(_fields) >= 8192:
-            _fields.clear()
-        _fields[question.id] = known
+        known = (question, Markup(render()))  # noqa: S704 (rendered with autoescape)
+        if len(_parts) >= 8192:  # ids of many published catalogs over a long run
+            _parts.clear()
+        _parts[(part, question.id)] = known
     return known[1]
 
 
-_fields: dict[str, tuple[Any, Markup]] = {}
+@functools.lru_cache(maxsize=1024)
+def progress_meter(position: int, total: int) -> Markup:
+    """The session's progress meter (`_macros.html`'s meter) for `position` of `total`."""
+    value = position / total if total else 0.0
+    return Markup(_macros().meter(value, "Session progress"))  # noqa: S704 (autoescaped)
+
+
+def _macros() -> Any:
+    return templates.env.globals["macros"]
+
+
+_parts: dict[tuple[str, str], tuple[Any, Markup]] = {}
 _urls: dict[tuple[Any, str, str, tuple[tuple[str, Any], ...]], URL] = {}
 templates.env.globals.update(
     url_for=url_for,
     csrf_token=csrf_token,
     csrf_input=csrf_input,
     answer_fields=answer_fields,
+    question_chips=question_chips,
+    progress_meter=progress_meter,
     type_labels=QUESTION_TYPE_LABELS,
     verdict_labels=VERDICT_LABELS,
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.config import REPO_ROOT
 from app.packs.catalog import load_catalog
 from app.services import questions
-from app.web.templating import answer_fields
+from app.web.templating import answer_fields, progress_meter, question_chips
 
 FIXTURES = REPO_ROOT / "tests" / "packs" / "fixtures"
 
@@ -33,3 +33,16 @@ def test_a_new_catalog_renders_its_own_fields() -> None:
     assert "A changed option" not in answer_fields(first, None)
     assert "A changed option" in answer_fields(second, None)
     assert "A changed option" not in answer_fields(first, None)
+
+
+def test_chips_follow_the_question_view() -> None:
+    first = questions.get_question(load_catalog([FIXTURES]), "mini-single")
+    second = questions.get_question(load_catalog([FIXTURES]), "mini-single")
+    second.topic = "changed-topic"  # as a published edit would bring
+    assert "Changed topic" not in question_chips(first)
+    assert "Changed topic" in question_chips(second)
+
+
+def test_progress_meter_shows_the_position() -> None:
+    assert 'aria-valuenow="50"' in progress_meter(1, 2)
+    assert 'aria-valuenow="0"' in progress_meter(0, 3)

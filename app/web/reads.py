@@ -98,7 +98,11 @@ class PageReads:
                 log.warning("a kept page-read connection was broken; reading on a new one")
                 _drop(kept)
         fresh = self.engine.connect()
-        return fresh, self._finish(fresh, call)
+        try:
+            return fresh, self._finish(fresh, call)
+        except BaseException:
+            _drop(fresh)
+            raise
 
     @staticmethod
     def _finish(conn: Connection, call: Callable[[Connection], T]) -> T:

@@ -126,3 +126,14 @@ def test_close_stops_every_thread_and_returns_its_connection(engine: Engine) -> 
         thread.join(timeout=5)
         assert not thread.is_alive()
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+def test_a_failed_read_gives_every_connection_back(reads: PageReads, engine: Engine) -> None:
+    async def main() -> None:
+        await reads.run(_answer, 1)  # a kept connection now
+        for _ in range(5):
+            with pytest.raises(LookupError):
+                await reads.run(_fail)
+
+    _run(main())
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]

@@ -3,9 +3,10 @@
 The question page is the page a class hits hardest, so it does not pay for two ORM sessions
 (identity, then quiz session: ~0.4 ms of CPU, most of the page's database cost under load,
 issue 16). One Core query joins the cookie's user to the session it asks for; the account is
-checked against the cookie's auth epoch on every request, so a log-out, password change or
-role change takes effect at once, with no cache to invalidate. Only the first display of a
-question writes (the answer clock), and only code questions read the last submission.
+checked against the cookie's auth epoch on every request, so a log-out (which bumps the
+epoch) or a role change takes effect at once, with no cache to invalidate. Only the first
+display of a question writes (the answer clock), and only code questions read the last
+submission.
 """
 
 from __future__ import annotations
@@ -89,10 +90,10 @@ def load(
     """What GET /sessions/{id} shows: one query, plus the answer clock's write on a
     question's first display and the last submission of a code question."""
     page = _read(conn, user_id=user_id, epoch=epoch, session_id=session_id)
-    engine = conn.engine  # the rare write and the code question's read: sessions of their own
     if page.user is None or page.quiz is None:
         return page
     user, quiz = page.user, page.quiz
+    engine = conn.engine  # the rare write and the code question's read: sessions of their own
     item = sessions.current_question(catalog, quiz)
     if item is not None and quiz.shown_at is None:
         with Session(engine, expire_on_commit=False) as session:

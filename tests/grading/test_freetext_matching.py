@@ -154,6 +154,25 @@ def test_find_hits_reads_inflections_through_lemmas(sentence: str, pattern: str)
 
 
 @pytest.mark.parametrize(
+    "sentence",
+    [
+        "The tape is freed after the first call.",
+        "The tape is freeing its buffers.",
+        "It gets cleared.",
+    ],
+)
+def test_lemma_twin_keeps_a_participle_that_would_read_as_an_adjective(sentence: str) -> None:
+    # "is freed" is not "is free" (costs nothing); "is cleared" is not "is clear".
+    patterns = [r"\b(is|gets) (free|clear)\b"]
+    assert find_hits(tuple(normalise(sentence).units), patterns) == []
+
+
+def test_lemma_twin_still_reads_other_participles_after_be() -> None:
+    hits = find_hits(tuple(normalise("The step is compiled with XLA.").units), [r"is compile\b"])
+    assert [h.affirmed for h in hits] == [True]
+
+
+@pytest.mark.parametrize(
     ("answer", "affirmed"),
     [
         ("tape.gradient does not update the weights; it only returns gradients.", True),

@@ -56,6 +56,31 @@ def _dictionary_lemma(lower: str) -> str | None:
     return None
 
 
+# A participle right after "be" or "get" whose lemma is also an adjective keeps its form:
+# "the tape is freed" and "the tape is freeing its buffers" must not read as "the tape is
+# free" (costs nothing); "is cleared" is not "is clear". Other participles are read as
+# usual ("is compiled" -> "is compile", "is giving" -> "is give").
+_AFTER_BE = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|get|gets|got|getting|'s|'re)\s+(?:\w+ly\s+)?$",
+    re.IGNORECASE,
+)
+_PARTICIPLE = re.compile(r"(?:ed|en|ing)$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def _is_adjective(word: str) -> bool:
+    return "ADJ" in getAllLemmas(word.lower())
+
+
 def lemma_text(text: str) -> str:
     """The text with each plain word replaced by its lemma (identifiers kept as written)."""
-    return _WORD.sub(lambda m: lemma(m.group()), text)
+
+    def replace(match: re.Match[str]) -> str:
+        word = match.group()
+        before = text[max(0, match.start() - 40) : match.start()]
+        found = lemma(word)
+        if _PARTICIPLE.search(word) and _AFTER_BE.search(before) and _is_adjective(found):
+            return word
+        return found
+
+    return _WORD.sub(replace, text)

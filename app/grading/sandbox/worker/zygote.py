@@ -24,7 +24,8 @@ put the child into its own cgroup, so every page it touches from then on is char
 and a second fork so the submission runs as pid 1 of a namespace that holds nothing else. There
 it mounts its own /proc (when the kernel allows it), /tmp and /dev/shm, drops every capability,
 stays non-dumpable, and then runs exactly what an exec-spawned worker runs (`__main__.serve`):
-warm up, say ready, read the job, lock down (rlimits + seccomp), run it, report, `os._exit`.
+warm up, say ready, read the job, lock down (rlimits + seccomp), run it, report, `os._exit`
+(its warm-up is shorter, plus one eager step after ready when no job waits for it yet).
 """
 
 from __future__ import annotations

@@ -50,6 +50,8 @@ CLAIMED_TELLS = [
     ("training-flag", "batchnorm-ignores-training-flag", "Dropout changes, but BatchNorm doesn't depend on the flag."),
     ("persistent-tape", "persistent-is-free", "Afterwards there's nothing to do, the garbage collector frees it."),
     ("persistent-tape", "gradient-consumes-target", "You have to recompute the forward pass for each loss under a new tape."),
+    ("higher-order-derivatives", "tape-first-order-only", "A GradientTape only handles first-order derivatives."),
+    ("gradient-vs-apply", "gradients-computed-in-forward", "tape.gradient just reads the gradients stored during the forward pass."),
 ]  # fmt: skip
 
 # The same subjects stated correctly: the claims must not fire on them.
@@ -94,6 +96,14 @@ CORRECT_STATEMENTS = [
     (
         "training-flag",
         "With model.fit Keras knows it is training; in a custom loop you pass training=True yourself.",
+    ),
+    (
+        "higher-order-derivatives",
+        "Nest two tapes, because a single tape only gives first-order derivatives of what it recorded.",
+    ),
+    (
+        "gradient-vs-apply",
+        "tape.gradient just calculates, it's read-only for the model; apply_gradients updates the weights.",
     ),
     (
         "training-flag",

@@ -1,48 +1,71 @@
-"""A forked child's warm step runs only when no job is waiting for it.
+"""A forked child runs the eager warm step only when no job will wait for it.
 
 The step (one eager training step on a throw-away model) moves the first use of each op kernel
-off the job's clock, but costs more CPU than it saves the job: a child handed a job as soon as
-it says ready (start-up, a burst) skips it. No sandbox starts here: the check reads the job
-pipe exactly as the worker does, in a plain subprocess.
+off the job's clock, but costs more CPU than it saves the job: a child that a job will wait for
+(start-up, a burst: nothing ready, or jobs queued) is forked without it. No sandbox starts
+here: a fork server whose children are ready at once stands in for the zygote.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from app.config import REPO_ROOT
-
-PROBE = (
-    "from app.grading.sandbox.worker.__main__ import _job_waiting, JOB_GRACE_SECONDS;"
-    "print(_job_waiting(JOB_GRACE_SECONDS))"
-)
+from app.grading.code import pool as pools
+from app.grading.sandbox.launcher import Limits
 
 
-def _waiting(job: bytes | None) -> str:
-    process = subprocess.Popen(
-        [sys.executable, "-c", PROBE], cwd=REPO_ROOT, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, text=False,
-    )  # fmt: skip
-    assert process.stdin is not None
-    if job is not None:
-        process.stdin.write(job)
-        process.stdin.flush()
-    out, _ = process.communicate(timeout=30) if job is not None else _without_job(process)
-    return out.decode().strip()
+@dataclass
+class InstantForks:
+    """Records whether each fork was asked for the warm step; its children are ready at once."""
+
+    steps: list[bool] = field(default_factory=list)
+
+    async def spawn(self, name: str, *, step: bool = True) -> object:
+        self.steps.append(step)
+        await asyncio.sleep(0)
+        return type("Ready", (), {"process": type("Alive", (), {"returncode": None})()})()
 
 
-def _without_job(process: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
-    assert process.stdout is not None and process.stdin is not None
-    line = process.stdout.readline()  # answered while the pipe is still open and empty
-    process.stdin.close()
-    process.wait(timeout=30)
-    return line, b""
+@dataclass
+class AnyBackend:
+    name: str = "fake"
 
 
-def test_child_skips_the_warm_step_when_its_job_is_already_written() -> None:
-    assert _waiting(b'{"contract": "train-step"}') == "True"
+async def _until(condition: Callable[[], bool]) -> None:
+    for _ in range(1000):
+        if condition():
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError("condition not reached")
 
 
-def test_child_runs_the_warm_step_when_no_job_is_waiting() -> None:
-    assert _waiting(None) == "False"
+def test_child_is_forked_with_the_warm_step_only_when_no_job_will_wait_for_it() -> None:
+    pool = pools.WorkerPool(size=2, uid_base=60000, limits=Limits())
+    forks = InstantForks()
+
+    async def scenario() -> list[list[bool]]:
+        pool.backend, pool.forks = AnyBackend(), forks  # type: ignore[assignment]
+        pool._wanted.set()
+        pool._tasks = [asyncio.create_task(pool._fill()) for _ in range(pools.SPAWN_PARALLEL)]
+        seen = []
+        for take in (0, 1, 2):  # take workers from a full pool, then let it refill
+            await _until(lambda: pool._ready.qsize() == 2 and not pool._spawning)
+            seen.append(forks.steps[:])
+            forks.steps.clear()
+            for _ in range(take):
+                await pool._take()
+        await _until(lambda: pool._ready.qsize() == 2 and not pool._spawning)
+        seen.append(forks.steps[:])
+        pool._stopping = True
+        for task in pool._tasks:
+            task.cancel()
+        await asyncio.gather(*pool._tasks, return_exceptions=True)
+        return seen
+
+    at_start, after_none, after_one, after_two = asyncio.run(scenario())
+    assert at_start == [False, False]  # start-up: the first job waits for these
+    assert after_none == []
+    assert after_one == [True]  # another worker is ready: the refill warms fully
+    assert False in after_two  # the pool was emptied: the next job waits for a refill

@@ -170,7 +170,7 @@ class WorkerPool:
             try:
                 if self.forks is not None:
                     try:
-                        worker = await self.forks.spawn(name)
+                        worker = await self.forks.spawn(name, step=not self._awaited())
                     except Unsupported as err:
                         log.warning("fork server off: %s", err)
                         self.forks = None
@@ -184,6 +184,12 @@ class WorkerPool:
                 self._spawning -= 1
             self._failures = 0
             self._ready.put_nowait(worker)  # stop() retires it if we are stopping
+
+    def _awaited(self) -> bool:
+        """Whether a job will wait for the worker about to start: one already waits, or none is
+        ready (start-up, a burst). A forked one then skips its warm step: in a burst the step
+        costs more CPU than it saves, and the job wants the worker as soon as possible."""
+        return self._waiting > 0 or self._ready.qsize() == 0
 
     async def _failed(self, err: Exception) -> None:
         self._failures += 1

@@ -181,11 +181,17 @@ async def start(backend: Backend, limits: Limits, name: str, max_children: int) 
 
 
 async def fork(
-    zygote: Zygote, backend: Backend, limits: Limits, name: str, prebuild: list[str]
+    zygote: Zygote,
+    backend: Backend,
+    limits: Limits,
+    name: str,
+    prebuild: list[str],
+    step: bool = True,
 ) -> Worker:
-    """A fresh ready worker forked from `zygote`, in its own tree; a cancelled fork leaves
+    """A fresh ready worker forked from `zygote`, in its own tree (with `step`, its warm-up
+    includes one eager training step: see `worker.__main__.warm_up`); a cancelled fork leaves
     nothing behind."""
-    starting = asyncio.ensure_future(_fork(zygote, backend, limits, name, prebuild))
+    starting = asyncio.ensure_future(_fork(zygote, backend, limits, name, prebuild, step))
     try:
         worker = await asyncio.shield(starting)
     except asyncio.CancelledError:
@@ -199,7 +205,7 @@ async def fork(
 
 
 async def _fork(
-    zygote: Zygote, backend: Backend, limits: Limits, name: str, prebuild: list[str]
+    zygote: Zygote, backend: Backend, limits: Limits, name: str, prebuild: list[str], step: bool
 ) -> Worker:
     tree = await asyncio.to_thread(backend.prepare, name, limits)
     pipes = [os.pipe() for _ in range(4)]  # job, result, output, status
@@ -224,7 +230,7 @@ async def _fork(
         host_pid = await asyncio.to_thread(_find_child, zygote.host_pid, int(reply["pid"]))
         await asyncio.to_thread(adopt, tree, host_pid)
         tree.started(host_pid)
-        os.write(ours[0], json.dumps({"prebuild": prebuild}).encode() + b"\n")
+        os.write(ours[0], json.dumps({"prebuild": prebuild, "step": step}).encode() + b"\n")
     except BaseException:
         for fd in theirs + ours:
             with contextlib.suppress(OSError):
@@ -381,10 +387,10 @@ class ForkServer:
         if isinstance(contract, str) and contract:
             self.recent = [contract, *[c for c in self.recent if c != contract]][:RECENT]
 
-    async def spawn(self, name: str) -> Worker:
+    async def spawn(self, name: str, *, step: bool = True) -> Worker:
         zygote = await self._current()
         try:
-            return await fork(zygote, self.backend, self.limits, name, list(self.recent))
+            return await fork(zygote, self.backend, self.limits, name, list(self.recent), step)
         except (WorkerFailed, OSError, TimeoutError, ValueError) as err:
             if zygote.process.returncode is not None or zygote.control.fileno() < 0:
                 await retire(zygote)  # dead or deaf: the next spawn starts a new one

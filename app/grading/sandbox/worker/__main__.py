@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import resource
-import select
 import sys
 import time
 from typing import Any
@@ -21,7 +20,6 @@ from . import lockdown
 
 MAX_JOB = 4 * 1024 * 1024
 MAX_RESULT = 1024 * 1024
-JOB_GRACE_SECONDS = 0.02  # ready -> job written, when a job already waits: a few ms
 
 
 def send(fd: int, payload: dict[str, object]) -> None:
@@ -32,12 +30,15 @@ def send(fd: int, payload: dict[str, object]) -> None:
         data = data[os.write(fd, data) :]
 
 
-def warm_up(prebuild: list[str] | None = None) -> dict[str, str]:
+def warm_up(prebuild: list[str] | None = None, step: bool = False) -> dict[str, str]:
     """Import TF, pin threads, make ops deterministic, and trace one step of each kind.
 
     With `prebuild` (a forked child: TF is imported, no op has run), do only what a job
-    cannot skip cheaply: start the runtime and build the named contracts' scenario state
-    (`serve` adds the eager step when no job is waiting)."""
+    cannot skip cheaply: start the runtime and build the named contracts' scenario state,
+    plus, with `step`, one eager training step (the supervisor asks for it only when no job
+    will wait for this child: the step costs ~0.07 CPU-s more than it saves the job, measured
+    per child as 0.56 vs 0.50 CPU-s, and only pays off, in ~0.1 s of latency, when the CPU
+    would otherwise idle)."""
     import keras
     import tensorflow as tf
 
@@ -50,6 +51,8 @@ def warm_up(prebuild: list[str] | None = None) -> dict[str, str]:
         tf.constant(0.0).numpy()  # starts the runtime (thread pools) before the job
         for contract_id in prebuild:
             _prebuild(contract_id)
+        if step:
+            _eager_step()
         probes.install()
         return {"tensorflow": tf.__version__, "keras": keras.__version__}
     model, step, optimizers = _eager_step()
@@ -120,10 +123,8 @@ def serve(config: dict[str, Any]) -> None:
     forked by the zygote (`zygote.isolate` done, TF imported but no op run yet)."""
     fd = int(config["result_fd"])
     began = time.monotonic()
-    versions = warm_up(config.get("prebuild"))
+    versions = warm_up(config.get("prebuild"), bool(config.get("warm_step")))
     send(fd, {"ready": True, "versions": versions, "warm_up_s": round(time.monotonic() - began, 3)})
-    if config.get("prebuild") is not None and not _job_waiting(JOB_GRACE_SECONDS):
-        _eager_step()  # no job waits: pay each op kernel's first use now, not on the job's clock
     job = json.loads(sys.stdin.buffer.read(MAX_JOB))
     os.close(0)
     cpu_seconds = int(job.get("cpu_seconds", config["cpu_seconds"]))  # set by the supervisor
@@ -150,15 +151,6 @@ def serve(config: dict[str, Any]) -> None:
     _flush()
     send(fd, {"runs": runs, "versions": versions, "run_s": round(time.monotonic() - began, 3)})
     os._exit(0)
-
-
-def _job_waiting(seconds: float) -> bool:
-    """Whether the job (or EOF) is on stdin within `seconds`. A forked child that is handed a
-    job as soon as it is ready (a burst, start-up: jobs queue) skips its warm step: the step
-    costs ~0.07 CPU-s more than it saves the job (measured per child: 0.56 vs 0.50 CPU-s), which
-    only pays off, in latency (~0.1 s), when the CPU would otherwise idle."""
-    readable, _, _ = select.select([0], [], [], seconds)
-    return bool(readable)
 
 
 def _flush() -> None:

@@ -25,7 +25,7 @@ and a second fork so the submission runs as pid 1 of a namespace that holds noth
 it mounts its own /proc (when the kernel allows it), /tmp and /dev/shm, drops every capability,
 stays non-dumpable, and then runs exactly what an exec-spawned worker runs (`__main__.serve`):
 warm up, say ready, read the job, lock down (rlimits + seccomp), run it, report, `os._exit`
-(its warm-up is shorter, plus one eager step after ready when no job waits for it yet).
+(its warm-up is shorter: the contracts the supervisor names, and one eager step if asked).
 """
 
 from __future__ import annotations
@@ -214,7 +214,9 @@ def _child(config: dict[str, Any], fds: list[int]) -> None:
 
         lockdown.start_limits(int(config["nproc"]), int(config["file_size"]))
         prebuild = [str(c) for c in go.get("prebuild", [])][:MAX_PREBUILD]
-        worker.serve({**config, "result_fd": 3, "zygote": False, "prebuild": prebuild})
+        step = go.get("step") is True
+        worker.serve({**config, "result_fd": 3, "zygote": False, "prebuild": prebuild,
+                      "warm_step": step})  # fmt: skip
     except BaseException as err:  # whatever happened: say it and leave
         with contextlib.suppress(Exception):
             os.write(2, f"zygote child failed: {type(err).__name__}: {err}\n".encode())
@@ -231,8 +233,8 @@ def _max_fd() -> int:
 
 
 def _read_go() -> dict[str, Any]:
-    """The supervisor's start line (JSON: which contracts to prebuild), read byte by byte so
-    that nothing of the job that follows is consumed."""
+    """The supervisor's start line (JSON: which contracts to prebuild, whether to run the
+    eager warm step), read byte by byte so that nothing of the job that follows is consumed."""
     seen = b""
     while not seen.endswith(b"\n") and len(seen) < MAX_GO:
         chunk = os.read(0, 1)

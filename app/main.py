@@ -56,7 +56,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     check_settings(settings)  # several processes need one signing key
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     app.state.engine = make_engine(settings)
-    app.state.page_reads = PageReads(app.state.engine, threads=min(8, settings.db_pool_size))
+    # Each read thread keeps a connection: at most a fifth of the pool (none from a pool of
+    # under 10), the rest stays for the worker threads of blocking handlers.
+    connections = settings.db_pool_size + settings.db_pool_overflow
+    threads, keep = max(1, min(8, connections // 5)), connections >= 10
+    app.state.page_reads = PageReads(app.state.engine, threads=threads, keep=keep)
     app.state.loop = asyncio.get_running_loop()
     app.state.storage_health = StorageHealth()
     app.state.storage_health.watch(app.state.engine)

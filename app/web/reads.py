@@ -39,8 +39,9 @@ class PageReads:
     """`await reads.run(fn, ...)` calls `fn(connection, ...)` in one of the read threads;
     `connection.engine` is there for a read that must write (in a session of its own)."""
 
-    def __init__(self, engine: Engine, threads: int) -> None:
+    def __init__(self, engine: Engine, threads: int, *, keep: bool = True) -> None:
         self.engine = engine
+        self.keep = keep  # False: a connection goes back to the pool after each read
         self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._threads = [
             threading.Thread(target=self._serve, name=f"tapequiz-read-{n}", daemon=True)
@@ -73,6 +74,9 @@ class PageReads:
             try:
                 kept, result = self._call(kept, call)
                 outcome: tuple[Any, BaseException | None] = (result, None)
+                if not self.keep:
+                    _drop(kept)
+                    kept = None
             except BaseException as exc:  # handed to the awaiting request, raised there
                 outcome = (None, exc)
                 _drop(kept)

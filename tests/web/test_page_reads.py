@@ -137,3 +137,28 @@ def test_a_failed_read_gives_every_connection_back(reads: PageReads, engine: Eng
 
     _run(main())
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+def test_reads_that_keep_nothing_give_each_connection_back(engine: Engine) -> None:
+    reads = PageReads(engine, threads=2, keep=False)
+
+    async def main() -> list[int]:
+        return [(await reads.run(_answer, n))[0] for n in range(5)]
+
+    assert _run(main()) == [0, 1, 2, 3, 4]
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    reads.close()
+
+
+def test_question_page_on_a_one_connection_pool_leaves_it_for_writes(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from tests.routes.quiz.conftest import mini_settings, start
+
+    settings = mini_settings(tmp_path, db_pool_size=1, db_pool_overflow=0, db_pool_timeout=1)
+    with TestClient(create_app(settings)) as client:
+        url = start(client, "mini-single")
+        for _ in range(3):
+            assert client.get(url).status_code == 200
+            assert client.post("/api/sessions", json={"question_ids": ["mini-tf"]}).is_success

@@ -93,13 +93,14 @@ def load(
     if page.user is None or page.quiz is None:
         return page
     user, quiz = page.user, page.quiz
-    engine = conn.engine  # the rare write and the code question's read: sessions of their own
     item = sessions.current_question(catalog, quiz)
+    # The rare write and the code question's read go through ORM sessions on this same
+    # connection: a page never holds two of the pool's connections at once.
     if item is not None and quiz.shown_at is None:
-        with Session(engine, expire_on_commit=False) as session:
+        with Session(bind=conn, expire_on_commit=False) as session:
             quiz, item = sessions.show_current(session, catalog, user=user, session_id=session_id)
     previous = None
     if item is not None and item.question.type in sessions.CODE_TYPES:
-        with Session(engine) as session:
+        with Session(bind=conn) as session:
             previous = submissions.latest_answer(session, user=user, question_id=item.question.id)
     return QuestionPage(user, quiz, item, previous if isinstance(previous, str) else None)

@@ -52,6 +52,7 @@ CLAIMED_TELLS = [
     ("persistent-tape", "gradient-consumes-target", "You have to recompute the forward pass for each loss under a new tape."),
     ("higher-order-derivatives", "tape-first-order-only", "A GradientTape only handles first-order derivatives."),
     ("gradient-vs-apply", "gradients-computed-in-forward", "tape.gradient just reads the gradients stored during the forward pass."),
+    ("trainable-vs-all-variables", "bn-stats-get-gradients", "The BatchNorm moving mean would get real gradients and drift with SGD."),
 ]  # fmt: skip
 
 # The same subjects stated correctly: the claims must not fire on them.
@@ -122,6 +123,12 @@ CORRECT_STATEMENTS = [
         "One option is to redo the forward pass in a second tape; persistent=True avoids that cost.",
     ),
     ("no-zero-grad", "You never reset anything: the optimizer keeps no gradients, only its slots."),
+    # True in Keras 3 (checked on TF 2.21): a frozen layer's weights are still
+    # differentiable, so passed explicitly they get real gradients and the optimizer moves them.
+    (
+        "trainable-vs-all-variables",
+        "Frozen weights would get real gradients and the optimizer would train them again.",
+    ),
     (
         "gradient-vs-apply",
         "tape.gradient only computes; apply_gradients is the call that changes the weights.",

@@ -239,7 +239,8 @@ def test_single_persistent_tape_is_flagged_where_nested_tapes_are_asked_for() ->
     reference = scenario(tape=[TAPE, {"tape": 1}], gradient=nested)
     single = scenario(gradient=[{**GRADIENT, "persistent": True}] * 2)
     two = scenario(tape=[TAPE, {"tape": 1}], gradient=nested)
-    for cand, tags in ((single, ["not-nested-tapes"]), (two, [])):
+    first_only = scenario(gradient=[GRADIENT])  # one tape, one call: a first derivative
+    for cand, tags in ((single, ["not-nested-tapes"]), (two, []), (first_only, [])):
         result = judge(contract="second-derivative",
                        reference={"load_error": None, "scenarios": [reference]},
                        candidate={"load_error": None, "scenarios": [cand]}, known=[],

@@ -209,7 +209,13 @@ def grading(answers: int) -> None:
     with redis_server() as redis_url:
         data = Path(tempfile.mkdtemp(prefix="tq-bench-"))
         port = free_port()
-        common = {"redis_url": redis_url, "packs_dir": str(MINI), "grades_per_minute": "10000"}
+        # The whole burst must be admitted: back-pressure (503) is not what this measures.
+        common = {
+            "redis_url": redis_url,
+            "packs_dir": str(MINI),
+            "grades_per_minute": "10000",
+            "sandbox_queue_size": str(max(16, answers)),
+        }
         web = _spawn(
             [PY, "-m", "app.cli", "serve", "--port", str(port)], _env(data / "web", **common), port
         )

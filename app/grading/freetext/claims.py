@@ -107,9 +107,12 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
 
 # A clause whose subject is a pronoun (", and it updates the weights", ", which records the
 # ops") takes its antecedent from the clause before it. Read from the end of that clause,
-# so the terminator itself ("and", "which") counts.
+# so the terminator itself ("and", "which") counts. So does a consequence of it ("call
+# tape.jacobian(y, x) and you get the second derivative", round 4): what you get is what
+# the clause before gives.
 _PRONOUN_SUBJECT = re.compile(
-    r"[\s,;:]*(?:(?:and|then|so|also|like|but)\s+)*(?:it|they|which|this|these|those)\b",
+    r"[\s,;:]*(?:(?:and|then|so|also|like|but)\s+)*(?:it|they|which|this|these|those"
+    r"|you(?:'ll|\s+will)?\s+(?:get|obtain|end\s+up\s+with))\b",
     re.IGNORECASE,
 )
 

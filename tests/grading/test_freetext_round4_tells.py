@@ -1,0 +1,73 @@
+"""Round 4 of issue 14: the misconceptions the round-3 final set's labellers named that no
+rubric had (each checked false on TF 2.21 / Keras 3.15). Each fires on a wording written
+for this test (not copied from the labelled sets) and stays silent on the same subject
+stated correctly."""
+
+# ruff: noqa: E501 - tables of sentences read best one per line
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from app.config import REPO_ROOT
+from app.grading.freetext import grade_freetext
+from app.packs.loader import load_pack
+from app.packs.schema import FreeText
+
+CORE = REPO_ROOT / "questions" / "gradient-tape"
+
+
+@cache
+def question(question_id: str) -> FreeText:
+    loaded = load_pack(Path(CORE))
+    assert loaded.pack is not None, loaded.problems
+    found = next(q.question for q in loaded.pack.questions if q.question.id == question_id)
+    assert isinstance(found, FreeText)
+    return found
+
+
+NEW_TELLS = [
+    ("persistent-tape", "tape-close-method", "Use persistent=True, take both gradients, then call tape.close() to give the memory back."),
+    ("persistent-tape", "persistent-slow-or-leaky", "Persistent tapes always leak memory, so I'd rather run the forward pass again under a second tape."),
+    ("higher-order-derivatives", "jacobian-gives-second-derivative", "Just call tape.jacobian(y, x) and you get the second derivative."),
+    ("higher-order-derivatives", "watched-constant-no-second-order", "For the second derivative x has to be a tf.Variable, a watched constant can't do it."),
+    ("why-none-gradients", "non-scalar-loss-gives-none", "A per-example loss vector makes tape.gradient give None."),
+    ("gradient-vs-apply", "apply-clips-by-default", "apply_gradients also clips the gradients to a global norm by default."),
+    ("gradient-vs-apply", "apply-builds-deferred-op", "apply_gradients returns a train_op, and the weights change when you sess.run it."),
+    ("gradient-accumulation", "accumulation-matches-batchnorm", "It's equivalent to batch 256 in every way, BatchNorm also sees the same statistics as the big batch."),
+    ("gradient-accumulation", "summed-gradients-equal-big-batch", "Summing the four micro-batch gradients gives exactly the gradient of the 256 batch."),
+    ("trainable-vs-all-variables", "non-trainable-are-hyperparameters", "The non-trainable ones are things like the layer sizes and other hyperparameters."),
+    ("trainable-vs-all-variables", "variables-are-user-created", "model.variables only has the tf.Variables you created yourself, the Keras weights are in trainable_variables."),
+]  # fmt: skip
+
+CORRECT = [
+    ("persistent-tape", "There is no tape.close(); delete the persistent tape with del tape when you are done."),
+    ("persistent-tape", "The with block closes, but a persistent tape keeps its buffers until you del it."),
+    ("persistent-tape", "A persistent tape holds memory until you delete it; recomputing the forward pass would cost more."),
+    ("persistent-tape", "A persistent tape leaks memory if you forget to del it."),
+    ("higher-order-derivatives", "Call outer.jacobian(dy_dx, x) and you get the full matrix of second derivatives."),
+    ("higher-order-derivatives", "The outer tape's jacobian of dy_dx gives the second derivatives."),
+    ("higher-order-derivatives", "A watched constant works too, as long as both tapes watch it."),
+    ("why-none-gradients", "A per-example loss vector is fine, tape.gradient sums it; None means the loss is disconnected."),
+    ("gradient-vs-apply", "apply_gradients applies any clipping you configured on the optimizer, e.g. clipnorm."),
+    ("gradient-vs-apply", "apply_gradients assigns the new values to the variables immediately."),
+    ("gradient-accumulation", "The weight update is the same as batch 256, but BatchNorm still uses the 64-example statistics."),
+    ("gradient-accumulation", "Summing the four gradients and dividing by 4 gives the gradient of the 256 batch."),
+    ("trainable-vs-all-variables", "Non-trainable variables are like BatchNorm's moving mean and variance."),
+    ("trainable-vs-all-variables", "model.variables holds all the layer variables, trainable_variables only those the optimizer updates."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "tag", "answer"), NEW_TELLS)
+def test_grade_freetext_names_a_round4_tell(question_id: str, tag: str, answer: str) -> None:
+    assert tag in grade_freetext(question(question_id), answer).misconceptions
+
+
+@pytest.mark.parametrize(("question_id", "answer"), CORRECT)
+def test_grade_freetext_round4_tells_spare_correct_statements(
+    question_id: str, answer: str
+) -> None:
+    assert grade_freetext(question(question_id), answer).misconceptions == []

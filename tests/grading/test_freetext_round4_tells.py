@@ -71,3 +71,26 @@ def test_grade_freetext_round4_tells_spare_correct_statements(
     question_id: str, answer: str
 ) -> None:
     assert grade_freetext(question(question_id), answer).misconceptions == []
+
+
+CONTRASTS = [
+    # A word ruled out by a bare "not" after a comma or bracket fills no role of a claim.
+    ("why-none-gradients", "When there is no path the gradient is None (not zero).", []),
+    ("why-none-gradients", "The gradient is None for a disconnected variable, not 0, so you can tell.", []),
+    # The same words stated as the belief still name the tell.
+    ("why-none-gradients", "A None gradient just means the gradient is zero.", ["none-means-zero-signal"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "answer", "tags"), CONTRASTS)
+def test_grade_freetext_reads_a_contrasted_word_as_ruled_out(
+    question_id: str, answer: str, tags: list[str]
+) -> None:
+    assert grade_freetext(question(question_id), answer).misconceptions == tags
+
+
+def test_grade_freetext_joins_a_consequence_clause_to_its_cause() -> None:
+    # "... and you get X": what you get is what the clause before gives.
+    answer = "Call tape.jacobian(y, x) once and you get the second derivative."
+    found = grade_freetext(question("higher-order-derivatives"), answer).misconceptions
+    assert "jacobian-gives-second-derivative" in found

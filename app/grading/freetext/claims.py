@@ -37,6 +37,9 @@ from app.grading.freetext.matching import (
 from app.grading.freetext.normalise import Unit
 
 CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
+# A word set against another by a bare "not" ("the gradient is None (not zero)", "it uses
+# None, not 0") is the alternative being ruled out, so it fills no role (round 4).
+_CONTRASTED = re.compile(r"[(,;:\u2014]\s*not\s+$", re.IGNORECASE)
 _NON_PREFIX = re.compile(r"\bnon-?$", re.IGNORECASE)
 
 
@@ -147,6 +150,7 @@ def _roles_span(
                 and _whole_words(text, *m.span())
                 and not any(m.start() < b and a < m.end() for a, b in taken)
                 and not _NON_PREFIX.search(text[max(start, m.start() - 4) : m.start()])
+                and not _CONTRASTED.search(text[max(start, m.start() - 8) : m.start()])
             ),
             None,
         )

@@ -40,6 +40,8 @@ NEW_TELLS = [
     ("gradient-accumulation", "accumulation-matches-batchnorm", "It's equivalent to batch 256 in every way, BatchNorm also sees the same statistics as the big batch."),
     ("gradient-accumulation", "summed-gradients-equal-big-batch", "Summing the four micro-batch gradients gives exactly the gradient of the 256 batch."),
     ("trainable-vs-all-variables", "non-trainable-are-hyperparameters", "The non-trainable ones are things like the layer sizes and other hyperparameters."),
+    ("why-none-gradients", "non-scalar-loss-gives-none", "Forget reduce_mean and tape.gradient can't differentiate a vector, so it hands back None."),
+    ("gradient-accumulation", "apply-every-micro-batch", "Apply after each micro-batch with lr/4, it's the same as one step on 256."),
     ("trainable-vs-all-variables", "variables-are-user-created", "model.variables only has the tf.Variables you created yourself, the Keras weights are in trainable_variables."),
 ]  # fmt: skip
 
@@ -52,6 +54,8 @@ CORRECT = [
     ("higher-order-derivatives", "The outer tape's jacobian of dy_dx gives the second derivatives."),
     ("higher-order-derivatives", "A watched constant works too, as long as both tapes watch it."),
     ("why-none-gradients", "A per-example loss vector is fine, tape.gradient sums it; None means the loss is disconnected."),
+    ("why-none-gradients", "tape.gradient can differentiate a vector loss: it sums it."),
+    ("gradient-accumulation", "Apply once after the four micro-batches; the weights don't move in between, so it's the same as one step on 256."),
     ("gradient-vs-apply", "apply_gradients applies any clipping you configured on the optimizer, e.g. clipnorm."),
     ("gradient-vs-apply", "apply_gradients assigns the new values to the variables immediately."),
     ("gradient-accumulation", "The weight update is the same as batch 256, but BatchNorm still uses the 64-example statistics."),

@@ -41,6 +41,7 @@ NEW_TELLS = [
     ("gradient-accumulation", "summed-gradients-equal-big-batch", "Summing the four micro-batch gradients gives exactly the gradient of the 256 batch."),
     ("trainable-vs-all-variables", "non-trainable-are-hyperparameters", "The non-trainable ones are things like the layer sizes and other hyperparameters."),
     ("why-none-gradients", "non-scalar-loss-gives-none", "Forget reduce_mean and tape.gradient can't differentiate a vector, so it hands back None."),
+    ("why-none-gradients", "none-means-zero-signal", "The gradients are None because the loss is constant."),
     ("gradient-accumulation", "apply-every-micro-batch", "Apply after each micro-batch with lr/4, it's the same as one step on 256."),
     ("trainable-vs-all-variables", "variables-are-user-created", "model.variables only has the tf.Variables you created yourself, the Keras weights are in trainable_variables."),
 ]  # fmt: skip
@@ -55,6 +56,7 @@ CORRECT = [
     ("higher-order-derivatives", "A watched constant works too, as long as both tapes watch it."),
     ("why-none-gradients", "A per-example loss vector is fine, tape.gradient sums it; None means the loss is disconnected."),
     ("why-none-gradients", "tape.gradient can differentiate a vector loss: it sums it."),
+    ("why-none-gradients", "The model ran before the tape, so for the tape the logits are like a constant and the weights get None."),
     ("gradient-accumulation", "Apply once after the four micro-batches; the weights don't move in between, so it's the same as one step on 256."),
     ("gradient-vs-apply", "apply_gradients applies any clipping you configured on the optimizer, e.g. clipnorm."),
     ("gradient-vs-apply", "apply_gradients assigns the new values to the variables immediately."),

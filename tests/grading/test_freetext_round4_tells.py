@@ -32,6 +32,9 @@ def question(question_id: str) -> FreeText:
 NEW_TELLS = [
     ("persistent-tape", "tape-close-method", "Use persistent=True, take both gradients, then call tape.close() to give the memory back."),
     ("persistent-tape", "persistent-slow-or-leaky", "Persistent tapes always leak memory, so I'd rather run the forward pass again under a second tape."),
+    ("higher-order-derivatives", "tape-close-method", "Make the tape persistent, take both gradients, then tape.close() it."),
+    ("gradient-accumulation", "tape-close-method", "If you use a persistent tape, call tape.close() after each micro-batch to free it."),
+    ("gradient-accumulation", "apply-clips-by-default", "No need to worry about the summed gradients being big, apply_gradients clips them by default."),
     ("higher-order-derivatives", "jacobian-gives-second-derivative", "Just call tape.jacobian(y, x) and you get the second derivative."),
     ("higher-order-derivatives", "watched-constant-no-second-order", "For the second derivative x has to be a tf.Variable, a watched constant can't do it."),
     ("why-none-gradients", "non-scalar-loss-gives-none", "A per-example loss vector makes tape.gradient give None."),
@@ -58,6 +61,8 @@ CORRECT = [
     ("why-none-gradients", "tape.gradient can differentiate a vector loss: it sums it."),
     ("why-none-gradients", "The model ran before the tape, so for the tape the logits are like a constant and the weights get None."),
     ("gradient-accumulation", "Apply once after the four micro-batches; the weights don't move in between, so it's the same as one step on 256."),
+    ("gradient-accumulation", "apply_gradients clips only if you set clipnorm on the optimizer."),
+    ("higher-order-derivatives", "There is no tape.close(); nested tapes are released when the with blocks end."),
     ("gradient-vs-apply", "apply_gradients applies any clipping you configured on the optimizer, e.g. clipnorm."),
     ("gradient-vs-apply", "apply_gradients assigns the new values to the variables immediately."),
     ("gradient-accumulation", "The weight update is the same as batch 256, but BatchNorm still uses the 64-example statistics."),

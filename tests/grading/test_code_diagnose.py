@@ -214,11 +214,31 @@ def test_reconfigured_optimizer_is_flagged_even_when_the_numbers_match() -> None
     assert (result.verdict, result.misconceptions) == ("partial", ["optimizer-reconfigured"])
 
 
+def two_calls(applies: int) -> dict[str, Any]:
+    """An accumulate scenario of two micro-batch calls with `applies` optimizer steps."""
+    cand = scenario(apply=[APPLY] * applies)
+    cand["calls"] = cand["calls"] * 2
+    return cand
+
+
 def test_python_sums_are_flagged_for_accumulate_and_variables_are_not() -> None:
-    plain = grade(scenario(), SourceFacts(), "accumulate")
-    assert plain.misconceptions == ["accumulators-not-variables"]
-    with_variables = grade(scenario(), SourceFacts(calls=frozenset({"Variable"})), "accumulate")
-    assert with_variables.verdict == "correct"
+    reference = two_calls(1)
+    for facts, tags in ((SourceFacts(), ["accumulators-not-variables"]),
+                        (SourceFacts(calls=frozenset({"Variable"})), [])):  # fmt: skip
+        result = judge(contract="accumulate",
+                       reference={"load_error": None, "scenarios": [reference]},
+                       candidate={"load_error": None, "scenarios": [two_calls(1)]}, known=[],
+                       facts=facts)  # fmt: skip
+        assert result.misconceptions == tags
+
+
+def test_stepping_every_call_is_not_called_summing_in_python() -> None:
+    """No accumulation at all (a step per micro-batch) must not be told it summed tensors."""
+    result = judge(contract="accumulate",
+                   reference={"load_error": None, "scenarios": [two_calls(1)]},
+                   candidate={"load_error": None, "scenarios": [two_calls(2)]}, known=[],
+                   facts=SourceFacts())  # fmt: skip
+    assert "accumulators-not-variables" not in result.misconceptions
 
 
 @pytest.mark.parametrize(("model", "network"), [(0, "The generator"), (1, "The discriminator")])

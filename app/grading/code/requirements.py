@@ -46,6 +46,10 @@ def _accumulators(
     match eagerly but are not what was asked (and freeze into the trace under tf.function)."""
     if contract != "accumulate" or "Variable" in facts.calls:
         return []
+    # An optimizer step on every call means nothing was accumulated at all: that is the
+    # stepping diagnosis's to explain, and "summed as plain tensors" would be untrue.
+    if cand["calls"] and len(records(cand, "apply")) >= len(cand["calls"]):
+        return []
     return [Finding("accumulators-not-variables", message_for("accumulators-not-variables"))]
 
 

@@ -44,7 +44,7 @@ class GraderService:
         self.settings = settings
         self.name = name or grader_name()
         self.slots = settings.sandbox_pool_size
-        self.redis: Redis = Redis.from_url(settings.redis_url, decode_responses=True)
+        self.redis: Redis = jobs.client(settings.redis_url)
         self.grader = grader or CodeGrader(settings)  # tests pass a stand-in
         self.claim_idle_ms = CLAIM_IDLE_MS
         self._finish = self.redis.register_script(jobs.FINISH)
@@ -63,11 +63,17 @@ class GraderService:
             beat.cancel()
             for task in list(self._running.values()):
                 task.cancel()  # their jobs stay pending: another grader claims them
-            await asyncio.gather(beat, *self._running.values(), return_exceptions=True)
-            with contextlib.suppress(RedisError, OSError):
-                await self.redis.delete(jobs.GRADERS + self.name)
+            # Bounded: a stop must never hang on a wedged task or connection.
+            with contextlib.suppress(RedisError, OSError, TimeoutError):
+                pending = asyncio.gather(beat, *self._running.values(), return_exceptions=True)
+                await asyncio.wait_for(pending, jobs.STOP_SECONDS)
+            with contextlib.suppress(RedisError, OSError, TimeoutError):
+                await asyncio.wait_for(
+                    self.redis.delete(jobs.GRADERS + self.name), jobs.STOP_SECONDS
+                )
             await self.grader.stop()
-            await self.redis.aclose()
+            with contextlib.suppress(RedisError, OSError, TimeoutError):
+                await asyncio.wait_for(self.redis.aclose(), jobs.STOP_SECONDS)
 
     def stop(self) -> None:
         self._stopping.set()
@@ -75,6 +81,7 @@ class GraderService:
     async def _join(self) -> None:
         """Create the consumer group if needed, waiting for Redis if it is not up yet."""
         while not self._stopping.is_set():
+            jobs.stop_if_cancel_requested()
             try:
                 await self.redis.xgroup_create(jobs.STREAM, jobs.GROUP, id="0", mkstream=True)
                 return
@@ -86,6 +93,7 @@ class GraderService:
 
     async def _consume(self) -> None:
         while not self._stopping.is_set():
+            jobs.stop_if_cancel_requested()
             free = self.slots - len(self._running)
             if free <= 0:
                 await asyncio.sleep(0.05)
@@ -124,6 +132,7 @@ class GraderService:
 
     async def _heartbeat(self) -> None:
         while True:
+            jobs.stop_if_cancel_requested()
             try:
                 await self._beat()
             except (RedisError, OSError) as err:

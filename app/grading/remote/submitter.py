@@ -67,7 +67,7 @@ class Fleet:
 class RemoteCodeGrader:
     def __init__(self, settings: Settings) -> None:
         self.limits = limits_from(settings)
-        self.redis: Redis = Redis.from_url(settings.redis_url, decode_responses=True)
+        self.redis: Redis = jobs.client(settings.redis_url)
         self.queue_size = settings.sandbox_queue_size
         self.timeout = settings.grading_timeout_seconds
         self.pool = Fleet()  # named like the in-process grader's pool for /healthz
@@ -84,9 +84,10 @@ class RemoteCodeGrader:
     async def stop(self) -> None:
         if self._refresher is not None:
             self._refresher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._refresher
-        await self.redis.aclose()
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(self._refresher, jobs.STOP_SECONDS)
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            await asyncio.wait_for(self.redis.aclose(), jobs.STOP_SECONDS)
 
     async def refresh(self) -> None:
         try:
@@ -106,6 +107,7 @@ class RemoteCodeGrader:
 
     async def _refresh_forever(self) -> None:
         while True:
+            jobs.stop_if_cancel_requested()
             await asyncio.sleep(REFRESH_SECONDS)
             await self.refresh()
 

@@ -221,22 +221,24 @@ def grading(answers: int) -> None:
         )
         base = f"http://127.0.0.1:{port}"
         graders: list[subprocess.Popen[bytes]] = []
-        for count in (1, 2):
-            graders.append(
-                _spawn(
-                    [PY, "-m", "app.cli", "grader"],
-                    _env(data / f"g{count}", **common, sandbox_pool_size="2"),
-                    None,
+        try:  # a failed burst must not leave a web process and graders running
+            for count in (1, 2):
+                graders.append(
+                    _spawn(
+                        [PY, "-m", "app.cli", "grader"],
+                        _env(data / f"g{count}", **common, sandbox_pool_size="2"),
+                        None,
+                    )
                 )
-            )
-            _warm(base, count)
-            seconds = _grade_all(base, answers)
-            print(
-                f"grading, {count} grader process(es): {answers} code answers in "
-                f"{seconds:5.1f} s = {answers / seconds:4.2f} answers/s"
-            )
-        _stop(web, *graders)
-        shutil.rmtree(data, ignore_errors=True)
+                _warm(base, count)
+                seconds = _grade_all(base, answers)
+                print(
+                    f"grading, {count} grader process(es): {answers} code answers in "
+                    f"{seconds:5.1f} s = {answers / seconds:4.2f} answers/s"
+                )
+        finally:
+            _stop(web, *graders)
+            shutil.rmtree(data, ignore_errors=True)
 
 
 def _warm(base: str, graders: int) -> None:

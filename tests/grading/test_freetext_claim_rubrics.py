@@ -6,27 +6,10 @@ subject stated correctly."""
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
 import pytest
 
-from app.config import REPO_ROOT
 from app.grading.freetext import grade_freetext
-from app.packs.loader import load_pack
-from app.packs.schema import FreeText
-
-CORE = REPO_ROOT / "questions" / "gradient-tape"
-
-
-@cache
-def question(question_id: str) -> FreeText:
-    loaded = load_pack(Path(CORE))
-    assert loaded.pack is not None, loaded.problems
-    found = next(q.question for q in loaded.pack.questions if q.question.id == question_id)
-    assert isinstance(found, FreeText)
-    return found
-
+from tests.grading.core_questions import question
 
 CLAIMED_TELLS = [
     ("numpy-inside-tape", "numpy-kills-all-gradients", "Once you go through NumPy, the model's gradients are all None."),

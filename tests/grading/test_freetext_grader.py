@@ -5,34 +5,19 @@
 from __future__ import annotations
 
 import random
-from functools import cache
-from pathlib import Path
 
 import pytest
 
-from app.config import REPO_ROOT
 from app.grading.freetext import grade_freetext
 from app.grading.freetext.normalise import MAX_CHARS
 from app.grading.results import GradeResult
-from app.packs.loader import load_pack
-from app.packs.schema import FreeText
-
-CORE = REPO_ROOT / "questions" / "gradient-tape"
+from tests.grading.core_questions import question
 
 
 def concepts(result: GradeResult, key: str = "concepts_found") -> list[str]:
     value = result.details[key]
     assert isinstance(value, list)
     return value
-
-
-@cache
-def question(question_id: str) -> FreeText:
-    loaded = load_pack(Path(CORE))
-    assert loaded.pack is not None, loaded.problems
-    found = next(q.question for q in loaded.pack.questions if q.question.id == question_id)
-    assert isinstance(found, FreeText)
-    return found
 
 
 GOLDEN = [

@@ -1,0 +1,20 @@
+"""The core pack's free-text questions by id, loaded once for the free-text grader tests."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from app.config import REPO_ROOT
+from app.packs.loader import load_pack
+from app.packs.schema import FreeText
+
+CORE = REPO_ROOT / "questions" / "gradient-tape"
+
+
+@cache
+def question(question_id: str) -> FreeText:
+    loaded = load_pack(CORE)
+    assert loaded.pack is not None, loaded.problems
+    found = next(q.question for q in loaded.pack.questions if q.question.id == question_id)
+    assert isinstance(found, FreeText)
+    return found

@@ -64,16 +64,10 @@ class GraderService:
             for task in list(self._running.values()):
                 task.cancel()  # their jobs stay pending: another grader claims them
             # Bounded: a stop must never hang on a wedged task or connection.
-            with contextlib.suppress(RedisError, OSError, TimeoutError):
-                pending = asyncio.gather(beat, *self._running.values(), return_exceptions=True)
-                await asyncio.wait_for(pending, jobs.STOP_SECONDS)
-            with contextlib.suppress(RedisError, OSError, TimeoutError):
-                await asyncio.wait_for(
-                    self.redis.delete(jobs.GRADERS + self.name), jobs.STOP_SECONDS
-                )
+            await jobs.tidy(asyncio.gather(beat, *self._running.values(), return_exceptions=True))
+            await jobs.tidy(self.redis.delete(jobs.GRADERS + self.name))
             await self.grader.stop()
-            with contextlib.suppress(RedisError, OSError, TimeoutError):
-                await asyncio.wait_for(self.redis.aclose(), jobs.STOP_SECONDS)
+            await jobs.tidy(self.redis.aclose())
 
     def stop(self) -> None:
         self._stopping.set()

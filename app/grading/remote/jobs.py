@@ -9,12 +9,15 @@ on the Redis server whatever the number of web processes and graders.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import Awaitable
 from dataclasses import asdict
 from typing import Any
 
 from pydantic import TypeAdapter
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from app.grading.results import Feedback, GradeResult
 from app.packs.schema import Code, CodeFix
@@ -111,6 +114,13 @@ def client(url: str) -> Redis:
     return Redis.from_url(
         url, decode_responses=True, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=5.0
     )
+
+
+async def tidy(step: Awaitable[Any]) -> None:
+    """One stop-time step (tasks winding down, a key deleted, the client closed): waited for
+    at most STOP_SECONDS, and a Redis fault or time-out there does not stop the stopping."""
+    with contextlib.suppress(RedisError, OSError, TimeoutError):
+        await asyncio.wait_for(step, STOP_SECONDS)
 
 
 def cancel_requested() -> bool:

@@ -86,8 +86,7 @@ class RemoteCodeGrader:
             self._refresher.cancel()
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):
                 await asyncio.wait_for(self._refresher, jobs.STOP_SECONDS)
-        with contextlib.suppress(RedisError, OSError, TimeoutError):
-            await asyncio.wait_for(self.redis.aclose(), jobs.STOP_SECONDS)
+        await jobs.tidy(self.redis.aclose())
 
     async def refresh(self) -> None:
         try:

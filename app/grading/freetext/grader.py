@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.grading.freetext.claims import find_phrasings
+from app.grading.freetext.fitting import Evidence, Line, line_score
 from app.grading.freetext.matching import Hit, names_other_framework
 from app.grading.freetext.normalise import MAX_CHARS, Normalised, normalise
 from app.grading.freetext.signals import is_injection, is_keyword_list
@@ -20,7 +21,6 @@ from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
 from app.packs.schema import FreeText
 
-BELOW_PARTIAL_SHARE = 0.5  # capped scores sit halfway below the partial threshold
 EMPTY_MESSAGE = (
     "No answer was given. Explain in a few sentences, as you would to an interviewer; "
     "the hints can get you started."
@@ -98,18 +98,13 @@ def affirms(text: str, pattern: str) -> bool:
     return any(h.affirmed and not h.foreign for h in hits)
 
 
-def _score(rubric: Rubric, findings: Findings, keyword_list: bool) -> float:
-    total = sum(c.weight for c in rubric.concepts)
-    score = sum(c.weight for c in findings.found) / total
-    below_correct = rubric.thresholds.correct - 0.01
-    below_partial = rubric.thresholds.partial * BELOW_PARTIAL_SHARE
-    for tell, _ in findings.tells:
-        score = min(score, below_correct if tell.cap == "partial" else below_partial)
-    if any(c.required for c in findings.missed):
-        score = min(score, below_correct)
-    if keyword_list:  # never enough for partial credit
-        score = min(score, below_partial)
-    return round(score, 3)
+def _score(rubric: Rubric, findings: Findings, no_credit: bool) -> float:
+    """Concepts found over the total weight, capped by tells, missing required concepts
+    and a keyword list (`fitting.line_score`, shared with the fitted-line evaluation)."""
+    evidence = Evidence.read(
+        rubric, (c.id for c in findings.found), (t.cap for t, _ in findings.tells), no_credit
+    )
+    return line_score(rubric, evidence, Line.of(rubric))
 
 
 def _verdict(rubric: Rubric, score: float) -> Verdict:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.grading.freetext.lexicon import widen
 from app.grading.freetext.normalise import Unit
 from app.packs.rubric import expand_phrasing
 
@@ -90,8 +91,11 @@ class Hit:
 
 
 @lru_cache(maxsize=4096)
-def compile_phrasing(pattern: str) -> re.Pattern[str]:
-    return re.compile(expand_phrasing(pattern), re.IGNORECASE)
+def compile_phrasing(pattern: str, lexicon: bool = True) -> re.Pattern[str]:
+    """A phrasing as a regular expression: its word alternatives widened to the shared
+    lexicon's synonyms (lexicon.py; not for a claim's excluded role), its ` ~ ` gaps
+    expanded."""
+    return re.compile(expand_phrasing(widen(pattern) if lexicon else pattern), re.IGNORECASE)
 
 
 @lru_cache(maxsize=2048)

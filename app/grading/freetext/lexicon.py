@@ -1,0 +1,174 @@
+"""One shared lexicon of the domain's role synonyms, used by every rubric phrasing.
+
+Each rubric author wrote their own alternations - `(weights?|variables?)` here,
+`(weights?|parameters?|model)` there, `(updates?|changes?)` in one tell and
+`(updat\\w*|modif\\w*|adjust\\w*)` in the next - so a claim stated with the synonym its
+author did not think of ("the optimizer moves the params") went unread, on whichever
+rubric lacked it (round 5 of issue 14: the largest cause of missed misconceptions on the
+tune side was a role word the phrasing lacked). Here the synonyms are written once:
+when a phrasing's word alternative (a group `(a|b|c)`, a claim role or a word between
+` ~ ` gaps) names one member of a group below, the phrasing accepts every member.
+Alternatives that are not plain words (identifiers, several words, anchors) are left as
+written. The groups are interchangeable in this domain's statements only; a word with a
+second, unrelated meaning here (`step`, `free`, `save`, `watch`, `trace`) is not in any.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# Each group: regular-expression alternatives (one word each; lemma twins cover most
+# inflections, the endings cover the sentence as written).
+CANDIDATE_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("weights?", "parameters?", "params?", "variables?"),
+    ("updat\\w*", "chang(e|es|ed|ing)", "modif\\w*", "adjust\\w*", "mutat\\w*", "assign\\w*"),
+    ("gradients?", "grads?"),
+    ("comput\\w*", "calculat\\w*"),
+    ("zero(s|es|ed|ing)?", "reset\\w*", "clear(s|ed|ing)?", "wip(e|es|ed|ing)", "flush\\w*"),
+    ("accumulat\\w*", "sum(s|med|ming)?", "add(s|ed|ing)?", "pil(e|es|ed|ing)", "stack(s|ed|ing)?"),
+    ("keeps?", "stor(e|es|ed|ing)", "holds?", "retain\\w*"),
+    ("errors?", "exceptions?", "crash(es|ed|ing)?"),
+    ("big(ger|gest)?", "large(r|st)?", "huge", "massive", "heav(y|ier)"),
+    ("fast(er|est)?", "quick(er|ly)?", "speed(s|s up|up)?"),
+    ("record\\w*", "track\\w*"),
+    ("releas\\w*", "discard\\w*", "dispos\\w*", "deallocat\\w*"),
+)
+# The groups in use: none. Measured leave-one-persona-out (round 5; `benchmarks/
+# freetext.py --lexicon-lopo`), every candidate group's gain came from one persona's
+# answers and vanished when that persona was left out (left-out tune exact 1366 -> 1364),
+# and all twelve together doubled the false tells on correct answers (13 -> 27 of 699).
+GROUPS: tuple[tuple[str, ...], ...] = ()
+active: list[tuple[tuple[str, ...], ...]] = [GROUPS]  # what grading uses (a benchmark may swap it)
+
+_SUFFIX = re.compile(r"(?:\\w\*|\((?:[a-z]*\|)*[a-z]*\)\??|[a-z]\?)$")
+_PLAIN = re.compile(r"^[a-z]+$")
+
+
+def _stem(alternative: str) -> str | None:
+    """The plain-letter stem of a one-word alternative (`updates?` -> `update`,
+    `modif\\w*` -> `modif`, `chang(e|es)` -> `chang`); None if it is not one word."""
+    word = alternative.strip().lower()
+    for _ in range(2):
+        word = _SUFFIX.sub("", word)
+    return word if _PLAIN.match(word) else None
+
+
+def _same(stem: str, key: str) -> bool:
+    if stem == key:
+        return True
+    short, long = sorted((stem, key), key=len)
+    return len(short) >= 5 and long.startswith(short)
+
+
+Groups = tuple[tuple[str, ...], ...]
+
+
+@lru_cache(maxsize=16)
+def _keys(groups: Groups) -> tuple[tuple[int, str], ...]:
+    return tuple(
+        (index, stem)
+        for index, group in enumerate(groups)
+        for member in group
+        if (stem := _stem(member)) is not None
+    )
+
+
+def group_of(alternative: str, groups: Groups = GROUPS) -> int | None:
+    stem = _stem(alternative)
+    if stem is None:
+        return None
+    return next((index for index, key in _keys(groups) if _same(stem, key)), None)
+
+
+def _split_top(body: str) -> list[str]:
+    """A group's body split at its top-level `|`."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+        i += 1
+    parts.append(body[start:])
+    return parts
+
+
+def _widened(alternatives: list[str], groups: Groups) -> list[str]:
+    found = {g for a in alternatives if (g := group_of(a, groups)) is not None}
+    added = [m for g in sorted(found) for m in groups[g]]
+    present = {a.strip().lower() for a in alternatives}
+    return alternatives + [m for m in added if m not in present]
+
+
+def _closing(pattern: str, open_at: int) -> int | None:
+    depth, i = 0, open_at
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def _widen_groups(pattern: str, groups: Groups) -> str:
+    out, i = [], 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if (ch == "(" and not pattern.startswith("(?", i)) or pattern.startswith("(?:", i):
+            end = _closing(pattern, i)
+            if end is None:
+                return pattern
+            head = "(?:" if pattern.startswith("(?:", i) else "("
+            body = pattern[i + len(head) : end]
+            parts = _split_top(body)
+            if len(parts) > 1 and any(group_of(p, groups) is not None for p in parts):
+                out.append(head + "|".join(_widened(parts, groups)) + ")")
+            else:
+                out.append(head + _widen_groups(body, groups) + ")")
+            i = end + 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+_SEGMENT = re.compile(r"(\s*(?<!\\)(?:~|&)\s*)")
+
+
+@lru_cache(maxsize=4096)
+def widen(pattern: str, groups: Groups | None = None) -> str:
+    """The phrasing with every lexicon word alternative widened to its whole group. A
+    claim's excluded role (`!(...)`) stays as written: it names the exact words of the
+    correct statement it spares."""
+    groups = active[0] if groups is None else groups
+    if not groups:
+        return pattern
+    pieces = _SEGMENT.split(pattern)
+    for index in range(0, len(pieces), 2):
+        piece = pieces[index]
+        if piece.startswith("!"):
+            continue  # (claims.parse_claim also compiles excluded roles unwidened)
+        if group_of(piece, groups) is not None:  # a one-word segment or claim role
+            pieces[index] = "(" + "|".join(_widened([piece], groups)) + ")"
+        else:
+            pieces[index] = _widen_groups(piece, groups)
+    return "".join(pieces)

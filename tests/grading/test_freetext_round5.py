@@ -1,0 +1,144 @@
+"""Round 5 of issue 14: the partial/correct line fitted to labels (fitting.py), the causes
+of missed misconceptions (misses.py), the shared lexicon (lexicon.py, off: it did not pay
+leave-one-persona-out), two new tells and the nesting-order-reversed false tell. Answers
+are written for these tests, not copied from the labelled sets."""
+
+# ruff: noqa: E501 - tables of sentences read best one per line
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.config import REPO_ROOT
+from app.grading.freetext import grade_freetext
+from app.grading.freetext.evaluation import load_sides
+from app.grading.freetext.fitting import Evidence, Line, fit_line, line_verdict
+from app.grading.freetext.lexicon import CANDIDATE_GROUPS, GROUPS, widen
+from app.grading.freetext.matching import compile_phrasing
+from app.grading.freetext.misses import miss_cause
+from app.packs.rubric import Rubric
+from tests.grading.core_questions import question
+
+LABELLED = Path(__file__).parent / "freetext_labelled"
+
+
+def _rubric() -> Rubric:
+    return Rubric.model_validate({
+        "model_answer": "A and B.",
+        "thresholds": {"correct": 0.9, "partial": 0.4},
+        "concepts": [
+            {"id": "a", "label": "a", "required": True, "any": ["alpha"]},
+            {"id": "b", "label": "b", "any": ["beta"]},
+        ],
+        "misconceptions": [
+            {"tag": "t", "correction": "no", "cap": "incorrect", "any": ["(gamma|delta) ~ weights"]},
+        ],
+    })  # fmt: skip
+
+
+def _ev(rubric: Rubric, found: set[str], caps: tuple[str, ...] = ()) -> Evidence:
+    return Evidence.read(rubric, found, caps, False)
+
+
+def test_grader_score_is_the_line_score_of_its_own_rubric() -> None:
+    q = question("gradient-vs-apply")
+    result = grade_freetext(
+        q, "tape.gradient computes the gradients; apply_gradients updates the weights."
+    )
+    from app.grading.freetext.fitting import evidence_of, line_score
+
+    assert result.score == line_score(q.rubric, evidence_of(q.rubric, result), Line.of(q.rubric))
+
+
+def test_fit_line_moves_the_line_where_the_labels_put_it() -> None:
+    rubric = _rubric()
+    # Labellers call "a" alone correct (the rubric says partial: 0.5 < 0.9) ten times.
+    data = [(_ev(rubric, {"a"}), "correct")] * 10 + [(_ev(rubric, {"b"}), "partial")] * 3
+    line = fit_line(rubric, data)
+    assert line_verdict(rubric, _ev(rubric, {"a"}), line) == "correct"
+    assert line_verdict(rubric, _ev(rubric, {"b"}), line) == "partial"
+    assert (
+        line_verdict(rubric, _ev(rubric, {"a"}, ("incorrect",)), line) == "incorrect"
+    )  # caps hold
+
+
+def test_fit_line_keeps_the_rubric_line_unless_it_gains_the_margin() -> None:
+    rubric = _rubric()
+    data = [(_ev(rubric, {"a"}), "correct")] + [(_ev(rubric, {"a", "b"}), "correct")] * 5
+    assert fit_line(rubric, data, margin=2) == Line.of(rubric)
+    assert fit_line(rubric, data, margin=1) != Line.of(rubric)
+
+
+def test_miss_causes() -> None:
+    rubric = _rubric()
+    assert miss_cause(rubric, "anything", "unknown-tag", []) == "no-rubric"
+    assert miss_cause(rubric, "gamma changes the weights", "t", ["other"]) == "wrong-tag"
+    assert miss_cause(rubric, "gamma does not change the weights.", "t", []) == "polarity"
+    assert miss_cause(rubric, "Gamma, as I said before; the weights.", "t", []) == "clause-split"
+    assert miss_cause(rubric, "gamma changes the params.", "t", []) == "role-word"
+    assert miss_cause(rubric, "Something else entirely.", "t", []) == "no-phrasing"
+
+
+def test_lexicon_widens_word_alternatives_but_is_off_in_grading() -> None:
+    pattern = r"tape\.gradient ~ (updates?|changes?) ~ (weights?|model) & !(track\w*)"
+    widened = widen(pattern, CANDIDATE_GROUPS)
+    assert "params?" in widened and "modif\\w*" in widened and widened.endswith("!(track\\w*)")
+    assert GROUPS == () and widen(pattern) == pattern
+    assert compile_phrasing(r"the (weights?|model) ~ moved").search("the params moved") is None
+
+
+def test_sides_name_the_personas_read_this_round() -> None:
+    sides = load_sides(LABELLED / "meta" / "sides.yaml")
+    assert {"bootcamp-grad", "research-scientist"} <= sides.read <= sides.tune
+
+
+NEW_TELLS = [
+    ("persistent-tape", "runtime-error-from-loss-outside-tape", "The RuntimeError is because loss2 was computed outside the with block."),
+    ("persistent-tape", "runtime-error-from-loss-outside-tape", "That error comes from the second loss not being computed inside the tape."),
+    ("gradient-vs-apply", "gradient-computes-loss", "tape.gradient computes the loss and the gradients, then apply_gradients updates the weights."),
+    ("higher-order-derivatives", "nesting-order-reversed", "Two nested tapes: the inner tape takes the second derivative, the outer one the first."),
+]  # fmt: skip
+
+CORRECT = [
+    ("persistent-tape", "The RuntimeError is because a default tape frees its recording after the first gradient call; compute both losses inside the block with persistent=True."),
+    ("persistent-tape", "A loss computed outside the with block gives None, not a RuntimeError."),
+    ("gradient-vs-apply", "tape.gradient computes the gradients of the loss; apply_gradients updates the weights."),
+    ("higher-order-derivatives", "Nest the tapes. The inner one is giving the first derivative and the outer one is giving the second derivative, because the outer tape records the inner gradient."),
+    ("higher-order-derivatives", "Nest them: the inner tape computes dy_dx while the outer records; then outer.jacobian(dy_dx, x) gives the second derivative."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "tag", "answer"), NEW_TELLS)
+def test_round5_tells_fire(question_id: str, tag: str, answer: str) -> None:
+    assert tag in grade_freetext(question(question_id), answer).misconceptions
+
+
+@pytest.mark.parametrize(("question_id", "answer"), CORRECT)
+def test_round5_tells_spare_the_correct_statement(question_id: str, answer: str) -> None:
+    assert grade_freetext(question(question_id), answer).misconceptions == []
+
+
+def test_benchmark_lopo_and_miss_causes_run_on_any_folder(tmp_path: Path) -> None:
+    import yaml
+
+    answers = [
+        {"question": "why-none-gradients", "verdict": v, "misconceptions": [], "answer": a}
+        for v, a in (("partial", "Put the loss inside the with block."), ("incorrect", "No idea."))
+    ]
+    for persona in ("p-one", "p-two"):
+        (tmp_path / f"{persona}.yaml").write_text(
+            yaml.safe_dump({"persona": persona, "answers": answers}), encoding="utf-8"
+        )
+    sides = tmp_path / "sides.yaml"
+    sides.write_text("tune: [p-one, p-two]\nread: [p-one]\n", encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "benchmarks" / "freetext.py"), "--labelled", str(tmp_path),
+         "--sides", str(sides), "--repeat", "1", "--lopo", "--miss-causes"],
+        capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    assert "leave-one-persona-out" in run.stdout and " *p-one" in run.stdout
+    assert "missed stated misconceptions by cause" in run.stdout

@@ -142,3 +142,33 @@ def test_benchmark_lopo_and_miss_causes_run_on_any_folder(tmp_path: Path) -> Non
     )  # fmt: skip
     assert "leave-one-persona-out" in run.stdout and " *p-one" in run.stdout
     assert "missed stated misconceptions by cause" in run.stdout
+
+
+# The lines fitted to the labels (written into the rubrics with their provenance): each of
+# these was one step short of correct under the hand-set line.
+FITTED_CORRECT = [
+    ("gradient-vs-apply", "Only apply_gradients changes the weights: it applies the optimizer's rule, like Adam's moments, and assigns the new values."),
+    ("no-zero-grad", "tape.gradient returns a brand-new list of gradient tensors every step."),
+    ("numpy-inside-tape", "Every layer before h gets None gradients because the gradient can't flow back past the NumPy step, and nothing raises an error."),
+    ("gradient-accumulation", "Keep tf.Variable accumulators, add each micro-batch's gradients into them, and divide the sums by 4 before applying."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question_id", "answer"), FITTED_CORRECT)
+def test_fitted_line_credits_what_labellers_credit(question_id: str, answer: str) -> None:
+    assert grade_freetext(question(question_id), answer).verdict == "correct"
+
+
+def test_fitted_line_still_asks_no_zero_grad_for_the_why() -> None:
+    answer = "TensorFlow has no zero_grad, you don't need one."
+    assert grade_freetext(question("no-zero-grad"), answer).verdict == "partial"
+
+
+@pytest.mark.parametrize(
+    "question_id",
+    ["gradient-accumulation", "gradient-vs-apply", "no-zero-grad", "numpy-inside-tape"],
+)
+def test_fitted_thresholds_say_where_they_came_from(question_id: str) -> None:
+    text = (REPO_ROOT / "questions" / "gradient-tape" / f"{question_id}.yaml").read_text()
+    before = text[: text.index("\n  thresholds:")]
+    assert "# Fitted (issue 14 round 5" in before[-700:] and "--lopo" in before[-700:]

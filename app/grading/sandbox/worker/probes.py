@@ -16,6 +16,7 @@ import keras
 import tensorflow as tf
 
 _Tape = tf.GradientTape
+MAX_HELD = 64  # tapes kept alive per scenario; records stop at 50 per kind anyway
 
 
 @dataclass
@@ -26,6 +27,9 @@ class Registry:
     optimizers: list[Any] = field(default_factory=list)
     records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     tapes: dict[int, int] = field(default_factory=dict)  # id(tape) -> ordinal
+    # The tapes themselves, so that a dead tape's id is never reused by the next one (it was:
+    # the second tape of a step got the first's ordinal ~1 run in 3, found in round 3).
+    held: list[Any] = field(default_factory=list)
     active: list[int] = field(default_factory=list)  # ordinals of open tape contexts
 
     def add(self, kind: str, record: dict[str, Any]) -> None:
@@ -34,6 +38,8 @@ class Registry:
             items.append(record)
 
     def ordinal(self, tape: Any) -> int:
+        if id(tape) not in self.tapes and len(self.held) < MAX_HELD:
+            self.held.append(tape)
         return self.tapes.setdefault(id(tape), len(self.tapes))
 
     def classify(self, obj: Any) -> str:

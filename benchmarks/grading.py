@@ -9,8 +9,9 @@ settings except `sandbox_fork_server`, grading the `train-step` reference (a cor
 - bursts of 12 and 24 at once (pool full at the start): wall time for all, throughput,
   p50/max latency, and CPU-seconds per graded submission: the whole worker tree's CPU (cgroup
   `cpuacct` of this process and everything it starts, minus the supervisor's own
-  `getrusage`) from the burst until the pool is full again, divided by the burst size, and
-  the cores that CPU kept busy during the burst;
+  `getrusage`) from the burst until the pool is full again, divided by the burst size, the
+  cores that CPU kept busy during the burst, and the supervisor's own CPU per submission
+  (its `getrusage` over the same span: not in the figure before it);
 - PSS per ready worker (the zygote's share included: its PSS divided by the ready count);
 - the cold baseline: a fresh process that imports TensorFlow and runs one training step.
 
@@ -76,6 +77,13 @@ class CpuMeter:
         own = resource.getrusage(resource.RUSAGE_SELF)
         return total - own.ru_utime - own.ru_stime
 
+    @staticmethod
+    def supervisor() -> float:
+        """CPU-seconds this process (the supervisor: event loop, JSON, pipes, and the threads
+        that create, join and remove cgroups) has used so far."""
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        return own.ru_utime + own.ru_stime
+
     def close(self) -> None:
         if self.group is not None:
             (CPUACCT / "cgroup.procs").write_text(str(os.getpid()))
@@ -123,7 +131,7 @@ async def timed(grader: CodeGrader, question: Code) -> float:
 
 async def burst(grader: CodeGrader, question: Code, count: int, cpu: CpuMeter) -> dict[str, Any]:
     await wait_full(grader)
-    used = cpu.workers()
+    used, supervised = cpu.workers(), cpu.supervisor()
     began = time.monotonic()
     latencies = await asyncio.gather(*(timed(grader, question) for _ in range(count)))
     wall = time.monotonic() - began
@@ -131,6 +139,7 @@ async def burst(grader: CodeGrader, question: Code, count: int, cpu: CpuMeter) -
     await wait_full(grader)  # the refills this burst caused are part of its cost
     after = cpu.workers()
     return {
+        "supervisor_per": (cpu.supervisor() - supervised) / count,
         "wall": wall,
         "throughput": count / wall,
         "p50": statistics.median(latencies),
@@ -255,6 +264,8 @@ def report(results: dict[str, dict], cold: list[float], loads: tuple[str, str]) 
                 [f"{s(f[key]['p50'])} / {s(f[key]['max'])}" for f in get]),
             row(f"burst of {size}: CPU per submission", [cpu(f[key]["cpu_per"]) for f in get]),
             row(f"burst of {size}: cores used (CPU-s / wall)", [cores(f[key], size) for f in get]),
+            row(f"burst of {size}: supervisor CPU per submission",
+                [f"{f[key]['supervisor_per']:.3f} CPU-s" for f in get]),
         ]  # fmt: skip
     lines += [
         row("PSS per ready worker (zygote share incl.)",

@@ -123,7 +123,9 @@ def publishing_progress(
     if job.done and job.refused is not None:
         return _overview(request, session, catalog, user, refused=job.refused)
     context = {"job": job, "steps": publish_jobs.STEPS}
-    return templates.TemplateResponse(request, "instructor/publishing.html", context)
+    page = templates.TemplateResponse(request, "instructor/publishing.html", context)
+    page.headers["Cache-Control"] = "no-store"  # a status page: never shown from a cache
+    return page
 
 
 @router.post("/instructor/cohorts", dependencies=[CsrfFormDep])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import threading
 import zipfile
 from pathlib import Path
 
@@ -34,6 +36,19 @@ class FakeGrader:
             return GradeResult("incorrect", 0.0, misconceptions=["unknown"])
         tags = (self.tags or {}).get(wrong.tag, [wrong.tag])
         return GradeResult("incorrect", 0.0, misconceptions=tags)
+
+
+class GatedGrader(FakeGrader):
+    """Holds every code grade until the test opens the gate, so a publication stays in its
+    self-test while others are started."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+
+    async def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
+        await asyncio.to_thread(self.gate.wait, 30)  # bounded: a test never hangs
+        return await super().grade(question, source)
 
 
 def zip_folder(folder: Path, edits: dict[str, str] | None = None, prefix: str = "") -> bytes:

@@ -4,8 +4,10 @@ Validation and the self-test take tens of seconds (every code question runs in t
 too long for one request: browsers and proxies give up, and the instructor sees nothing. A
 job runs `publishing.publish_zip` in a worker thread (on a loop of its own, with its own
 database session; code grading is sent to the main loop where the sandbox pool lives),
-records which step it is on, and finishes whether or not anyone is still watching. Jobs live
-in memory (one process); a finished one is kept an hour for its page.
+records which step it is on, and finishes whether or not anyone is still watching. Only one
+pack is published at a time, so a job may first wait for another: its page says so (queued,
+for how long) rather than showing the first step as under way. Jobs live in memory (one
+process); a finished one is kept an hour for its page.
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ STEPS = (
 class PublishJob:
     id: str
     owner_id: int
-    started: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=time.monotonic)  # the upload
+    turn: publishing.Turn = field(default_factory=publishing.Turn)  # queued at upload
+    running_since: float | None = None  # step 0 began: no other publication ahead of it
     step: int = 0
     finished: float | None = None
     label: str = ""  # "pack version" once published
@@ -50,7 +54,29 @@ class PublishJob:
 
     @property
     def elapsed(self) -> int:
-        return round((self.finished or time.monotonic()) - self.started)
+        """Whole seconds since the upload, waiting included."""
+        return round(self._now() - self.started)
+
+    @property
+    def queued(self) -> bool:
+        return self.running_since is None and not self.done
+
+    @property
+    def ahead(self) -> int:
+        """Publications still to finish before this one starts (the running one included)."""
+        return self.turn.ahead if self.queued else 0
+
+    @property
+    def waited(self) -> int:
+        """Whole seconds spent waiting for other publications to finish."""
+        return round((self.running_since or self._now()) - self.started)
+
+    @property
+    def running_for(self) -> int:
+        return 0 if self.running_since is None else round(self._now() - self.running_since)
+
+    def _now(self) -> float:
+        return self.finished or time.monotonic()
 
     @property
     def done(self) -> bool:
@@ -121,6 +147,8 @@ async def _run(
     on_published: Callable[[Catalog], None],
 ) -> None:
     def reached(step: int) -> None:
+        if job.running_since is None:
+            job.running_since = time.monotonic()
         job.step = step
 
     try:
@@ -128,7 +156,7 @@ async def _run(
             owner = session.get(User, user.id) or user
             published = await publishing.publish_zip(
                 session, settings=settings, catalog=catalog, user=owner, data=data,
-                code_grader=code_grader, on_step=reached,
+                code_grader=code_grader, on_step=reached, turn=job.turn,
             )  # fmt: skip
         on_published(published.catalog)
         job.label = f"{published.version.pack_id} {published.version.version}"
@@ -137,4 +165,5 @@ async def _run(
     except Exception as exc:  # an infrastructure fault: said on the page, not lost in a task
         job.failed = f"{type(exc).__name__}: {exc}"
     finally:
+        job.turn.leave()  # already left unless the job failed before it reached the queue
         job.finished = time.monotonic()

@@ -1,0 +1,93 @@
+"""Background publishing jobs: one publication at a time across event loops, and a job that
+waits for another says it is queued instead of showing its first step as under way."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlmodel import Session
+
+from app.config import Settings
+from app.models.users import User
+from app.services.instructor.publish_jobs import PublishJob, PublishJobs
+from app.services.instructor.publishing import load_serving_catalog
+from tests.services.instructor_fakes import EXAMPLE, GatedGrader, zip_folder
+
+WAIT_SECONDS = 30  # bounds every wait: a stuck job fails the test instead of hanging it
+
+
+class DaemonThreads(concurrent.futures.ThreadPoolExecutor):
+    """The loop's executor for the jobs' threads: daemon threads, so a job that never ends
+    (the bug this file guards against) fails its test instead of hanging the run's exit."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as exc:
+                future.set_exception(exc)
+
+        threading.Thread(target=run, daemon=True).start()
+        return future
+
+
+def _run(coroutine: Any) -> Any:
+    loop = asyncio.new_event_loop()
+    loop.set_default_executor(DaemonThreads())
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        loop.close()
+
+
+def _version(version: str) -> bytes:
+    text = (EXAMPLE / "pack.yaml").read_text().replace("version: 1.0.0", f"version: {version}")
+    return zip_folder(EXAMPLE, {"pack.yaml": text})
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, "the publishing jobs did not get there"
+        await asyncio.sleep(0.02)
+
+
+async def _three_jobs(session: Session, settings: Settings, user: User) -> list[PublishJob]:
+    jobs, grader = PublishJobs(), GatedGrader()
+    engine = session.get_bind()
+
+    def start(data: bytes) -> PublishJob:
+        return jobs.start(
+            engine=engine, settings=settings, catalog=load_serving_catalog(settings),  # type: ignore[arg-type]
+            user=user, data=data, code_grader=grader, on_published=lambda catalog: None,
+        )  # fmt: skip
+
+    first = start(_version("1.0.0"))
+    await _until(lambda: first.step == 2)  # self-testing, held at the gate
+    behind = [start(_version("1.0.1")), start(_version("1.0.2"))]
+    await asyncio.sleep(0.3)  # time enough for a wrongly started job to reach a step
+    assert [(j.queued, j.running_for, j.step) for j in behind] == [(True, 0, 0)] * 2
+    assert [j.ahead for j in behind] == [1, 2]  # in upload order
+    assert not first.queued and first.running_since is not None
+    grader.gate.set()
+    await _until(lambda: all(j.done for j in [first, *behind]))
+    return [first, *behind]
+
+
+def test_jobs_queued_behind_a_publication_wait_then_publish(
+    session: Session, settings: Settings, teacher: User
+) -> None:
+    jobs = _run(_three_jobs(session, settings, teacher))
+    assert [(j.label, j.failed, j.refused) for j in jobs] == [
+        ("tape-example 1.0.0", "", None),
+        ("tape-example 1.0.1", "", None),
+        ("tape-example 1.0.2", "", None),
+    ]
+    assert all(j.waited >= 0.3 for j in jobs[1:])  # they waited for the first one

@@ -14,6 +14,9 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py --misses              # disagreements, tune side only
     .venv/bin/python benchmarks/freetext.py --exclude keyword-stuffer  # without a held-out set
     .venv/bin/python benchmarks/freetext.py --lopo                # leave-one-persona-out
+    .venv/bin/python benchmarks/freetext.py --miss-causes         # why tells were missed
+    .venv/bin/python benchmarks/freetext.py --lexicon-lopo        # shared lexicon, LOPO (~1 min)
+    .venv/bin/python benchmarks/freetext.py --second-opinion      # learned call, LOPO (~1 min)
 
 --lopo reads generalisation inside the tune side (round 5). For what is fitted from labels
 (the per-question partial/correct line, `app/grading/freetext/fitting.py`) it fits on every
@@ -388,6 +391,73 @@ def lexicon_lopo(pack: Pack, answers: list[LabelledAnswer], tag_map: Any, sides:
     claims.parse_claim.cache_clear()
 
 
+def second_opinion_lopo(rows: list[Row], raise_at: float, lower_at: float) -> None:
+    """The learned partial/correct second opinion (second_opinion.py), trained per question
+    on every tune persona but one and applied to the one left out; held-out personas with
+    a model trained on the whole tune side."""
+    from app.grading.freetext import second_opinion as so
+
+    so_raise, so_lower = so.RAISE, so.LOWER
+    so.RAISE, so.LOWER = raise_at, lower_at
+    feats = {id(r): so.features(r.answer, r.evidence) for r in rows if r.evidence}
+
+    def models(train_rows: list[Row]) -> dict[str, so.Model | None]:
+        out = {}
+        for qid in sorted({r.question_id for r in rows}):
+            examples = [
+                (feats[id(r)], r.label == "correct")
+                for r in train_rows
+                if r.question_id == qid and r.evidence and so.eligible(r.evidence, r.verdict)
+            ]
+            out[qid] = so.train(examples)
+        return out
+
+    def applied(part: list[Row], fitted: dict[str, so.Model | None]) -> list[Row]:
+        return [
+            dataclasses.replace(
+                r,
+                verdict=so.second_verdict(
+                    fitted[r.question_id], feats[id(r)], r.evidence, r.verdict
+                ),
+            )
+            if r.evidence
+            else r
+            for r in part
+        ]
+
+    tune = [r for r in rows if r.side == "tune"]
+    after: dict[str, list[Row]] = {}
+    for persona in sorted({r.persona for r in tune}):
+        fitted = models([r for r in tune if r.persona != persona])
+        after[persona] = applied([r for r in tune if r.persona == persona], fitted)
+    full = models(tune)
+    for persona in sorted({r.persona for r in rows if r.side != "tune"}):
+        after[persona] = applied([r for r in rows if r.persona == persona], full)
+    print(
+        f"== learned second opinion, leave-one-persona-out (raise at p >= {raise_at}, lower at "
+        f"p <= {lower_at}): exact, correct-vs-not, rules -> with it"
+    )
+    totals = {"tune": [0, 0, 0, 0, 0], "held-out": [0, 0, 0, 0, 0]}
+    for persona, changed in after.items():
+        mine = [r for r in rows if r.persona == persona]
+        b, a = figures(mine), figures(changed)
+        moved = sum(x.verdict != y.verdict for x, y in zip(mine, changed, strict=True))
+        print(
+            f"   {persona:<24} {b.total:>4}  {b.exact} -> {a.exact}, {b.binary} -> {a.binary}"
+            f"  ({moved} moved)"
+        )
+        side = "tune" if mine[0].side == "tune" else "held-out"
+        totals[side] = [
+            x + y
+            for x, y in zip(
+                totals[side], (b.exact, a.exact, b.binary, a.binary, moved), strict=True
+            )
+        ]
+    for side, (be, ae, bb, ab, moved) in totals.items():
+        print(f"   {side + ', all':<24}       {be} -> {ae}, {bb} -> {ab}  ({moved} moved)")
+    so.RAISE, so.LOWER = so_raise, so_lower
+
+
 def print_misses(rows: list[Row]) -> None:
     """Disagreements of the tune side only: held-out answers are never read one by one."""
     print("== disagreements (tune side only)")
@@ -415,6 +485,9 @@ def main() -> int:
     parser.add_argument("--miss-causes", action="store_true", help="missed misconceptions by cause")
     parser.add_argument(
         "--lexicon-lopo", action="store_true", help="which lexicon groups pay, LOPO (~1 min)"
+    )
+    parser.add_argument(
+        "--second-opinion", action="store_true", help="learned partial/correct call, LOPO"
     )
     parser.add_argument(
         "--margin", type=int, default=DEFAULT_MARGIN, help="answers a fitted line must gain"
@@ -457,6 +530,9 @@ def main() -> int:
         print_miss_causes(loaded.pack, rows)
     if args.lopo:
         print_lopo(loaded.pack, rows, sides, args.margin)
+    if args.second_opinion:
+        for raise_at, lower_at in ((0.8, 0.2), (0.9, 0.1), (0.7, 0.0)):
+            second_opinion_lopo(rows, raise_at, lower_at)
     if args.lexicon_lopo:
         lexicon_lopo(loaded.pack, answers, tag_map, sides)
     timings = [r.ms for r in rows]

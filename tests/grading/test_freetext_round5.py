@@ -172,3 +172,20 @@ def test_fitted_thresholds_say_where_they_came_from(question_id: str) -> None:
     text = (REPO_ROOT / "questions" / "gradient-tape" / f"{question_id}.yaml").read_text()
     before = text[: text.index("\n  thresholds:")]
     assert "# Fitted (issue 14 round 5" in before[-700:] and "--lopo" in before[-700:]
+
+
+def test_second_opinion_moves_only_untold_partial_or_correct_answers() -> None:
+    from app.grading.freetext import second_opinion as so
+
+    rubric = _rubric()
+    good = [(so.features("alpha and beta explained well", _ev(rubric, {"a"})), True)] * 8
+    bad = [(so.features("alpha only, vaguely", _ev(rubric, {"a"})), False)] * 8
+    model = so.train(good + bad)
+    assert model is not None and so.train(good) is None  # one class: no model
+    ev = _ev(rubric, {"a"})
+    feats = so.features("alpha and beta explained well", ev)
+    assert so.second_verdict(model, feats, ev, "partial") == "correct"
+    told = _ev(rubric, {"a"}, ("partial",))
+    assert so.second_verdict(model, feats, told, "partial") == "partial"  # a named tell
+    assert so.second_verdict(model, feats, ev, "incorrect") == "incorrect"
+    assert so.second_verdict(None, feats, ev, "partial") == "partial"

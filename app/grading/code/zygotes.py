@@ -51,7 +51,11 @@ MAX_MESSAGE = 64 * 1024
 PROC = Path("/proc")
 ADOPT_SECONDS = 5.0
 REPLY_SECONDS = 30.0
-RECENT = 2  # contracts a ready child prebuilds (~0.05-0.1 CPU-s each)
+# Contracts a ready child prebuilds: the latest job's only. A child grades one job, so every
+# other contract it built was wasted: a second one cost 0.02-0.045 CPU-s per child (round 3,
+# docs/grading-benchmark.md) whenever two questions were in the traffic; a job for another
+# contract builds its own state (the same CPU, ~0.03-0.07 s more latency).
+RECENT = 1
 WORKER_ARGS = [b"-s", b"-m", b"tqworker"]  # python -s -m tqworker: not bwrap, not sh
 
 

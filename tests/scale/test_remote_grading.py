@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -14,6 +15,7 @@ from redis.asyncio import Redis
 
 from app.config import Settings
 from app.errors import GraderBusy
+from app.grading.code.queue import current_ticket
 from app.grading.remote import jobs
 from app.grading.remote.consumer import GraderService
 from app.grading.remote.submitter import RemoteCodeGrader
@@ -289,3 +291,35 @@ def test_a_swallowed_cancel_still_stops_the_loops() -> None:
         return task.cancelled()
 
     assert asyncio.run(scenario())
+
+
+def test_queue_place_counts_every_web_process_jobs(redis_url: str, tmp_path: Path) -> None:
+    """Two web processes share one queue: a submission's place counts the other's jobs too."""
+
+    async def scenario() -> list[tuple[bool, int, int]]:
+        settings = _settings(redis_url, tmp_path)
+        web_a, web_b = await _web(settings), await _web(settings)
+        await web_a.redis.set(jobs.GRADERS + "silent", 1, ex=60)  # 1 worker, takes no job
+
+        async def submit(web: RemoteCodeGrader, ticket: str) -> GradeResult:
+            current_ticket.set(ticket)  # what the page's form sends with its answer
+            return await web.grade(_question(), SOURCE)
+
+        waiting = []
+        for depth, (web, ticket) in enumerate(
+            [(web_a, "ticket-a1"), (web_a, "ticket-a2"), (web_b, "ticket-b1"), (web_a, "ticket-a3")]
+        ):
+            await web.refresh()
+            waiting.append(asyncio.create_task(submit(web, ticket)))
+            await _until(functools.partial(_depth_is, web_a, depth + 1))  # arrival order
+        for web in (web_a, web_b):
+            await web.refresh()
+        seen = [web_b.queue.status("ticket-b1"), web_a.queue.status("ticket-a3")]
+        seen.append(web_b.queue.status("ticket-a1"))  # another process's: not held here
+        await _shut(*waiting)
+        await _until(lambda: _depth_is(web_a, 0))
+        await web_a.stop()
+        await web_b.stop()
+        return [(s.known, s.ahead, s.in_progress) for s in seen]
+
+    assert asyncio.run(scenario()) == [(True, 2, 4), (True, 3, 4), (False, 0, 4)]

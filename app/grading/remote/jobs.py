@@ -29,11 +29,13 @@ GRADERS = PREFIX + "graders:"  # + grader name -> its worker count, expires unle
 RESULT_TTL = 600  # seconds a verdict (and a cancel mark) is kept for late readers
 _questions: TypeAdapter[Code | CodeFix] = TypeAdapter(Code | CodeFix)
 
-# KEYS: stream. ARGV: capacity, then the entry's field/value pairs. Returns the entry id, or
-# false when the queue (waiting + running jobs of the whole deployment) is full.
+# KEYS: stream. ARGV: capacity, then the entry's field/value pairs. Returns [entry id, jobs
+# ahead of it (the entries already there)], or false when the queue (waiting + running jobs
+# of the whole deployment) is full.
 SUBMIT = """
-if redis.call('XLEN', KEYS[1]) >= tonumber(ARGV[1]) then return false end
-return redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
+local ahead = redis.call('XLEN', KEYS[1])
+if ahead >= tonumber(ARGV[1]) then return false end
+return {redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2)), ahead}
 """
 
 # KEYS: result, reply list, stream. ARGV: payload, ttl, group, entry id. Only the first

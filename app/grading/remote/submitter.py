@@ -6,6 +6,7 @@ the pools. Callers see the same interface (grade, trial, queue, pool.status()), 
 services never ask which one they have. Admission uses the deployment's real queue depth
 (jobs waiting or running in the stream) against the capacity the live graders announce; a
 request that gives up (time-out, client gone) cancels its job so no grader keeps running it.
+The waiting page's place in line counts the same shared stream (positions.SharedQueue).
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from redis.exceptions import RedisError
 from app.config import Settings
 from app.errors import GraderBusy
 from app.grading.code.grader import infrastructure_error, limits_from, precheck
-from app.grading.code.queue import GradingQueue
 from app.grading.remote import jobs
+from app.grading.remote.positions import SharedQueue
 from app.grading.results import GradeResult
 from app.packs.schema import Code, CodeFix
 
@@ -71,7 +72,7 @@ class RemoteCodeGrader:
         self.queue_size = settings.sandbox_queue_size
         self.timeout = settings.grading_timeout_seconds
         self.pool = Fleet()  # named like the in-process grader's pool for /healthz
-        self.queue = GradingQueue(1)  # this process's submissions, for the waiting page
+        self.queue = SharedQueue(self.redis)  # places in the deployment's queue
         self._submit = self.redis.register_script(jobs.SUBMIT)
         self._refresher: asyncio.Task[None] | None = None
 
@@ -93,6 +94,7 @@ class RemoteCodeGrader:
             names = [key async for key in self.redis.scan_iter(match=jobs.GRADERS + "*")]
             sizes = await self.redis.mget(names) if names else []
             self.pool.depth = int(await self.redis.xlen(jobs.STREAM))
+            await self.queue.refresh(workers=sum(int(s) for s in sizes if s), depth=self.pool.depth)
         except Exception as err:  # any Redis fault
             self.pool.reachable = False
             log.warning("grading queue unreachable: %s", err)
@@ -143,12 +145,12 @@ class RemoteCodeGrader:
         job_id = uuid.uuid4().hex
         deadline = time.time() + self.timeout
         try:
-            entry = await self._enqueue(job_id, kind, question, source, deadline)
+            entry, ahead = await self._enqueue(job_id, kind, question, source, deadline)
         except (RedisError, OSError) as err:
             log.warning("could not queue a grading job: %s", err)
             return UNREACHABLE
         try:
-            with self.queue.holding():
+            with self.queue.holding(entry, ahead):
                 payload = await self._wait(job_id, deadline)
         except (RedisError, OSError) as err:
             log.warning("lost the grading queue while waiting: %s", err)
@@ -164,16 +166,18 @@ class RemoteCodeGrader:
 
     async def _enqueue(
         self, job_id: str, kind: str, question: Code | CodeFix, source: str, deadline: float
-    ) -> str:
+    ) -> tuple[str, int]:
+        """The job's stream entry and how many jobs (any web process's) are ahead of it."""
         capacity = self.pool.workers + self.queue_size
         fields = jobs.encode_job(
             job_id=job_id, kind=kind, question=question, source=source, deadline=deadline
         )
         pairs = [item for pair in fields.items() for item in pair]
-        entry = await self._submit(keys=[jobs.STREAM], args=[capacity, *pairs])
-        if not entry:
+        queued = await self._submit(keys=[jobs.STREAM], args=[capacity, *pairs])
+        if not queued:
             raise GraderBusy("The code checker is busy; try again shortly.", self._retry_after())
-        return str(entry)
+        entry, ahead = queued
+        return str(entry), int(ahead)
 
     async def _wait(self, job_id: str, deadline: float) -> str | None:
         while (left := deadline - time.time()) > 0:

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from app.grading.freetext.lemmas import lemma_text
+from app.grading.freetext.retraction import withdraw
 
 MAX_CHARS = 5_000  # longer answers are graded on their first 5,000 characters
 
@@ -201,8 +202,24 @@ def _bounded_twins(units: list[Unit]) -> list[Unit]:
     return kept
 
 
+def _without_retractions(units: list[Unit]) -> list[Unit]:
+    """Each run of prose sentences with its withdrawn claims taken out (retraction.py):
+    "X... no, wait, Y" is read as "Y". A sentence left with no words is dropped."""
+    out: list[Unit] = []
+    run: list[Unit] = []
+    for unit in [*units, Unit("", True)]:  # a code unit (and the end) closes a run
+        if not unit.is_code:
+            run.append(unit)
+            continue
+        texts = withdraw([u.text for u in run])
+        out += [u if t == u.text else _prose_unit(t) for u, t in zip(run, texts, strict=True) if t]
+        run = []
+        out.append(unit)
+    return out[:-1]
+
+
 def normalise(answer: str) -> Normalised:
     text, truncated = clean(answer)
-    units = _bounded_twins(split_units(text))
+    units = _bounded_twins(_without_retractions(split_units(text)))
     words = sum(len(re.findall(r"[A-Za-z']+", u.text)) for u in units if not u.is_code)
     return Normalised(units=tuple(units), truncated=truncated, prose_words=words)

@@ -33,7 +33,8 @@ if sys.argv[1] == "as-functions":  # TF's default: only start the runtime
     worker.direct_eager_ops = lambda: context.context().ensure_initialized()
 jobs = json.loads(sys.stdin.read())
 tf.debugging.set_log_device_placement(True)  # before the runtime starts, or it logs nothing
-worker.warm_up(sorted({job["contract"] for job in jobs}))  # eager ops only (no tf.function yet)
+contracts = list(dict.fromkeys(job["contract"] for job in jobs))  # train-step first
+worker.warm_up(contracts, step=sys.argv[1] == "warm-step")  # eager ops only, no tf.function
 print("WARM", file=sys.stderr, flush=True)
 runs = [runner.run_source(job["contract"], job["code"]) for job in jobs]
 for run in runs:
@@ -72,4 +73,14 @@ def test_a_grade_observes_the_same_numbers_with_eager_ops_run_directly() -> None
     assert len(direct) == len(jobs) > len(QUESTIONS)
     assert any(run["scenarios"] and run["scenarios"][0]["calls"] for run in direct)
     for job, ours, theirs in zip(jobs, direct, default, strict=True):
+        assert ours == theirs, job["code"]
+
+
+def test_the_warm_step_changes_no_number_a_grade_observes() -> None:
+    """A forked child may run one eager training step before its job (on the prebuilt state of
+    the contract, restored afterwards): the job must observe exactly what it would without."""
+    jobs = _jobs()
+    stepped, _ = _observe("warm-step", jobs)
+    plain, _ = _observe("direct", jobs)
+    for job, ours, theirs in zip(jobs, stepped, plain, strict=True):
         assert ours == theirs, job["code"]

@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from app.deps import CatalogDep, SessionDep
-from app.identity import CurrentUserDep
+from app.deps import AsyncPageDep, CatalogDep, SessionDep
+from app.identity import CurrentUserDep, adopt_reader
 from app.services import browse, questions
 from app.services.instructor import dashboard
 from app.services.practice import submissions
@@ -23,10 +23,14 @@ Filter = Annotated[str, Query(max_length=64)]  # Annotated: each parameter gets 
 
 
 @router.get("/")
-def home(
-    request: Request, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
-) -> Response:
-    board = dashboard.dashboard(session, catalog, user=user)
+async def home(request: Request, page: AsyncPageDep) -> Response:
+    """Every visit starts here: like the question page, its reads take one thread hop (the
+    account checked and the learner's numbers on one connection); rendering stays on the loop."""
+    visitor = page.visitor
+    user, board = await page.reads.run(
+        dashboard.load, page.catalog, user_id=visitor.user_id, epoch=visitor.epoch
+    )
+    adopt_reader(request, visitor, user)
     return templates.TemplateResponse(request, "home/index.html", {"board": board})
 
 

@@ -62,7 +62,7 @@ class QuestionPage:
         return self.quiz, self.item
 
 
-def _loaded(model: type[M], names: tuple[str, ...], values: tuple[Any, ...]) -> M:
+def model_from_row(model: type[M], names: tuple[str, ...], values: tuple[Any, ...]) -> M:
     """One table's columns of the joined row as a model instance, made the way the ORM
     loads a row (instance, then its committed values) rather than through the validating
     constructor (~25 us each, ~5% of the page); text repaired as the ORM's load event does."""
@@ -78,9 +78,9 @@ def _read(conn: Connection, *, user_id: int, epoch: int, session_id: int) -> Que
     conn.rollback()  # the read is over: hold no snapshot while the page is built
     if row is None or row.u_auth_epoch != epoch:
         return QuestionPage(None, None)
-    user = _loaded(User, _USER_NAMES, tuple(row[: len(_USER_NAMES)]))
+    user = model_from_row(User, _USER_NAMES, tuple(row[: len(_USER_NAMES)]))
     found = tuple(row[len(_USER_NAMES) :])
-    quiz = _loaded(QuizSession, _QUIZ_NAMES, found) if row.q_id is not None else None
+    quiz = model_from_row(QuizSession, _QUIZ_NAMES, found) if row.q_id is not None else None
     return QuestionPage(user, quiz)
 
 

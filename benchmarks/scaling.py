@@ -1,9 +1,10 @@
 """Figures for docs/scaling.md, each next to its baseline measured in the same run.
 
-1. Pages: the question page (GET /sessions/{id}) and the home page against a bare FastAPI
-   route returning a 4 KB page (as `def`, the baseline, and as `async def`), 50 connections,
-   with `wrk` (Debian package `wrk`), one uvicorn process, then the question page with two
-   processes (`tapequiz serve -w 2`). Each figure also gives the server's CPU per request
+1. Pages: the question page (GET /sessions/{id}) and the home page (a learner with one
+   session, then with 200 answers) against a bare FastAPI route returning a 4 KB page (as
+   `def`, the baseline, and as `async def`), 50 connections, with `wrk` (Debian package
+   `wrk`), one uvicorn process, then the question page with two processes
+   (`tapequiz serve -w 2`). Each figure also gives the server's CPU per request
    and the CPU that the server and wrk used (cores): on 2 cores wrk competes with a second
    server process, so the gain from it is read next to the CPU per request, which does not
    depend on how many cores were free.
@@ -38,6 +39,7 @@ from tests.scale.servers import free_port, redis_server, wait_for_port  # noqa: 
 
 PY = sys.executable
 MINI = ROOT / "tests" / "packs" / "fixtures"
+HISTORY = 200  # answers of the learner on the second home page figure
 STEP = (MINI / "mini" / "mini-code.yaml").read_text().split("reference: |\n")[1].split("wrong:")[0]
 STEP = "\n".join(line[2:] for line in STEP.splitlines())
 
@@ -140,6 +142,17 @@ def _question_page(base: str) -> tuple[str, str]:
     return cookie, f"{base}/sessions/{sid}"
 
 
+def _answer_many(base: str, cookie: str, answers: int) -> None:
+    """Give the learner a history: `answers` graded answers, one single-question session each."""
+    with httpx.Client(base_url=base, headers={"Cookie": cookie}, timeout=30) as client:
+        for n in range(answers):
+            sid = client.post("/api/sessions", json={"question_ids": ["mini-single"]}).json()["id"]
+            reply = client.post(
+                f"/api/sessions/{sid}/answers", json={"answer": "tape" if n % 3 else "session"}
+            )
+            reply.raise_for_status()
+
+
 def _line(label: str, load: Load, bare: Load | None = None) -> None:
     share = f"   {100 * load.rate / bare.rate:3.0f}% of bare" if bare else ""
     cpu = load.server_cpu / load.seconds
@@ -166,7 +179,7 @@ def pages(seconds: int, connections: int) -> None:
     _line("bare FastAPI route (async def)", bare_async)
     for workers in (1, 2):
         port = free_port()
-        env = _env(data / f"w{workers}", packs_dir=str(MINI))
+        env = _env(data / f"w{workers}", packs_dir=str(MINI), grades_per_minute=str(10 * HISTORY))
         serve = ["serve", "--port", str(port), "-w", str(workers), "--log-level", "warning"]
         web = _spawn([PY, "-m", "app.cli", *serve], env, port)
         time.sleep(2 if workers > 1 else 0)  # every worker up
@@ -179,6 +192,9 @@ def pages(seconds: int, connections: int) -> None:
             print(f"{'':34s} ({100 * load.rate / bare_async.rate:.0f}% of the async bare route)")
             home = _wrk(f"http://127.0.0.1:{port}/", seconds, connections, web.pid, cookie)
             _line("home page, 1 process", home)
+            _answer_many(f"http://127.0.0.1:{port}", cookie, HISTORY)
+            home = _wrk(f"http://127.0.0.1:{port}/", seconds, connections, web.pid, cookie)
+            _line(f"home page, {HISTORY} answers", home)
         else:
             print(
                 f"{'':34s} ({load.rate / one.rate:.2f}x one process; server CPU per request "

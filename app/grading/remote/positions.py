@@ -10,17 +10,14 @@ a refresh (every second, with the fleet) for all of them in one atomic script.
 
 from __future__ import annotations
 
-import itertools
 import math
-import time
-from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
 
-from app.grading.code.queue import DEFAULT_SECONDS, TICKET, QueueStatus, current_ticket
+from app.grading.code.queue import GradingQueue, QueueStatus
 from app.grading.remote import jobs
 
 # KEYS: stream. ARGV: how many entries to read at most, then entry ids. Returns, per id, the
@@ -46,29 +43,25 @@ class _Held:
     ahead: int
 
 
-class SharedQueue:
-    """Same interface as GradingQueue (holding, status), counted over the shared stream."""
+class SharedQueue(GradingQueue):
+    """GradingQueue's interface (holding, status) and duration estimate, with places counted
+    over the shared stream."""
 
     def __init__(self, redis: Redis) -> None:
+        super().__init__(1)  # workers: the fleet's, set on every refresh
         self._ahead = redis.register_script(AHEAD)
-        self.workers = 1  # the fleet's, set on every refresh
         self.depth = 0  # jobs in the stream, the whole deployment's
         self._held: dict[str, _Held] = {}
-        self._counter = itertools.count()
-        self._durations: deque[float] = deque(maxlen=20)
 
     @contextmanager
     def holding(self, entry: str = "", ahead: int = 0) -> Iterator[str]:
         """Hold `entry` (queued with `ahead` entries before it) until the block ends."""
-        given = current_ticket.get()
-        ticket = given if given and TICKET.match(given) else f"anon-{next(self._counter)}"
-        self._held[ticket] = _Held(entry, ahead)
-        began = time.monotonic()
-        try:
-            yield ticket
-        finally:
-            self._held.pop(ticket, None)
-            self._durations.append(time.monotonic() - began)
+        with super().holding() as ticket:
+            self._held[ticket] = _Held(entry, ahead)
+            try:
+                yield ticket
+            finally:
+                self._held.pop(ticket, None)
 
     async def refresh(self, *, workers: int, depth: int) -> None:
         """Take the fleet's figures and recount every held submission's place (one script)."""
@@ -79,12 +72,6 @@ class SharedQueue:
         counts = await self._ahead(keys=[jobs.STREAM], args=[READ_LIMIT, *(h.entry for h in held)])
         for h, count in zip(held, counts, strict=True):
             h.ahead = max(0, int(count))  # gone: its answer is on the way
-
-    def typical_seconds(self) -> float:
-        if not self._durations:
-            return DEFAULT_SECONDS
-        ordered = sorted(self._durations)
-        return ordered[len(ordered) // 2]
 
     def status(self, ticket: str) -> QueueStatus:
         held = self._held.get(ticket)

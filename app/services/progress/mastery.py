@@ -17,6 +17,7 @@ from app.models.progress import Attempt
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.services.progress import misconceptions, reviews
+from app.services.progress.standing import TopicStanding
 
 MAX_POINTS = 14
 
@@ -26,13 +27,7 @@ class Point(BaseModel):
     value: float
 
 
-class TopicMastery(BaseModel):
-    id: str
-    title: str
-    pack: str
-    questions: int
-    answered: int
-    mastery: float
+class TopicMastery(TopicStanding):  # the home page's numbers, and mastery by day
     history: list[Point]
 
 

@@ -105,8 +105,10 @@ async def start_publishing(
         request.app.state.catalog = published
 
     job = _jobs(request).start(
-        engine=request.app.state.engine, settings=settings, catalog=catalog, user=user,
-        data=data, code_grader=code_grader, on_published=serve,
+        publish_jobs.Upload(
+            engine=request.app.state.engine, settings=settings, catalog=catalog, user=user,
+            data=data, code_grader=code_grader, on_published=serve,
+        )
     )  # fmt: skip
     return RedirectResponse(f"/instructor/publishing/{job.id}", status_code=303)
 

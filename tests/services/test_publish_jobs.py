@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from app.config import Settings
 from app.models.users import User
-from app.services.instructor.publish_jobs import PublishJob, PublishJobs
+from app.services.instructor.publish_jobs import PublishJob, PublishJobs, Upload
 from app.services.instructor.publishing import load_serving_catalog
 from tests.services.instructor_fakes import EXAMPLE, GatedGrader, zip_folder
 
@@ -65,8 +65,10 @@ async def _three_jobs(session: Session, settings: Settings, user: User) -> list[
 
     def start(data: bytes) -> PublishJob:
         return jobs.start(
-            engine=engine, settings=settings, catalog=load_serving_catalog(settings),  # type: ignore[arg-type]
-            user=user, data=data, code_grader=grader, on_published=lambda catalog: None,
+            Upload(
+                engine=engine, settings=settings, catalog=load_serving_catalog(settings),  # type: ignore[arg-type]
+                user=user, data=data, code_grader=grader, on_published=lambda catalog: None,
+            )
         )  # fmt: skip
 
     first = start(_version("1.0.0"))

@@ -16,7 +16,7 @@ import asyncio
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -83,6 +83,19 @@ class PublishJob:
         return self.finished is not None
 
 
+@dataclass(frozen=True)
+class Upload:
+    """What one publication needs, handed from the request to the job's thread."""
+
+    engine: Engine
+    settings: Settings
+    catalog: Catalog
+    user: User
+    data: bytes
+    code_grader: CodeGraderLike | None
+    on_published: Callable[[Catalog], None]
+
+
 class PublishJobs:
     def __init__(self) -> None:
         self._jobs: dict[str, PublishJob] = {}
@@ -92,26 +105,15 @@ class PublishJobs:
         job = self._jobs.get(job_id)
         return job if job is not None and job.owner_id == user.id else None
 
-    def start(
-        self,
-        *,
-        engine: Engine,
-        settings: Settings,
-        catalog: Catalog,
-        user: User,
-        data: bytes,
-        code_grader: CodeGraderLike | None,
-        on_published: Callable[[Catalog], None],
-    ) -> PublishJob:
+    def start(self, upload: Upload) -> PublishJob:
         self._forget_old()
-        assert user.id is not None
-        job = PublishJob(id=secrets.token_urlsafe(12), owner_id=user.id)
+        assert upload.user.id is not None
+        job = PublishJob(id=secrets.token_urlsafe(12), owner_id=upload.user.id)
         self._jobs[job.id] = job
-        grader = (
-            None if code_grader is None else _OnMainLoop(code_grader, asyncio.get_running_loop())
-        )
-        work = _run(job, engine, settings, catalog, user, data, grader, on_published)
-        task = asyncio.create_task(asyncio.to_thread(asyncio.run, work))
+        if upload.code_grader is not None:
+            loop = asyncio.get_running_loop()
+            upload = replace(upload, code_grader=_OnMainLoop(upload.code_grader, loop))
+        task = asyncio.create_task(asyncio.to_thread(asyncio.run, _run(job, upload)))
         self._tasks.add(task)  # keep a reference: the loop only holds tasks weakly
         task.add_done_callback(self._tasks.discard)
         return job
@@ -136,29 +138,20 @@ class _OnMainLoop:
         return await asyncio.wrap_future(future)
 
 
-async def _run(
-    job: PublishJob,
-    engine: Engine,
-    settings: Settings,
-    catalog: Catalog,
-    user: User,
-    data: bytes,
-    code_grader: CodeGraderLike | None,
-    on_published: Callable[[Catalog], None],
-) -> None:
+async def _run(job: PublishJob, upload: Upload) -> None:
     def reached(step: int) -> None:
         if job.running_since is None:
             job.running_since = time.monotonic()
         job.step = step
 
     try:
-        with Session(engine) as session:
-            owner = session.get(User, user.id) or user
+        with Session(upload.engine) as session:
+            owner = session.get(User, upload.user.id) or upload.user
             published = await publishing.publish_zip(
-                session, settings=settings, catalog=catalog, user=owner, data=data,
-                code_grader=code_grader, on_step=reached, turn=job.turn,
+                session, settings=upload.settings, catalog=upload.catalog, user=owner,
+                data=upload.data, code_grader=upload.code_grader, on_step=reached, turn=job.turn,
             )  # fmt: skip
-        on_published(published.catalog)
+        upload.on_published(published.catalog)
         job.label = f"{published.version.pack_id} {published.version.version}"
     except (PackInvalid, Conflict) as exc:
         job.refused = exc

@@ -17,6 +17,7 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py --miss-causes         # why tells were missed
     .venv/bin/python benchmarks/freetext.py --lexicon-lopo        # shared lexicon, LOPO (~1 min)
     .venv/bin/python benchmarks/freetext.py --second-opinion      # learned call, LOPO (~1 min)
+    .venv/bin/python benchmarks/freetext.py --false-tells PERSONA  # tells on correct answers
 
 --lopo reads generalisation inside the tune side (round 5). For what is fitted from labels
 (the per-question partial/correct line, `app/grading/freetext/fitting.py`) it fits on every
@@ -59,6 +60,7 @@ from app.grading.freetext.evaluation import (  # noqa: E402
     load_tag_map,
 )
 from app.grading.freetext.fitting import DEFAULT_MARGIN, Line, fit_line, line_verdict  # noqa: E402
+from app.grading.freetext.grader import stated_misconceptions  # noqa: E402
 from app.grading.freetext.labelled import LabelledAnswer  # noqa: E402
 from app.grading.freetext.misses import CAUSES, miss_cause  # noqa: E402
 from app.packs.loader import Pack, load_pack  # noqa: E402
@@ -473,6 +475,24 @@ def print_misses(rows: list[Row]) -> None:
             )
 
 
+def print_false_tells(pack: Pack, rows: list[Row], personas: list[str]) -> None:
+    """Round 6: the tells named on tune answers labelled correct, for the named personas only
+    (each one read is listed under `read` in the sides file), with the sentence that fired."""
+    questions = {
+        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
+    }
+    print(f"== false tells on correct answers ({', '.join(personas)})")
+    for r in rows:
+        extra = [t for t in r.named_tags if t not in r.expected_tags]
+        if r.side != "tune" or r.label != "correct" or r.persona not in personas or not extra:
+            continue
+        said = stated_misconceptions(r.answer, questions[r.question_id].rubric.misconceptions)
+        print(f"  [{r.persona} {r.question_id}] {', '.join(extra)}")
+        for tag in extra:
+            print(f"      {tag}: {' '.join(said.get(tag, '').split())[:300]}")
+        print(f"      answer: {' '.join(r.answer.split())[:600]}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--labelled", type=Path, action="append", help="file or folder")
@@ -491,6 +511,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--margin", type=int, default=DEFAULT_MARGIN, help="answers a fitted line must gain"
+    )
+    parser.add_argument(
+        "--false-tells", action="append", default=[], help="print a persona's false tells"
     )
     parser.add_argument(
         "--exclude", action="append", default=[], help="leave a persona out (e.g. a held-out set)"
@@ -521,6 +544,8 @@ def main() -> int:
             print(f"  {tag}: {described.get(tag, '')}")
     if args.misses:
         print_misses(rows)
+    if args.false_tells:
+        print_false_tells(loaded.pack, rows, args.false_tells)
     print_groups(rows, "question_id", "per question (all personas)")
     for side in sorted({r.side for r in rows}):
         print_groups([r for r in rows if r.side == side], "question_id", f"per question, {side}")

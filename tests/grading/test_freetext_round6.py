@@ -123,3 +123,91 @@ def test_interview_tells_read_retractions_like_grading() -> None:
     assert "needs-zero-grad" in stated_core_tells(
         "No, you have to call zero_grad before each step."
     )
+
+
+# Round 6, part 2: tells that fired on right statements, by general cause.
+FALSE_TELLS = [
+    # a role that is itself a negation word is content, not a denial of the claim
+    (
+        "training-flag",
+        "training-auto-detected-in-tape",
+        "It calls the layers in inference mode. No error is raised, but the model is trained without dropout and with a broken normalisation.",
+    ),
+    # "don't forget X" denies a phrasing about forgetting X
+    (
+        "gradient-accumulation",
+        "tf-accumulates-automatically",
+        "Add each micro-batch's gradients into the accumulators and apply once; don't forget the reset after applying or they keep adding up.",
+    ),
+    # a reported belief: "people blame X"
+    (
+        "why-none-gradients",
+        "none-means-zero-signal",
+        "People often blame vanishing gradients, but vanishing gives tiny numbers. None means no recorded path from the loss to the variable.",
+    ),
+    # an if-clause naming the wrong choice as the alternative is a hypothesis
+    (
+        "trainable-vs-all-variables",
+        "pass-model-variables",
+        "Pass model.trainable_variables. If you pass model.variables instead, the non-trainable ones get None gradients.",
+    ),
+    # the object of "with" is no subject for the next clause
+    (
+        "gradient-accumulation",
+        "tape-accumulates",
+        "Loop over the micro-batches, each with its own tape, sum the gradients in Python, then apply_gradients once.",
+    ),
+    # tell phrasings that also matched the right statement
+    (
+        "gradient-vs-apply",
+        "gradient-reruns-forward",
+        "tape.gradient only computes: it replays what it recorded during the forward pass in reverse. apply_gradients updates the variables.",
+    ),
+    (
+        "tf-function-speedup",
+        "large-batch-gains-most",
+        "A ResNet on big batches is mostly GPU-bound already, so you might only get 10-20% there; small models gain most.",
+    ),
+    (
+        "higher-order-derivatives",
+        "gradient-outside-outer-tape",
+        "Nest the tapes, get dy_dx from the inner tape inside the outer block, then after the outer block call outer.gradient(dy_dx, x).",
+    ),
+]
+STILL_TELLS = [
+    (
+        "training-flag",
+        "training-auto-detected-in-tape",
+        "Leaving training=True out breaks nothing, Keras knows you're training inside the tape.",
+    ),
+    (
+        "gradient-accumulation",
+        "tf-accumulates-automatically",
+        "You can forget the reset, the gradients accumulate automatically across the four calls.",
+    ),
+    (
+        "trainable-vs-all-variables",
+        "pass-model-variables",
+        "You can pass model.variables instead, it would still work.",
+    ),
+    (
+        "gradient-accumulation",
+        "tape-accumulates",
+        "Use a persistent tape: the tape accumulates the gradients across the micro-batches.",
+    ),
+    (
+        "tf-function-speedup",
+        "large-batch-gains-most",
+        "Large batches gain the most from tf.function.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question_id", "tag", "answer"), FALSE_TELLS)
+def test_a_right_statement_names_no_tell(question_id: str, tag: str, answer: str) -> None:
+    assert tag not in grade_freetext(question(question_id), answer).misconceptions
+
+
+@pytest.mark.parametrize(("question_id", "tag", "answer"), STILL_TELLS)
+def test_the_tell_itself_is_still_named(question_id: str, tag: str, answer: str) -> None:
+    assert tag in grade_freetext(question(question_id), answer).misconceptions

@@ -31,6 +31,8 @@ from app.grading.freetext.matching import (
     asks,
     compile_phrasing,
     find_hits,
+    forget_denied,
+    in_open_condition,
     is_affirmed,
     judged_false,
 )
@@ -97,12 +99,13 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
         found = []
         clauses = _clauses(masked)
         for index, (start, end) in enumerate(clauses):
-            span = _roles_span(text, claim.roles, start, end)
-            if span is None and index and _PRONOUN_SUBJECT.match(text, clauses[index - 1][1]):
-                span = _roles_span(text, claim.roles, clauses[index - 1][0], end)
-                span = span if span is not None and span[1] > start else None
-            if span is not None and not _excluded(claim, unit.text, text):
-                found.append(_claim_hit(unit, text, masked, span, following))
+            taken = _roles_taken(text, claim.roles, start, end)
+            if taken is None and index and _PRONOUN_SUBJECT.match(text, clauses[index - 1][1]):
+                taken = _roles_taken(text, claim.roles, clauses[index - 1][0], end)
+                taken = taken if taken is not None and _span(taken)[1] > start else None
+            if taken is not None and not _excluded(claim, unit.text, text):
+                read = _roles_as_content(masked, taken)
+                found.append(_claim_hit(unit, text, read, _span(taken), following))
         if found:  # the lemma twin is read only where the words as written say nothing
             return found
     return []
@@ -135,11 +138,29 @@ def _clauses(masked: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in pairs if masked[a:b].strip()]  # ", and it": no empty clause
 
 
-def _roles_span(
+def _span(taken: list[tuple[int, int]]) -> tuple[int, int]:
+    """From the first role to the last."""
+    return min(a for a, _ in taken), max(b for _, b in taken)
+
+
+_CUE_ROLE = re.compile(r"(?:without|no|never|nothing|unlike|instead\s+of)\W*", re.IGNORECASE)
+
+
+def _roles_as_content(masked: str, taken: list[tuple[int, int]]) -> str:
+    """A role that is itself a negation word ("(omit|without) & (breaks|matters)") is what
+    the claim says, not a denial of it (round 6: "trained without dropout and with a broken
+    normalisation" stated "leaving the flag out breaks nothing"): blanked for polarity."""
+    for a, b in taken:
+        if _CUE_ROLE.fullmatch(masked, a, b):
+            masked = masked[:a] + "x" * (b - a) + masked[b:]
+    return masked
+
+
+def _roles_taken(
     text: str, roles: tuple[re.Pattern[str], ...], start: int, end: int
-) -> tuple[int, int] | None:
-    """The span from the first role to the last when every role matches in the clause,
-    each on words no other role took; None otherwise."""
+) -> list[tuple[int, int]] | None:
+    """Each role's match when every role matches in the clause, each on words no other role
+    took; None otherwise."""
     taken: list[tuple[int, int]] = []
     for role in roles:
         span = next(
@@ -157,7 +178,7 @@ def _roles_span(
         if span is None:
             return None
         taken.append(span)
-    return min(a for a, _ in taken), max(b for _, b in taken)
+    return taken
 
 
 def _whole_words(text: str, start: int, end: int) -> bool:
@@ -170,6 +191,9 @@ def _whole_words(text: str, start: int, end: int) -> bool:
 
 def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], following: str) -> Hit:
     start, end = span
-    affirmed = is_affirmed(masked, start, end) != judged_false(masked, end, following)
+    affirmed = (is_affirmed(masked, start, end) != judged_false(masked, end, following)) != (
+        forget_denied(text, start)
+    )
     foreign = _is_foreign(text, masked, start, end)
-    return Hit(text[start:end], unit.text, affirmed, foreign)
+    conditional = in_open_condition(masked, start, end)
+    return Hit(text[start:end], unit.text, affirmed, foreign, conditional)

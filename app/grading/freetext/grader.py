@@ -42,14 +42,18 @@ class Findings:
     tells: list[tuple[Misconception, Hit]]
 
 
-def _credits(hits_any: list[Hit], hits_negated: list[Hit]) -> Hit | None:
+def _credits(hits_any: list[Hit], hits_negated: list[Hit], tell: bool = False) -> Hit | None:
     """The first hit that counts: an affirmed `any` phrasing or a denied `negated` one.
 
     A statement about another framework ("PyTorch needs zero_grad", "torch.compile
     compiles the step") is not the candidate's claim about TensorFlow: it is neither a
     tell nor credit for a TensorFlow concept, unless the phrasing itself names the other
-    framework (the concept is the contrast: "PyTorch accumulates into .grad").
+    framework (the concept is the contrast: "PyTorch accumulates into .grad"). A hit in an
+    open if-clause is a hypothesis: it credits a concept but names no tell (round 6).
     """
+    if tell:
+        hits_any = [h for h in hits_any if not h.conditional]
+        hits_negated = [h for h in hits_negated if not h.conditional]
     for hit in hits_any:
         if hit.affirmed and (not hit.foreign or names_other_framework(hit.snippet)):
             return hit
@@ -61,7 +65,8 @@ def _credits(hits_any: list[Hit], hits_negated: list[Hit]) -> Hit | None:
 
 def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | None:
     units = normalised.units
-    return _credits(find_phrasings(units, item.any), find_phrasings(units, item.negated))
+    tell = isinstance(item, Misconception)
+    return _credits(find_phrasings(units, item.any), find_phrasings(units, item.negated), tell)
 
 
 def _find(rubric: Rubric, normalised: Normalised, keyword_list: bool) -> Findings:

@@ -59,6 +59,11 @@ _NEW_SUBJECT = re.compile(
     r"|you|we|i)\b",
     re.IGNORECASE,
 )
+# A noun that is the object of "with" ("each with its own tape, sum the gradients") is no
+# subject for what follows the clause (round 6).
+_WITH_OBJECT = re.compile(
+    r"\bwith\s+(?:(?:its|their|a|an|the|one|his|her|your)\s+)?(?:own\s+)?$", re.I
+)
 # "Once both blocks are closed, you call ...": the subject of the main clause comes after a
 # subordinate clause, so a phrasing that starts there may run into it.
 _SUBORDINATE = re.compile(r"(?:once|after|when|before|as soon as)\b", re.IGNORECASE)
@@ -88,6 +93,10 @@ class Hit:
     sentence: str
     affirmed: bool
     foreign: bool  # said about another framework, not about TensorFlow
+    # Inside an open if-clause that has a consequence ("if you pass model.variables
+    # instead, the frozen layers ..."): a hypothesis the sentence reasons from, not a claim.
+    # It still credits a concept; it names no tell (round 6).
+    conditional: bool = False
 
 
 @lru_cache(maxsize=4096)
@@ -142,7 +151,7 @@ _REPORTED_FALSE = re.compile(
     r"(?:to\s+(?:think|say|believe|assume)\s+)?that\b"
     r"|\b(?:people|beginners|newcomers|many|some|others|folks|candidates)\s+"
     r"(?:often\s+|sometimes\s+|usually\s+|wrongly\s+|mistakenly\s+)?"
-    r"(?:think|believe|assume|claim)s?\b"
+    r"(?:think|believe|assume|claim|blame|suspect)s?\b"
     r"|\byou\s+(?:might|may|would|could|'d)\s+(?:think|expect|assume|believe|guess)\b"
     r"|\b(?:tempting|easy)\s+to\s+(?:think|assume|believe)\b",
     re.IGNORECASE,
@@ -249,6 +258,44 @@ def _open_negated_condition(masked: str, start: int, end: int, cues: int) -> boo
     return has_consequence and not _counterfactual(masked, start, end)
 
 
+def in_open_condition(masked: str, start: int, end: int) -> bool:
+    """Whether a match lies inside an open if-clause with a consequence, affirmed as
+    written: "if you pass model.variables instead, the frozen layers get trained" reasons
+    from the condition; it does not recommend it. A denied action there ("if you don't
+    reset them, ...") says the action is needed (`_open_negated_condition`)."""
+    clause_start = _clause_start(masked, start)
+    if _IF_CLAUSE.match(masked, clause_start) is None:
+        return False
+    clause_end = _clause_end(masked, end)
+    if clause_end < end or _counterfactual(masked, start, end):
+        return False
+    cues = _CUE.findall(masked, clause_start, clause_end)
+    comma = re.compile(r"[,;:]").search(masked, clause_start)
+    alternative = _ALTERNATIVE.search(masked, clause_start, comma.start() if comma else len(masked))
+    return not cues and alternative is not None and clause_end < len(masked.rstrip(" .!?"))
+
+
+# The condition names the wrong choice as an alternative: "if you pass model.variables
+# instead", "if you accidentally compute it outside".
+_ALTERNATIVE = re.compile(
+    r"\binstead\b|\b(?:by\s+mistake|by\s+accident|accidentally|mistakenly|wrongly)\b",
+    re.IGNORECASE,
+)
+
+
+# "Don't forget the reset": "don't forget" is no denial of what follows (the reset is
+# needed), but it denies a phrasing that is itself about forgetting (round 6).
+_FORGET_DENIED = re.compile(r"(?:\bdon't|\bdont|\bdo\s+not|\bnever)\s+$", re.IGNORECASE)
+
+
+def forget_denied(text: str, start: int) -> bool:
+    """Whether a match that starts with "forget" follows a "don't"/"never"."""
+    return (
+        text[start : start + 6].lower() == "forget"
+        and _FORGET_DENIED.search(text[max(0, start - 12) : start]) is not None
+    )
+
+
 def _reaches(between: str) -> bool:
     """Whether a short cue's scope spans the words between it and a match."""
     words = between.lower().split()
@@ -316,6 +363,11 @@ def _matches(pattern: re.Pattern[str], text: str, masked: str) -> list[re.Match[
         split = None
         if "\n" not in match.group() and not subordinate:
             split = _new_subject_inside(masked, *match.span())
+            if split is None and _WITH_OBJECT.search(
+                text, max(0, match.start() - 30), match.start()
+            ):
+                term = _TERMINATOR.search(masked, match.start(), match.end())
+                split = term.end() if term is not None else None
         if split is None:
             found.append(_tightest(pattern, text, masked, match))
         position = split or max(match.end(), match.start() + 1)
@@ -413,7 +465,8 @@ def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: st
     if unit.is_code:  # code states what it does; `not` in code is logic, not denial
         return Hit(match.group(), unit.text, affirmed=True, foreign=False)
     affirmed = (is_affirmed(masked, start, end) != judged_false(masked, end, following)) != (
-        _denied_by_prefix(match)
+        _denied_by_prefix(match) or forget_denied(text, start)
     )
     foreign = _is_foreign(text, masked, start, end)
-    return Hit(match.group(), unit.text, affirmed, foreign)
+    conditional = in_open_condition(masked, start, end)
+    return Hit(match.group(), unit.text, affirmed, foreign, conditional)

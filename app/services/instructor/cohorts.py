@@ -22,7 +22,8 @@ from app.models.progress import Attempt
 from app.models.publishing import Cohort, CohortMember
 from app.models.users import User
 from app.packs.catalog import Catalog
-from app.packs.schema import ChoiceQuestionBase, Ordering
+from app.packs.schema import Ordering
+from app.services.practice.answer_text import option_texts
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud
 TOP = 3
@@ -177,11 +178,7 @@ def describe_answer(catalog: Catalog, question_id: str, answer: object) -> str:
     """An answer as an instructor reads it: choice texts rather than ids, text shortened."""
     item = catalog.questions.get(question_id)
     question = item.question if item else None
-    labels: dict[str, str] = {}
-    if isinstance(question, ChoiceQuestionBase):
-        labels = {c.id: c.text for c in question.choices}
-    elif isinstance(question, Ordering):
-        labels = {i.id: i.text for i in question.items}
+    labels = option_texts(question)
     if isinstance(answer, list):
         joiner = " → " if isinstance(question, Ordering) else "; "
         return joiner.join(labels.get(str(a), str(a)) for a in answer)[:200]

@@ -32,6 +32,7 @@ from app.schemas import FeedbackItem
 from app.services.interviews import signals
 from app.services.interviews.flags import TELLS, find_red_flags
 from app.services.interviews.plans import related
+from app.services.practice.answer_text import option_texts
 from app.services.progress.misconceptions import without_scenario_ids
 
 TYPE_WEIGHTS = {"free-text": 2.0, "code": 3.0, "code-fix": 3.0}
@@ -59,11 +60,7 @@ def answer_text(item: LoadedQuestion | None, answer: object) -> str:
     if answer is None:
         return ""
     q = item.question if item else None
-    texts: dict[str, str] = {}
-    if isinstance(q, ChoiceQuestionBase):
-        texts = {c.id: c.text for c in q.choices}
-    elif isinstance(q, Ordering):
-        texts = {i.id: i.text for i in q.items}
+    texts = option_texts(q)
     if isinstance(answer, list):
         return "\n".join(f"- {texts.get(str(a), str(a))}" for a in answer)
     if isinstance(answer, bool):

@@ -10,6 +10,15 @@ from app.packs.loader import LoadedQuestion
 from app.packs.schema import ChoiceQuestionBase, Code, CodeFix, FreeText, Ordering, TrueFalse
 
 
+def option_texts(question: object) -> dict[str, str]:
+    """A choice or ordering question's option ids -> the texts shown; {} for other types."""
+    if isinstance(question, ChoiceQuestionBase):
+        return {c.id: c.text for c in question.choices}
+    if isinstance(question, Ordering):
+        return {i.id: i.text for i in question.items}
+    return {}
+
+
 def answer_text(item: LoadedQuestion | None, answer: object) -> str:
     question = item.question if item else None
     if isinstance(answer, bool) or isinstance(question, TrueFalse):
@@ -17,11 +26,7 @@ def answer_text(item: LoadedQuestion | None, answer: object) -> str:
             answer,  # type: ignore[call-overload]
             str(answer),
         )
-    names: dict[str, str] = {}
-    if isinstance(question, ChoiceQuestionBase):
-        names = {c.id: c.text for c in question.choices}
-    if isinstance(question, Ordering):
-        names = {i.id: i.text for i in question.items}
+    names = option_texts(question)
     if isinstance(answer, list):
         joiner = " → " if isinstance(question, Ordering) else "; "
         return joiner.join(names.get(str(a), str(a)) for a in answer)
@@ -46,9 +51,5 @@ def answer_items(item: LoadedQuestion | None, answer: object) -> list[str]:
     if not isinstance(answer, list):
         return []
     question = item.question if item else None
-    names: dict[str, str] = {}
-    if isinstance(question, ChoiceQuestionBase):
-        names = {c.id: c.text for c in question.choices}
-    if isinstance(question, Ordering):
-        names = {i.id: i.text for i in question.items}
+    names = option_texts(question)
     return [names.get(str(a), str(a)) for a in answer]

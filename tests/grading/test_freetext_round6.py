@@ -173,6 +173,11 @@ FALSE_TELLS = [
         "gradient-outside-outer-tape",
         "Nest the tapes, get dy_dx from the inner tape inside the outer block, then after the outer block call outer.gradient(dy_dx, x).",
     ),
+    (
+        "persistent-tape",
+        "persistent-stores-gradients",
+        "A tape is not persistent by default. Pass persistent=True to keep it for both gradients, and don't forget to del the tape afterwards.",
+    ),
 ]
 STILL_TELLS = [
     (

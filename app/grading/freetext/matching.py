@@ -270,11 +270,12 @@ def in_open_condition(masked: str, start: int, end: int) -> bool:
     if clause_end < end or _counterfactual(masked, start, end):
         return False
     cues = _CUE.findall(masked, clause_start, clause_end)
-    comma = re.compile(r"[,;:]").search(masked, clause_start)
+    comma = _COMMA.search(masked, clause_start)
     alternative = _ALTERNATIVE.search(masked, clause_start, comma.start() if comma else len(masked))
     return not cues and alternative is not None and clause_end < len(masked.rstrip(" .!?"))
 
 
+_COMMA = re.compile(r"[,;:]")
 # The condition names the wrong choice as an alternative: "if you pass model.variables
 # instead", "if you accidentally compute it outside".
 _ALTERNATIVE = re.compile(

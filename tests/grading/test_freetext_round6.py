@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext import grade_freetext
+from app.grading.freetext import affirms, grade_freetext
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.retraction import withdraw
 from app.grading.freetext.tells import stated_core_tells
@@ -216,3 +216,17 @@ def test_a_right_statement_names_no_tell(question_id: str, tag: str, answer: str
 @pytest.mark.parametrize(("question_id", "tag", "answer"), STILL_TELLS)
 def test_the_tell_itself_is_still_named(question_id: str, tag: str, answer: str) -> None:
     assert tag in grade_freetext(question(question_id), answer).misconceptions
+
+
+def test_a_counterfactual_denies_its_condition_not_a_consequence_it_runs_into() -> None:
+    q = question("trainable-vs-all-variables")
+    stated = grade_freetext(
+        q, "If you passed model.variables it'd still work fine, the extra ones would just get None."
+    )
+    assert "pass-model-variables" in stated.misconceptions
+    consequence = r"(it'd|it would|would|it will) (still|also) (run|work)\b"
+    assert affirms(
+        "If you passed model.variables it'd still work, it would be slower.", consequence
+    )
+    condition = r"tape\.gradient ~ (updat|chang)\w* ~ (weights|variables)"
+    assert not affirms("If tape.gradient updated the weights, you wouldn't need one.", condition)

@@ -235,9 +235,12 @@ def _counterfactual(masked: str, start: int, end: int) -> bool:
     """A claim in a counterfactual if-clause: "if tape.gradient updated the weights, you
     wouldn't need an optimizer" states that it does not. An open condition ("if the loss
     is computed outside the tape, you'd get None") states nothing false: it needs a past
-    tense in the if-clause, not a passive."""
+    tense in the if-clause, not a passive. A match that runs into the consequence states the
+    consequence: "if you passed model.variables it'd still work" says it would (round 6)."""
     clause_start = _clause_start(masked, start)
     if _IF_CLAUSE.match(masked, clause_start) is None:
+        return False
+    if _WOULD.search(masked, clause_start, end) is not None:
         return False
     clause_end = _clause_end(masked, end)
     if _PAST.search(masked, clause_start, clause_end) is None:

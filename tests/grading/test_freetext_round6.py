@@ -179,7 +179,19 @@ FALSE_TELLS = [
         "A tape is not persistent by default. Pass persistent=True to keep it for both gradients, and don't forget to del the tape afterwards.",
     ),
 ]
+FALSE_TELLS.append(
+    (
+        "numpy-inside-tape",
+        "numpy-raises-error",
+        "In eager mode it runs and the gradients before h are None. Only inside a tf.function would you get an error, since .numpy() is not available in graph mode.",
+    )
+)
 STILL_TELLS = [
+    (
+        "numpy-inside-tape",
+        "numpy-raises-error",
+        "Calling .numpy() inside the tape raises an error.",
+    ),
     (
         "training-flag",
         "training-auto-detected-in-tape",

@@ -50,6 +50,12 @@ RETRACTED = [
     (["It updates the weights, hmm, that's wrong, it returns them."], ["it returns them."]),
     (["The outer tape goes first.", "Wait, no, the inner one."], ["", "the inner one."]),
 ]
+RETRACTED.append(
+    (
+        ["The gain is largest for small models... well, actually, it's the big ones."],
+        ["it's the big ones."],
+    )
+)
 KEPT = [
     ["No, you don't need zero_grad.", "Each step records a new tape."],
     ["No.", "Each step records a new tape."],
@@ -59,6 +65,7 @@ KEPT = [
     ["It works without it, no problem."],
     ["Use tape.gradient rather than a manual loop, or rather than anything else."],
     ["I mean that the tape records the forward pass."],
+    ["Actually, the tape records the forward pass."],
 ]
 
 

@@ -45,6 +45,8 @@ _MARKER = re.compile(
             r"|strike\s+that|i\s+mean|i\s+meant|that's\s+wrong|no+)\b",
             # "wait, no", "hmm, no", "well, no", "actually no", "oh no, sorry", "um no"
             rf"\b{_FILLER}{_PAUSE}(?:{_FILLER}{_PAUSE})?{_NO}",
+            # "well, actually", "hmm, actually": a second thought ("X... well, actually, Y")
+            rf"\b(?:well|hmm+|hm+|um+|uh+|er+m?|oh+|wait){_PAUSE}actually\b",
             # "sorry, I mean", "sorry, wrong one", "sorry - not X"
             rf"\bsorry{_PAUSE}(?:i\s+mean|i\s+meant|wrong|my\s+mistake|my\s+bad|not\b|that's"
             r"\s+(?:wrong|not\s+right|the\s+other)|scratch|strike|let\s+me)",

@@ -249,3 +249,12 @@ def test_a_counterfactual_denies_its_condition_not_a_consequence_it_runs_into() 
     )
     condition = r"tape\.gradient ~ (updat|chang)\w* ~ (weights|variables)"
     assert not affirms("If tape.gradient updated the weights, you wouldn't need one.", condition)
+
+
+def test_an_answer_taken_back_entirely_is_told_so_not_called_blank() -> None:
+    q = question("gradient-vs-apply")
+    withdrawn = grade_freetext(q, "tape.gradient updates the weights. Scratch that.")
+    assert withdrawn.verdict == "incorrect" and withdrawn.misconceptions == []
+    assert "taken back" in withdrawn.feedback[0].message
+    for blank in ("", "   ", "<p></p>", "<script>x = 1</script>"):
+        assert "No answer was given" in grade_freetext(q, blank).feedback[0].message

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from app.grading.freetext.claims import find_phrasings
 from app.grading.freetext.fitting import Evidence, Line, line_score
 from app.grading.freetext.matching import Hit, names_other_framework
-from app.grading.freetext.normalise import MAX_CHARS, Normalised, normalise
+from app.grading.freetext.normalise import MAX_CHARS, Normalised, clean, normalise
 from app.grading.freetext.signals import is_injection, is_keyword_list
 from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
@@ -28,6 +28,10 @@ EMPTY_MESSAGE = (
 INJECTION_MESSAGE = (
     "Your answer addresses the grader instead of explaining. It earns no credit; explain "
     "the idea as you would to an interviewer."
+)
+WITHDRAWN_MESSAGE = (
+    "Everything in your answer was taken back (\u201cscratch that\u201d, \u201cno, wait\u201d, "
+    "...), so there is nothing left to grade. Give your final explanation as statements."
 )
 KEYWORD_LIST_MESSAGE = (
     "Your answer lists terms without saying how they relate. Write it as statements "
@@ -148,11 +152,11 @@ def _tell_feedback(tell: Misconception, hit: Hit) -> Feedback:
     )
 
 
-def _empty_result(rubric: Rubric) -> GradeResult:
+def _empty_result(rubric: Rubric, message: str = EMPTY_MESSAGE) -> GradeResult:
     return GradeResult(
         verdict="incorrect",
         score=0.0,
-        feedback=[Feedback("info", EMPTY_MESSAGE)]
+        feedback=[Feedback("info", message)]
         + [Feedback("missing", _missing_message(c)) for c in rubric.concepts],
         details={
             "model_answer": rubric.model_answer,
@@ -170,7 +174,9 @@ def grade_freetext(question: FreeText, answer: str) -> GradeResult:
     rubric = question.rubric
     normalised = normalise(answer or "")
     if normalised.empty or not any(ch.isalnum() for u in normalised.units for ch in u.text):
-        return _empty_result(rubric)
+        # An answer whose every claim was retracted (retraction.py) is empty, but not blank.
+        withdrawn = any(ch.isalnum() for ch in clean(answer or "")[0])
+        return _empty_result(rubric, WITHDRAWN_MESSAGE if withdrawn else EMPTY_MESSAGE)
     keyword_list = is_keyword_list(normalised)
     injection = is_injection(normalised)
     findings = _find(rubric, normalised, keyword_list)

@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from app.config import Settings
 from app.models.users import User
+from app.services.instructor import publishing
 from app.services.instructor.publish_jobs import PublishJob, PublishJobs, Upload
 from app.services.instructor.publishing import load_serving_catalog
 from tests.services.instructor_fakes import EXAMPLE, GatedGrader, zip_folder
@@ -93,3 +94,30 @@ def test_jobs_queued_behind_a_publication_wait_then_publish(
         ("tape-example 1.0.2", "", None),
     ]
     assert all(j.waited >= 0.3 for j in jobs[1:])  # they waited for the first one
+
+
+async def _cancelled_before_it_ran(session: Session, settings: Settings, user: User) -> PublishJob:
+    jobs = PublishJobs()
+    job = jobs.start(
+        Upload(
+            engine=session.get_bind(), settings=settings, catalog=load_serving_catalog(settings),  # type: ignore[arg-type]
+            user=user, data=_version("1.0.0"), code_grader=None, on_published=lambda c: None,
+        )
+    )  # fmt: skip
+    for task in asyncio.all_tasks():
+        if task is not asyncio.current_task():
+            task.cancel()  # as when the server stops before the job's thread ran it
+    await _until(lambda: job.done)
+    return job
+
+
+def test_job_cancelled_before_it_ran_gives_its_place_up(
+    session: Session, settings: Settings, teacher: User
+) -> None:
+    job = _run(_cancelled_before_it_ran(session, settings, teacher))
+    assert job.failed and job.label == ""
+    probe = publishing.Turn()
+    try:
+        assert probe.ahead == 0  # nobody left in line ahead of a new publication
+    finally:
+        probe.leave()

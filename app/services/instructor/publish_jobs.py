@@ -13,10 +13,13 @@ process); a finished one is kept an hour for its page.
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -113,9 +116,11 @@ class PublishJobs:
         if upload.code_grader is not None:
             loop = asyncio.get_running_loop()
             upload = replace(upload, code_grader=_OnMainLoop(upload.code_grader, loop))
-        task = asyncio.create_task(asyncio.to_thread(asyncio.run, _run(job, upload)))
+        work = _run(job, upload)
+        task = asyncio.create_task(asyncio.to_thread(asyncio.run, work))
         self._tasks.add(task)  # keep a reference: the loop only holds tasks weakly
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(functools.partial(_release_if_unstarted, job, work))
         return job
 
     def _forget_old(self) -> None:
@@ -136,6 +141,18 @@ class _OnMainLoop:
     async def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
         future = asyncio.run_coroutine_threadsafe(self._grader.grade(question, source), self._loop)
         return await asyncio.wrap_future(future)
+
+
+def _release_if_unstarted(
+    job: PublishJob, work: Coroutine[Any, Any, None], _task: asyncio.Task[None]
+) -> None:
+    """A job cancelled before its thread ran it (the server stopping) gives its place up: a
+    turn nobody holds would keep every later publication of this process waiting."""
+    if inspect.getcoroutinestate(work) == inspect.CORO_CREATED:
+        work.close()
+        job.turn.leave()
+        job.failed = "the server stopped before this publication started"
+        job.finished = time.monotonic()
 
 
 async def _run(job: PublishJob, upload: Upload) -> None:

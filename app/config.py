@@ -82,6 +82,12 @@ class Settings(BaseSettings):
         default=2.0, gt=0, le=3600, description="How often a publish elsewhere is looked for."
     )
 
+    # Free-text grading (issue 14): the learned partial/correct second opinion
+    # (app/grading/freetext/second_opinion.py, docs/freetext.md "Second opinion, shipped").
+    freetext_second_opinion: bool = Field(
+        default=False, description="Let the learned model move free-text partial <-> correct."
+    )
+
     # Instructor pack uploads (issue 7, INSTRUCTOR): limits checked before anything is unpacked.
     pack_upload_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
     pack_unpacked_max_bytes: int = Field(default=8 * 1024 * 1024, ge=1024, le=500 * 1024 * 1024)

@@ -18,6 +18,15 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py --lexicon-lopo        # shared lexicon, LOPO (~1 min)
     .venv/bin/python benchmarks/freetext.py --second-opinion      # learned call, LOPO (~1 min)
     .venv/bin/python benchmarks/freetext.py --false-tells PERSONA  # tells on correct answers
+    .venv/bin/python benchmarks/freetext.py --second-opinion-padding  # padding attack on it
+    .venv/bin/python benchmarks/freetext.py --second-opinion-shipped  # the artefact, per side
+
+--second-opinion-padding appends words to every tune answer the rules grade partial and
+counts the answers the shipped second opinion (second_opinion.json) then grades correct:
+the question model's top-weighted words (10 and 30) and, separately, 30 words drawn at random
+(seeded) from the question's labelled answers. --second-opinion-shipped applies the shipped
+artefact to every persona (in-sample on the tune side; held-out personas are the honest
+reading) with the grading cost it adds.
 
 --lopo reads generalisation inside the tune side (round 5). For what is fitted from labels
 (the per-question partial/correct line, `app/grading/freetext/fitting.py`) it fits on every
@@ -38,6 +47,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
+import re
 import statistics
 import sys
 import time
@@ -493,6 +503,86 @@ def print_false_tells(pack: Pack, rows: list[Row], personas: list[str]) -> None:
         print(f"      answer: {' '.join(r.answer.split())[:600]}")
 
 
+def _padded(text: str, words: list[str]) -> str:
+    return text.rstrip() + " " + " ".join(words)
+
+
+def second_opinion_padding(pack: Pack, rows: list[Row], seed: int = 14) -> None:
+    """Promotions to correct when words are appended to answers the rules grade partial."""
+    from app.grading.freetext import second_opinion as so
+
+    questions = {
+        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
+    }
+    rng = random.Random(seed)
+    targets = [r for r in rows if r.side == "tune" and r.verdict == "partial"]
+    vocab: dict[str, list[str]] = {}
+    for r in rows:
+        words = vocab.setdefault(r.question_id, [])
+        words += [w for w in re.findall(r"[A-Za-z_][A-Za-z_.]+", r.answer) if len(w) > 2]
+    print(
+        f"== second opinion, padding attack on the {len(targets)} tune answers the rules grade "
+        "partial (shipped artefact): promoted to correct with it, by the rules alone, and by it "
+        "alone (the rules leave the padded answer below correct)"
+    )
+    for name in ("top-10 words", "top-30 words", "30 random on-topic words"):
+        promoted = by_rules = by_it = 0
+        for r in targets:
+            question = questions[r.question_id]
+            model = so.model_for(question.id, question.rubric)
+            if name.startswith("top"):
+                k = int(name[4:6])
+                ranked = sorted(
+                    ((w, key[2:]) for key, w in (model.weights.items() if model else ())
+                     if key.startswith("w:") and w > 0),
+                    reverse=True,
+                )  # fmt: skip
+                words = [word for _, word in ranked[:k]]
+            else:
+                words = rng.sample(sorted(set(vocab[r.question_id])), 30)
+            text = _padded(r.answer, words)
+            with_it = grade_freetext(question, text, second_opinion=True).verdict == "correct"
+            rules = grade_freetext(question, text, second_opinion=False).verdict == "correct"
+            promoted, by_rules = promoted + with_it, by_rules + rules
+            by_it += with_it and not rules
+        print(
+            f"   {name:<26} {promoted:>4} / {len(targets)}  (rules alone {by_rules}, "
+            f"by the second opinion alone {by_it})"
+        )
+
+
+def second_opinion_shipped(pack: Pack, rows: list[Row]) -> None:
+    """The shipped artefact applied to every persona: exact and correct-vs-not, and cost."""
+    questions = {
+        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
+    }
+    print("== second opinion, shipped artefact: exact, correct-vs-not, rules -> with it")
+    cost: list[float] = []
+    by_persona: dict[str, list[tuple[Row, Row]]] = {}
+    for r in rows:
+        question = questions[r.question_id]
+        start = time.perf_counter()
+        result = grade_freetext(question, r.answer, second_opinion=True)
+        cost.append((time.perf_counter() - start) * 1000)
+        pair = (r, dataclasses.replace(r, verdict=result.verdict))
+        by_persona.setdefault(r.persona, []).append(pair)
+    for side in sorted({r.side for r in rows}):
+        for persona, pairs in sorted(by_persona.items()):
+            if pairs[0][0].side != side:
+                continue
+            b, a = figures([p for p, _ in pairs]), figures([q for _, q in pairs])
+            moved = sum(p.verdict != q.verdict for p, q in pairs)
+            right = sum(q.exact for p, q in pairs if p.verdict != q.verdict)
+            print(
+                f"   [{side}] {persona:<24} {b.total:>4}  {b.exact} -> {a.exact}, "
+                f"{b.binary} -> {a.binary}  ({moved} moved, {right} to the label)"
+            )
+    print(
+        f"   grading with it on: p50 {statistics.median(cost):.2f} ms, "
+        f"p95 {percentile(cost, 0.95):.2f} ms, max {max(cost):.2f} ms ({len(cost)} answers)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--labelled", type=Path, action="append", help="file or folder")
@@ -508,6 +598,12 @@ def main() -> int:
     )
     parser.add_argument(
         "--second-opinion", action="store_true", help="learned partial/correct call, LOPO"
+    )
+    parser.add_argument(
+        "--second-opinion-padding", action="store_true", help="padding attack on the artefact"
+    )
+    parser.add_argument(
+        "--second-opinion-shipped", action="store_true", help="the shipped artefact, per persona"
     )
     parser.add_argument(
         "--margin", type=int, default=DEFAULT_MARGIN, help="answers a fitted line must gain"
@@ -558,6 +654,10 @@ def main() -> int:
     if args.second_opinion:
         for raise_at, lower_at in ((0.8, 0.2), (0.9, 0.1), (0.7, 0.0)):
             second_opinion_lopo(rows, raise_at, lower_at)
+    if args.second_opinion_padding:
+        second_opinion_padding(loaded.pack, rows)
+    if args.second_opinion_shipped:
+        second_opinion_shipped(loaded.pack, rows)
     if args.lexicon_lopo:
         lexicon_lopo(loaded.pack, answers, tag_map, sides)
     timings = [r.ms for r in rows]

@@ -9,13 +9,15 @@ correct; a bag of terms with no statements is not credited. Pure, synchronous an
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.grading.freetext.claims import find_phrasings
-from app.grading.freetext.fitting import Evidence, Line, line_score
+from app.grading.freetext.fitting import Evidence, Line, evidence_of, line_score
 from app.grading.freetext.matching import Hit, names_other_framework
 from app.grading.freetext.normalise import MAX_CHARS, Normalised, clean, normalise
+from app.grading.freetext.second_opinion import features, model_for, second_verdict
 from app.grading.freetext.signals import is_injection, is_keyword_list
 from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
@@ -32,6 +34,11 @@ INJECTION_MESSAGE = (
 WITHDRAWN_MESSAGE = (
     "Everything in your answer was taken back (\u201cscratch that\u201d, \u201cno, wait\u201d, "
     "...), so there is nothing left to grade. Give your final explanation as statements."
+)
+RAISED_PREFIX = "Counted as correct. To make it airtight: "
+LOWERED_MESSAGE = (
+    "Counted as partly right: next to answers interviewers have judged, this one reads as "
+    "incomplete. Explain what happens and why, step by step, as in the model answer."
 )
 KEYWORD_LIST_MESSAGE = (
     "Your answer lists terms without saying how they relate. Write it as statements "
@@ -169,8 +176,57 @@ def _empty_result(rubric: Rubric, message: str = EMPTY_MESSAGE) -> GradeResult:
     )
 
 
-def grade_freetext(question: FreeText, answer: str) -> GradeResult:
-    """Verdict, score, per-concept feedback and named misconceptions for one answer."""
+def _second_opinion_on() -> bool:
+    from app.config import get_settings
+
+    return get_settings().freetext_second_opinion
+
+
+def _second_opinion(question: FreeText, answer: str, result: GradeResult) -> GradeResult:
+    """The learned partial <-> correct call (second_opinion.py) on a rules result, with
+    feedback that matches the verdict it lands on; anything else is left as it is."""
+    rubric = question.rubric
+    model = model_for(question.id, rubric)
+    if model is None or result.details.get("empty"):
+        return result
+    evidence = evidence_of(rubric, result)
+    second = second_verdict(model, features(answer, evidence), evidence, result.verdict)
+    if second == result.verdict:
+        return result
+    verdict: Verdict = "correct" if second == "correct" else "partial"
+    details = {**result.details, "second_opinion": "raised" if verdict == "correct" else "lowered"}
+    if verdict == "correct":
+        feedback = [
+            Feedback("info", RAISED_PREFIX + f.message[0].lower() + f.message[1:])
+            if f.kind == "missing"
+            else f
+            for f in result.feedback
+        ]
+        score = max(result.score, rubric.thresholds.correct)
+    else:
+        feedback = [*result.feedback, Feedback("info", LOWERED_MESSAGE)]
+        middle = (rubric.thresholds.partial + rubric.thresholds.correct) / 2
+        score = min(result.score, middle)
+    return dataclasses.replace(
+        result, verdict=verdict, score=score, feedback=feedback, details=details
+    )
+
+
+def grade_freetext(
+    question: FreeText, answer: str, *, second_opinion: bool | None = None
+) -> GradeResult:
+    """Verdict, score, per-concept feedback and named misconceptions for one answer.
+
+    `second_opinion`: apply the learned partial/correct call; None reads the setting
+    `freetext_second_opinion`. Measurements of the rules themselves pass False.
+    """
+    result = _grade_rules(question, answer)
+    if second_opinion is None:
+        second_opinion = _second_opinion_on()
+    return _second_opinion(question, answer, result) if second_opinion else result
+
+
+def _grade_rules(question: FreeText, answer: str) -> GradeResult:
     rubric = question.rubric
     normalised = normalise(answer or "")
     if normalised.empty or not any(ch.isalnum() for u in normalised.units for ch in u.text):

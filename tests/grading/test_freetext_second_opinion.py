@@ -10,16 +10,20 @@ tests, not copied from the labelled sets."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
 from app.config import get_settings
+from app.grading.dispatch import grade_answer
 from app.grading.freetext import grade_freetext
 from app.grading.freetext import second_opinion as so
 from app.grading.freetext.evaluation import load_sides
 from app.grading.freetext.fitting import evidence_of
 from app.grading.freetext.grader import LOWERED_MESSAGE, RAISED_PREFIX
+from app.packs.loader import LoadedQuestion
 from tests.grading.core_questions import CORE, question
 
 LABELLED = CORE.parent.parent / "tests" / "grading" / "freetext_labelled"
@@ -153,3 +157,23 @@ def test_a_sure_model_moves_only_partial_and_correct_without_a_tell() -> None:
         assert so.second_verdict(sure_yes, {}, evidence, "partial") == "partial"
         assert so.second_verdict(sure_no, {}, evidence, "correct") == "correct"
     assert so.second_verdict(None, {}, clean, "partial") == "partial"
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_practice_and_interviews_grade_through_the_setting(
+    on: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`dispatch.grade_answer` (the quiz and interview path) follows the setting both ways."""
+    monkeypatch.setenv("TAPEQUIZ_FREETEXT_SECOND_OPINION", "true" if on else "false")
+    get_settings.cache_clear()
+    try:
+        qid, text = RAISED
+        item = LoadedQuestion(
+            question=question(qid), pack_id="gradient-tape", file=Path("q.yaml"), version="v"
+        )
+        graded = asyncio.run(grade_answer(item, text, code_grader=None)).result
+    finally:
+        monkeypatch.delenv("TAPEQUIZ_FREETEXT_SECOND_OPINION")
+        get_settings.cache_clear()
+    assert graded.verdict == ("correct" if on else "partial")
+    assert any(f.kind == "missing" for f in graded.feedback) is not on

@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from app.config import Settings
 from app.models.users import User
-from app.services.instructor import publishing
+from app.services.instructor import publication_queue
 from app.services.instructor.publish_jobs import PublishJob, PublishJobs, Upload
 from app.services.instructor.publishing import load_serving_catalog
 from tests.services.instructor_fakes import EXAMPLE, GatedGrader, zip_folder
@@ -116,7 +116,7 @@ def test_job_cancelled_before_it_ran_gives_its_place_up(
 ) -> None:
     job = _run(_cancelled_before_it_ran(session, settings, teacher))
     assert job.failed and job.label == ""
-    probe = publishing.Turn()
+    probe = publication_queue.Turn()
     try:
         assert probe.ahead == 0  # nobody left in line ahead of a new publication
     finally:

@@ -31,7 +31,7 @@ from app.grading.results import GradeResult
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.packs.schema import Code, CodeFix
-from app.services.instructor import publishing
+from app.services.instructor import publication_queue, publishing
 
 KEEP_SECONDS = 3600
 STEPS = (
@@ -47,7 +47,7 @@ class PublishJob:
     id: str
     owner_id: int
     started: float = field(default_factory=time.monotonic)  # the upload
-    turn: publishing.Turn = field(default_factory=publishing.Turn)  # queued at upload
+    turn: publication_queue.Turn = field(default_factory=publication_queue.Turn)  # queued at upload
     running_since: float | None = None  # step 0 began: no other publication ahead of it
     step: int = 0
     finished: float | None = None

@@ -9,15 +9,11 @@ highest version of each pack, and attempts keep the version hash they were grade
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import re
 import shutil
 import tempfile
-import threading
-from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,50 +28,10 @@ from app.packs.catalog import Catalog, pack_folders
 from app.packs.loader import Pack, load_pack
 from app.packs.schema import SLUG
 from app.services.instructor.pack_archives import ArchiveRefused, Limits, extract_pack
+from app.services.instructor.publication_queue import Turn, one_publication
 from app.services.instructor.selftest import SelfTestReport, has_code, run_selftest
 
 VERSION = re.compile(r"^\d+\.\d+\.\d+$")
-# One publication at a time, in upload order, so the checks and the move stay atomic and
-# 1.0.1 is never refused as older than a 1.0.2 uploaded after it. Publications run on
-# different event loops (a background job's thread, an offloaded handler's), so the queue is
-# guarded by a thread lock: an asyncio.Lock binds to one loop - a job queued behind another
-# on a second loop was never woken, and a third one failed with "bound to a different event
-# loop".
-_queue: deque[Turn] = deque()
-_queue_lock = threading.Lock()
-QUEUE_POLL_SECONDS = 0.05
-
-
-class Turn:
-    """A place in the publication queue, taken when the upload arrives (a background job
-    takes it before its thread starts, so threads starting out of order keep upload order)."""
-
-    def __init__(self) -> None:
-        with _queue_lock:
-            _queue.append(self)
-
-    @property
-    def ahead(self) -> int:
-        """Publications that go before this one (the one running included)."""
-        with _queue_lock:
-            return _queue.index(self) if self in _queue else 0
-
-    def leave(self) -> None:
-        with _queue_lock:
-            if self in _queue:
-                _queue.remove(self)
-
-
-@contextlib.asynccontextmanager
-async def _one_publication(turn: Turn) -> AsyncIterator[None]:
-    # Polled rather than awaited on a future: the turn can come from any thread, and a
-    # cancelled wait just leaves the queue (the finally) without blocking any loop.
-    try:
-        while turn.ahead:
-            await asyncio.sleep(QUEUE_POLL_SECONDS)
-        yield
-    finally:
-        turn.leave()
 
 
 @dataclass(frozen=True)
@@ -210,7 +166,7 @@ async def publish_zip(
     self-test, publish), so a background job can show where it is. Step 0 begins once every
     publication queued before this one has finished; `turn`, a Turn taken when the upload
     arrived, keeps upload order when the work starts later."""
-    async with _one_publication(turn or Turn()):
+    async with one_publication(turn or Turn()):
         stage_root = settings.data_dir / "staging"
         stage_root.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix="upload-", dir=stage_root))

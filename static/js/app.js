@@ -63,7 +63,7 @@
           if (!s.known) { setTimeout(tick, 700); return; }
           out.textContent = (s.ahead ? s.ahead + " submission" + (s.ahead > 1 ? "s" : "") +
             " sent before yours still being checked" : "Yours is first in line") +
-            " · about " + s.estimate_seconds + " s in all on this server (" + s.in_progress +
+            " · about " + s.estimate_seconds + " s in all (" + s.in_progress +
             " being checked, " + s.workers + " warm worker" + (s.workers > 1 ? "s" : "") + ")";
           out.dataset.known = "1";
           setTimeout(tick, 1000);

@@ -322,20 +322,11 @@ def print_miss_causes(pack: Pack, rows: list[Row]) -> None:
     missed = missed_tags(pack, rows)
     print("== missed stated misconceptions by cause (misses.py)")
     print(f"   {'persona':<24} " + " ".join(f"{c:>12}" for c in CAUSES) + "   total")
-    for persona in sorted({r.persona for r, _, _ in missed}):
-        mine = [c for r, _, c in missed if r.persona == persona]
-        print(
-            f"   {persona:<24} "
-            + " ".join(f"{mine.count(c):>12}" for c in CAUSES)
-            + f"   {len(mine):>5}"
-        )
-    for side in sorted({r.side for r, _, _ in missed}):
-        mine = [c for r, _, c in missed if r.side == side]
-        print(
-            f"   {side:<24} "
-            + " ".join(f"{mine.count(c):>12}" for c in CAUSES)
-            + f"   {len(mine):>5}"
-        )
+    for group in ("persona", "side"):
+        for name in sorted({getattr(r, group) for r, _, _ in missed}):
+            mine = [c for r, _, c in missed if getattr(r, group) == name]
+            counts = " ".join(f"{mine.count(c):>12}" for c in CAUSES)
+            print(f"   {name:<24} {counts}   {len(mine):>5}")
     tags: dict[tuple[str, str, str], int] = {}
     for r, tag, cause in missed:
         if r.side == "tune":

@@ -16,6 +16,7 @@ second, unrelated meaning here (`step`, `free`, `save`, `watch`, `trace`) is not
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 # Each group: regular-expression alternatives (one word each; lemma twins cover most
@@ -81,22 +82,26 @@ def group_of(alternative: str, groups: Groups = GROUPS) -> int | None:
     return next((index for index, key in _keys(groups) if _same(stem, key)), None)
 
 
-def _split_top(body: str) -> list[str]:
-    """A group's body split at its top-level `|`."""
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(body):
-        ch = body[i]
+def _scan(text: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """(index, character, bracket depth after it) for each unescaped character from `start`."""
+    depth, i = 0, start
+    while i < len(text):
+        ch = text[i]
         if ch == "\\":
             i += 2
             continue
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "|" and depth == 0:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        yield i, ch, depth
+        i += 1
+
+
+def _split_top(body: str) -> list[str]:
+    """A group's body split at its top-level `|`."""
+    parts, start = [], 0
+    for i, ch, depth in _scan(body):
+        if ch == "|" and depth == 0:
             parts.append(body[start:i])
             start = i + 1
-        i += 1
     parts.append(body[start:])
     return parts
 
@@ -109,20 +114,7 @@ def _widened(alternatives: list[str], groups: Groups) -> list[str]:
 
 
 def _closing(pattern: str, open_at: int) -> int | None:
-    depth, i = 0, open_at
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return None
+    return next((i for i, ch, depth in _scan(pattern, open_at) if ch == ")" and depth == 0), None)
 
 
 def _widen_groups(pattern: str, groups: Groups) -> str:

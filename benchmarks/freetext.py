@@ -22,9 +22,11 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py --second-opinion-shipped  # the artefact, per side
 
 --second-opinion-padding appends words to every tune answer the rules grade partial and
-counts the answers the shipped second opinion (second_opinion.json) then grades correct:
-the question model's top-weighted words (10 and 30) and, separately, 30 words drawn at random
-(seeded) from the question's labelled answers. --second-opinion-shipped applies the shipped
+counts the answers the shipped second opinion (second_opinion.json) then grades correct,
+and the answers the rules alone (second opinion off) grade correct: the question model's
+top-weighted words (10 and 30; the top 10 also as a comma list, each word twice, and a
+"Key terms: ..." glossary line) and, separately, 30 words drawn at random (seeded) from the
+question's labelled answers. --second-opinion-shipped applies the shipped
 artefact to every persona (in-sample on the tune side; held-out personas are the honest
 reading) with the grading cost it adds.
 
@@ -516,13 +518,18 @@ def second_opinion_padding(pack: Pack, rows: list[Row], seed: int = 14) -> None:
         "partial (shipped artefact): promoted to correct with it, by the rules alone, and by it "
         "alone (the rules leave the padded answer below correct)"
     )
-    for name in ("top-10 words", "top-30 words", "30 random on-topic words"):
+    shapes: dict[str, Callable[[list[str]], list[str]]] = {
+        "top-10 words, comma list": lambda ws: [", ".join(ws[:10]) + "."],
+        "top-10 words, each twice": lambda ws: [w for w in ws[:10] for _ in (0, 1)],
+        "top-10 words, glossary": lambda ws: ["Key terms: " + ", ".join(ws[:10]) + "."],
+    }
+    for name in ("top-10 words", "top-30 words", "30 random on-topic words", *shapes):
         promoted = by_rules = by_it = 0
         for r in targets:
             question = questions[r.question_id]
             model = so.model_for(question.id, question.rubric)
             if name.startswith("top"):
-                k = int(name[4:6])
+                k = 30 if name.startswith("top-30") else 10
                 ranked = sorted(
                     ((w, key[2:]) for key, w in (model.weights.items() if model else ())
                      if key.startswith("w:") and w > 0),
@@ -531,7 +538,7 @@ def second_opinion_padding(pack: Pack, rows: list[Row], seed: int = 14) -> None:
                 words = [word for _, word in ranked[:k]]
             else:
                 words = rng.sample(sorted(set(vocab[r.question_id])), 30)
-            text = _padded(r.answer, words)
+            text = _padded(r.answer, shapes[name](words) if name in shapes else words)
             with_it = grade_freetext(question, text, second_opinion=True).verdict == "correct"
             rules = grade_freetext(question, text, second_opinion=False).verdict == "correct"
             promoted, by_rules = promoted + with_it, by_rules + rules

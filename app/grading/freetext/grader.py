@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from app.grading.freetext.claims import find_phrasings
 from app.grading.freetext.fitting import Evidence, Line, evidence_of, line_score
 from app.grading.freetext.matching import Hit, names_other_framework
-from app.grading.freetext.normalise import MAX_CHARS, Normalised, clean, normalise
+from app.grading.freetext.normalise import MAX_CHARS, Normalised, Unit, clean, normalise, prose_unit
 from app.grading.freetext.second_opinion import features, model_for, second_verdict
-from app.grading.freetext.signals import is_injection, is_keyword_list
+from app.grading.freetext.signals import is_injection, is_keyword_list, without_padding
 from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
 from app.packs.schema import FreeText
@@ -80,8 +80,27 @@ def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | Non
     return _credits(find_phrasings(units, item.any), find_phrasings(units, item.negated), tell)
 
 
+def _claims_only(normalised: Normalised) -> Normalised:
+    """The answer without its padding: runs of terms inside sentences (signals.py), which
+    state nothing, so they earn no concept and name no tell (issue 14)."""
+    units: list[Unit] = []
+    for unit in normalised.units:
+        text = unit.text if unit.is_code else without_padding(unit.text)
+        if text == unit.text:
+            units.append(unit)
+        elif any(ch.isalnum() for ch in text):
+            units.append(prose_unit(text))
+    if len(units) == len(normalised.units) and all(
+        a is b for a, b in zip(units, normalised.units, strict=True)
+    ):
+        return normalised
+    return dataclasses.replace(normalised, units=tuple(units))
+
+
 def _find(rubric: Rubric, normalised: Normalised, keyword_list: bool) -> Findings:
-    """Concepts found and missed, and tells stated (a bare list of terms states none)."""
+    """Concepts found and missed, and tells stated (a bare list of terms states none;
+    padding inside an answer states nothing either)."""
+    normalised = _claims_only(normalised)
     found: list[Concept] = []
     missed: list[Concept] = []
     tells: list[tuple[Misconception, Hit]] = []
@@ -103,6 +122,7 @@ def stated_misconceptions(text: str, misconceptions: Sequence[Misconception]) ->
     normalised = normalise(text or "")
     if normalised.empty or is_keyword_list(normalised):
         return {}
+    normalised = _claims_only(normalised)
     return {
         m.tag: hit.sentence for m in misconceptions if (hit := _hit_for(m, normalised)) is not None
     }

@@ -149,14 +149,15 @@ def _pieces(sentence: str) -> list[str]:
 _NEW_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 
 
-def _prose_unit(sentence: str) -> Unit:
+def prose_unit(sentence: str) -> Unit:
+    """A sentence of prose with its lemma twin."""
     lemmas = lemma_text(sentence)
     return Unit(sentence, False, lemmas if lemmas != sentence else "")
 
 
 def _flush(prose: list[str], code: list[str], units: list[Unit]) -> None:
     if prose:
-        units.extend(_prose_unit(s) for s in _prose_sentences(" ".join(prose)))
+        units.extend(prose_unit(s) for s in _prose_sentences(" ".join(prose)))
         prose.clear()
     for first in range(0, len(code), MAX_CODE_LINES):  # bounded blocks, bounded matching
         units.append(Unit("\n".join(code[first : first + MAX_CODE_LINES]), True))
@@ -182,7 +183,7 @@ def split_units(text: str) -> list[Unit]:
         if line.strip() and _is_code(body, in_fence):
             _flush(prose, [], units)
             code.append(body.rstrip())
-            units.extend(_prose_unit(s) for s in _prose_sentences(comment))
+            units.extend(prose_unit(s) for s in _prose_sentences(comment))
             continue
         if code or not line.strip() or _NEW_ITEM.match(line):
             _flush(prose, code, units)
@@ -212,7 +213,7 @@ def _without_retractions(units: list[Unit]) -> list[Unit]:
             run.append(unit)
             continue
         texts = withdraw([u.text for u in run])
-        out += [u if t == u.text else _prose_unit(t) for u, t in zip(run, texts, strict=True) if t]
+        out += [u if t == u.text else prose_unit(t) for u, t in zip(run, texts, strict=True) if t]
         run = []
         out.append(unit)
     return out[:-1]

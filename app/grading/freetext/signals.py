@@ -9,6 +9,9 @@ prose (code is judged by the phrasings themselves).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from lemminflect import getAllLemmas
 
 from app.grading.freetext.normalise import Normalised
 
@@ -97,3 +100,56 @@ _INJECTION = re.compile(
 def is_injection(normalised: Normalised) -> bool:
     """True when the answer talks to the grader (prompt injection), whatever else it says."""
     return any(_INJECTION.search(u.text) for u in normalised.units)
+
+
+# Padding (issue 14): a half-right answer with a tail of topic words appended ("... optimizer
+# rule record chain update pass list") must not earn the concepts those words spell. The
+# keyword-list reading above judges the whole answer; padding hides inside a real one, so
+# the same reading is applied to each clause-free segment of a sentence. A segment of
+# MIN_PADDING_WORDS words or more with almost no sentence structure - grammatical glue
+# (articles, prepositions, auxiliaries, pronouns, conjunctions) or an inflected verb
+# ("returns", "touched": a predicate, even in a terse note) - is a run of terms, not a
+# claim: it earns no credit.
+_GLUE = frozenset(
+    """a an the this that these those it its they them their you your we our i my he she
+    is are was were be been being am does did has have had will would can could should must
+    may might shall to of in on at for from by with into onto about as than then so because
+    since if when while after before until unless and or but which who what where how there
+    here via it's you're isn't aren't doesn't don't won't can't didn't between across per
+    over through during within inside outside under against along like upon not without
+    """.split()  # noqa: SIM905
+)
+# Clause marks that structure a terse statement: "traces python -> graph once: no dispatch".
+# A bracket or a dash elaborates its clause ("cheap ops (small MLPs, RNN cells)"): no break.
+_SEGMENT_BREAK = re.compile(r"->|=>|[:;=]|[.!?](?=\s|$)")
+MIN_PADDING_WORDS = 6
+PADDING_GLUE_SHARE = 0.1
+
+
+def is_padding(segment: str) -> bool:
+    """True when a clause-free stretch of prose is a run of terms (see above)."""
+    words = [w.lower() for w in _WORD.findall(segment)]
+    if len(words) < MIN_PADDING_WORDS:
+        return False
+    structure = sum(w in _GLUE or _inflected_verb(w) for w in words)
+    return structure < PADDING_GLUE_SHARE * len(words)
+
+
+@lru_cache(maxsize=8192)
+def _inflected_verb(word: str) -> bool:
+    """ "returns", "touched", "held": a verb form other than its dictionary form."""
+    return any(lemma != word for lemma in getAllLemmas(word, "VERB").get("VERB", ()))
+
+
+def without_padding(text: str) -> str:
+    """A prose sentence with its padding segments taken out (the clause marks stay)."""
+    kept: list[str] = []
+    start, padded = 0, False
+    for mark in [*_SEGMENT_BREAK.finditer(text), None]:
+        segment = text[start : mark.start() if mark else len(text)]
+        padded = padded or is_padding(segment)
+        kept.append(" " if is_padding(segment) else segment)
+        if mark:
+            kept.append(mark.group())
+            start = mark.end()
+    return " ".join("".join(kept).split()) if padded else text

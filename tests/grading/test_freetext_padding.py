@@ -57,6 +57,19 @@ TERSE_CORRECT = [
         "gradient-vs-apply",
         "tape.gradient only computes the gradients and touches no weights. optimizer.apply_gradients applies the update rule to the variables.",
     ),
+    # hurried typing: no capitals, no full stops, abbreviations
+    (
+        "no-zero-grad",
+        "no need, tape.gradient gives back brand new grads every call nothing accumulates so nothing to zero",
+    ),
+    (
+        "gradient-vs-apply",
+        "tape.gradient computes grads only, doesnt change weights. apply_gradients does the actual update w/ optimizer rule",
+    ),
+    (
+        "persistent-tape",
+        "normal tape frees resources after first gradient() call. persistent=True lets u call it multiple times eg GAN 2 losses, then del tape",
+    ),
     (
         "persistent-tape",
         "Non-persistent tape: one gradient call, then resources released. persistent=True keeps it for several calls (two losses, GAN); del the tape afterwards to free memory.",

@@ -24,11 +24,11 @@ then the worst case for a 5,000-character adversarial answer.
 --second-opinion-padding appends words to every tune answer the rules grade partial and
 counts the answers the shipped second opinion (second_opinion.json) then grades correct,
 and the answers the rules alone (second opinion off) grade correct: the question model's
-top-weighted words (10 and 30; the top 10 also as a comma list, each word twice, and a
-"Key terms: ..." glossary line) and, separately, 30 words drawn at random (seeded) from the
-question's labelled answers. --second-opinion-shipped applies the shipped
-artefact to every persona (in-sample on the tune side; held-out personas are the honest
-reading) with the grading cost it adds.
+top-weighted words (10 and 30; the top 10 also as a comma list, each word twice, a
+"Key terms: ..." glossary line, and glued to the last sentence with its full stop
+removed) and, separately, 30 words drawn at random (seeded) from the question's labelled
+answers. --second-opinion-shipped applies the shipped artefact to every persona (in-sample
+on the tune side; held-out personas are the honest reading) with the grading cost it adds.
 
 --lopo reads generalisation inside the tune side (round 5). For what is fitted from labels
 (the per-question partial/correct line, `app/grading/freetext/fitting.py`) it fits on every
@@ -522,6 +522,7 @@ def second_opinion_padding(pack: Pack, rows: list[Row], seed: int = 14) -> None:
         "top-10 words, comma list": lambda ws: [", ".join(ws[:10]) + "."],
         "top-10 words, each twice": lambda ws: [w for w in ws[:10] for _ in (0, 1)],
         "top-10 words, glossary": lambda ws: ["Key terms: " + ", ".join(ws[:10]) + "."],
+        "top-10 words, no stop": lambda ws: ws[:10],  # glued to the last sentence
     }
     for name in ("top-10 words", "top-30 words", "30 random on-topic words", *shapes):
         promoted = by_rules = by_it = 0
@@ -538,7 +539,8 @@ def second_opinion_padding(pack: Pack, rows: list[Row], seed: int = 14) -> None:
                 words = [word for _, word in ranked[:k]]
             else:
                 words = rng.sample(sorted(set(vocab[r.question_id])), 30)
-            text = _padded(r.answer, shapes[name](words) if name in shapes else words)
+            answer = r.answer.rstrip().rstrip(".!?") if name.endswith("no stop") else r.answer
+            text = _padded(answer, shapes[name](words) if name in shapes else words)
             with_it = grade_freetext(question, text, second_opinion=True).verdict == "correct"
             rules = grade_freetext(question, text, second_opinion=False).verdict == "correct"
             promoted, by_rules = promoted + with_it, by_rules + rules

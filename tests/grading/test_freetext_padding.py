@@ -25,6 +25,7 @@ PADDED = [
     HALF_RIGHT + " " + ", ".join(TOPIC_WORDS.split()) + ".",  # a comma list
     HALF_RIGHT + " " + " ".join(w for w in TOPIC_WORDS.split() for _ in (0, 1)),  # repeated
     HALF_RIGHT + " Key terms: " + ", ".join(TOPIC_WORDS.split()) + ".",  # a pasted glossary
+    HALF_RIGHT.rstrip(".") + " " + TOPIC_WORDS,  # glued to the last sentence, no full stop
     HALF_RIGHT + " Glossary: " + TOPIC_WORDS + " tape.gradient gradient gradient.",
 ]
 
@@ -101,6 +102,8 @@ def test_is_padding_reads_sentence_structure(segment: str, padding: bool) -> Non
 def test_without_padding_keeps_the_claim_and_its_clause_marks() -> None:
     text = "Gains are largest for cheap ops (small MLPs, RNN cells): tape record chain update pass list overhead."
     assert without_padding(text) == "Gains are largest for cheap ops (small MLPs, RNN cells): ."
+    glued = "It returns a value, the tape record chain update pass list overhead variable."
+    assert without_padding(glued) == "It returns a value, the ."
     plain = "tape.gradient(loss, vars) returns the gradients."
     assert without_padding(plain) is plain  # untouched when nothing is padding
 

@@ -142,14 +142,36 @@ def _inflected_verb(word: str) -> bool:
 
 
 def without_padding(text: str) -> str:
-    """A prose sentence with its padding segments taken out (the clause marks stay)."""
+    """A prose sentence with its padding segments, and any bare tail of a segment, taken
+    out (the clause marks stay)."""
     kept: list[str] = []
     start, padded = 0, False
     for mark in [*_SEGMENT_BREAK.finditer(text), None]:
         segment = text[start : mark.start() if mark else len(text)]
-        padded = padded or is_padding(segment)
-        kept.append(" " if is_padding(segment) else segment)
+        if is_padding(segment):
+            segment, padded = " ", True
+        elif tail := _bare_tail(segment):
+            segment, padded = segment[:tail], True
+        kept.append(segment)
         if mark:
             kept.append(mark.group())
             start = mark.end()
     return " ".join("".join(kept).split()) if padded else text
+
+
+# A tail appended without a full stop joins the last sentence's segment, whose glue hides
+# it; a run of this many structure-free words ending a segment is cut on its own (real
+# answers' runs ending a segment are shorter: no labelled verdict or tag moves).
+MIN_TAIL_WORDS = 8
+
+
+def _bare_tail(segment: str) -> int:
+    """Where a trailing run of MIN_TAIL_WORDS+ structure-free words starts (0: none)."""
+    words = list(_WORD.finditer(segment))
+    run = 0
+    for match in reversed(words):
+        w = match.group().lower()
+        if w in _GLUE or _inflected_verb(w):
+            break
+        run += 1
+    return words[-run].start() if run >= MIN_TAIL_WORDS and run < len(words) else 0

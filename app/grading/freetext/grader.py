@@ -88,8 +88,8 @@ def _claims_only(normalised: Normalised) -> Normalised:
         text = unit.text if unit.is_code else without_padding(unit.text)
         if text == unit.text:
             units.append(unit)
-        elif any(ch.isalnum() for ch in text):
-            units.append(prose_unit(text))
+        elif any(ch.isalnum() for ch in text):  # a twin only where normalise gave one
+            units.append(prose_unit(text) if unit.lemmas else Unit(text, False))
     if len(units) == len(normalised.units) and all(
         a is b for a, b in zip(units, normalised.units, strict=True)
     ):

@@ -36,7 +36,8 @@ def test_tampered_copy_of_a_remembered_cookie_is_refused() -> None:
     cookies.read(cookie)
     # Change the signature's FIRST character: all six of its bits are signed. (The last
     # character of a 27-character base64 signature carries two padding bits, so swapping
-    # "A" for "B" there changes nothing that is checked - this test failed ~1 run in 64.)
+    # "A" for "B" there changes nothing that is checked: the old test failed whenever the
+    # last character was "A", ~1 run in 16.)
     body, _, signature = cookie.rpartition(".")
     tampered = f"{body}.{'Q' if signature[0] == 'A' else 'A'}{signature[1:]}"
     assert cookies.read(tampered) is None

@@ -74,7 +74,7 @@ def direct_eager_ops() -> None:
     A grade is ~1,600 eager ops and ~40 variable creations on tiny tensors, so this cost ~0.07
     CPU-s of a forked child's ~0.38 (docs/grading-benchmark.md, round 3). The kernels are the
     same either way: a grade's observations are bit-identical (tests/sandbox/
-    test_worker_warm_step.py). Here, in the worker's own code, so that the reference cache's
+    test_worker_eager_ops.py). Here, in the worker's own code, so that the reference cache's
     fingerprint changes with it and the reference always runs as the candidate does."""
     from tensorflow.python import pywrap_tfe
     from tensorflow.python.eager import context

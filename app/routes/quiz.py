@@ -207,14 +207,15 @@ async def run(
 
 
 @router.get("/grading/queue")
-def queue_status(
+async def queue_status(
     code_grader: CodeGraderDep, ticket: str = Query(default="", max_length=40)
 ) -> Response:
-    """Where a submission waiting with `ticket` stands in the code grader's queue."""
+    """Where a submission waiting with `ticket` stands in the code grader's queue (any web
+    process's, when the queue is shared)."""
     queue = getattr(code_grader, "queue", None)
     if queue is None:
         return JSONResponse({"known": False, "grading": False})
-    return JSONResponse({"grading": True, **asdict(queue.status(ticket))})
+    return JSONResponse({"grading": True, **asdict(await queue.place(ticket))})
 
 
 @router.post("/sessions/{session_id}/hint", dependencies=[CsrfFormDep])

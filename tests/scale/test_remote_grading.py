@@ -294,9 +294,10 @@ def test_a_swallowed_cancel_still_stops_the_loops() -> None:
 
 
 def test_queue_place_counts_every_web_process_jobs(redis_url: str, tmp_path: Path) -> None:
-    """Two web processes share one queue: a submission's place counts the other's jobs too."""
+    """Two web processes share one queue: a submission's place counts the other's jobs too,
+    and a poll reaching the process that does not hold the ticket is answered the same."""
 
-    async def scenario() -> list[tuple[bool, int, int]]:
+    async def scenario() -> tuple[list[tuple[bool, int, int]], list[tuple[bool, int, int]]]:
         settings = _settings(redis_url, tmp_path)
         web_a, web_b = await _web(settings), await _web(settings)
         await web_a.redis.set(jobs.GRADERS + "silent", 1, ex=60)  # 1 worker, takes no job
@@ -314,12 +315,48 @@ def test_queue_place_counts_every_web_process_jobs(redis_url: str, tmp_path: Pat
             await _until(functools.partial(_depth_is, web_a, depth + 1))  # arrival order
         for web in (web_a, web_b):
             await web.refresh()
-        seen = [web_b.queue.status("ticket-b1"), web_a.queue.status("ticket-a3")]
-        seen.append(web_b.queue.status("ticket-a1"))  # another process's: not held here
+        held = [web_b.queue.status("ticket-b1"), web_a.queue.status("ticket-a3")]
+        held.append(web_b.queue.status("ticket-a1"))  # another process's: not held here
+        polled = [await web_b.queue.place(t) for t in ("ticket-a1", "ticket-a3", "ticket-b1")]
+        polled.append(await web_a.queue.place("ticket-b1"))
         await _shut(*waiting)
         await _until(lambda: _depth_is(web_a, 0))
+        await web_b.refresh()
+        polled.append(await web_b.queue.place("ticket-a1"))  # answered: no longer known
+        assert not await web_a.redis.keys(jobs.ticket_key("*"))  # every ticket withdrawn
         await web_a.stop()
         await web_b.stop()
-        return [(s.known, s.ahead, s.in_progress) for s in seen]
+        return [(s.known, s.ahead, s.in_progress) for s in held], [
+            (s.known, s.ahead, s.in_progress) for s in polled
+        ]
 
-    assert asyncio.run(scenario()) == [(True, 2, 4), (True, 3, 4), (False, 0, 4)]
+    held, polled = asyncio.run(scenario())
+    assert held == [(True, 2, 4), (True, 3, 4), (False, 0, 4)]
+    assert polled == [(True, 0, 4), (True, 3, 4), (True, 2, 4), (True, 2, 4), (False, 0, 0)]
+
+
+def test_a_ticket_is_shared_once_and_only_when_it_is_a_pages(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """The first holder of a ticket keeps it (a copied ticket cannot move another's place),
+    generated and malformed tickets are never written, and withdrawing checks the entry."""
+
+    async def scenario() -> list[object]:
+        web = await _web(_settings(redis_url, tmp_path))
+        queue = web.queue
+        seen: list[object] = [
+            await queue.share("page-ticket-1", "1-0", 30),
+            await queue.share("page-ticket-1", "2-0", 30),  # a second holder: refused
+            await queue.share("anon-3", "3-0", 30),
+            await queue.share("../../etc", "4-0", 30),
+            await web.redis.get(jobs.ticket_key("page-ticket-1")),
+        ]
+        await queue.unshare("page-ticket-1", "2-0")  # not its entry: kept
+        seen.append(await web.redis.get(jobs.ticket_key("page-ticket-1")))
+        await queue.unshare("page-ticket-1", "1-0")
+        seen.append(await web.redis.get(jobs.ticket_key("page-ticket-1")))
+        seen.append((await queue.place("x" * 41)).known)
+        await web.stop()
+        return seen
+
+    assert asyncio.run(scenario()) == [True, False, False, False, "1-0", "1-0", None, False]

@@ -65,6 +65,11 @@ def cancel_key(job_id: str) -> str:
     return f"{PREFIX}cancel:{job_id}"
 
 
+def ticket_key(ticket: str) -> str:
+    """The waiting page's ticket -> its job's stream entry, for polls reaching any process."""
+    return f"{PREFIX}ticket:{ticket}"
+
+
 def attempts_key(job_id: str) -> str:
     return f"{PREFIX}attempts:{job_id}"
 

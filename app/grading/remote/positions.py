@@ -5,7 +5,9 @@ job another process sent. The jobs of the whole deployment are the entries of th
 stream (waiting or running; a finished or cancelled one is deleted), in arrival order, so a
 submission's place is the number of entries before its own. This process works that out for
 the submissions it holds: exactly when one is queued (the entries already there), then once
-a refresh (every second, with the fleet) for all of them in one atomic script.
+a refresh (every second, with the fleet) for all of them in one atomic script. A page's
+ticket is also written to Redis (ticket -> entry, for as long as the job may wait), so a poll
+that a load balancer sends to another web process is answered there from the same stream.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
-from app.grading.code.queue import GradingQueue, QueueStatus
+from app.grading.code.queue import TICKET, GradingQueue, QueueStatus
 from app.grading.remote import jobs
 
 # KEYS: stream. ARGV: how many entries to read at most, then entry ids. Returns, per id, the
@@ -36,6 +39,12 @@ return out
 """
 READ_LIMIT = 1000
 
+# KEYS: ticket key. ARGV: entry id. Deletes the ticket only while it still names this entry.
+FORGET = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 
 @dataclass
 class _Held:
@@ -49,7 +58,9 @@ class SharedQueue(GradingQueue):
 
     def __init__(self, redis: Redis) -> None:
         super().__init__(1)  # workers: the fleet's, set on every refresh
+        self._redis = redis
         self._ahead = redis.register_script(AHEAD)
+        self._forget = redis.register_script(FORGET)
         self.depth = 0  # jobs in the stream, the whole deployment's
         self._held: dict[str, _Held] = {}
 
@@ -73,11 +84,43 @@ class SharedQueue(GradingQueue):
         for h, count in zip(held, counts, strict=True):
             h.ahead = max(0, int(count))  # gone: its answer is on the way
 
+    async def share(self, ticket: str, entry: str, seconds: float) -> bool:
+        """Let a poll reaching any web process find `ticket`'s entry, for `seconds`. Only a
+        page's own ticket (generated ones repeat across processes); the first holder of a
+        ticket keeps it. Best effort: False when not shared."""
+        if ticket.startswith("anon-") or not TICKET.match(ticket) or not entry:
+            return False
+        try:
+            ttl = max(1, math.ceil(seconds))
+            return bool(await self._redis.set(jobs.ticket_key(ticket), entry, nx=True, ex=ttl))
+        except (RedisError, OSError):
+            return False
+
+    async def unshare(self, ticket: str, entry: str) -> None:
+        await jobs.tidy(self._forget(keys=[jobs.ticket_key(ticket)], args=[entry]))
+
+    async def place(self, ticket: str) -> QueueStatus:
+        """`status`, also for a ticket another web process holds (looked up in Redis)."""
+        if ticket in self._held or not TICKET.match(ticket):
+            return self.status(ticket)
+        try:
+            entry = await self._redis.get(jobs.ticket_key(ticket))
+            if not entry:
+                return self.status(ticket)
+            counts = await self._ahead(keys=[jobs.STREAM], args=[READ_LIMIT, entry])
+        except (RedisError, OSError):
+            return self.status(ticket)
+        ahead = int(counts[0])
+        return self.status(ticket) if ahead < 0 else self._placed(ahead)
+
     def status(self, ticket: str) -> QueueStatus:
         held = self._held.get(ticket)
         if held is None:
             return QueueStatus(False, 0, self.depth, self.workers, 0)
-        rounds = math.floor(held.ahead / self.workers) + 1
+        return self._placed(held.ahead)
+
+    def _placed(self, ahead: int) -> QueueStatus:
+        rounds = math.floor(ahead / self.workers) + 1
         estimate = math.ceil(rounds * self.typical_seconds())
-        in_progress = max(self.depth, held.ahead + 1)
-        return QueueStatus(True, held.ahead, in_progress, self.workers, estimate)
+        in_progress = max(self.depth, ahead + 1)
+        return QueueStatus(True, ahead, in_progress, self.workers, estimate)

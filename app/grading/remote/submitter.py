@@ -150,8 +150,13 @@ class RemoteCodeGrader:
             log.warning("could not queue a grading job: %s", err)
             return UNREACHABLE
         try:
-            with self.queue.holding(entry, ahead):
-                payload = await self._wait(job_id, deadline)
+            with self.queue.holding(entry, ahead) as ticket:
+                shared = await self.queue.share(ticket, entry, deadline - time.time())
+                try:
+                    payload = await self._wait(job_id, deadline)
+                finally:
+                    if shared:
+                        await asyncio.shield(self.queue.unshare(ticket, entry))
         except (RedisError, OSError) as err:
             log.warning("lost the grading queue while waiting: %s", err)
             await asyncio.shield(self._cancel(job_id, entry))

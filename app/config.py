@@ -87,6 +87,11 @@ class Settings(BaseSettings):
     freetext_second_opinion: bool = Field(
         default=False, description="Let the learned model move free-text partial <-> correct."
     )
+    # The nearest labelled answers name a tell the rules missed (round 7,
+    # app/grading/freetext/neighbours.py, docs/freetext.md "Round 7: nearest labelled answers").
+    freetext_neighbours: bool = Field(
+        default=False, description="Let the nearest labelled answers name a missed free-text tell."
+    )
 
     # Instructor pack uploads (issue 7, INSTRUCTOR): limits checked before anything is unpacked.
     pack_upload_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)

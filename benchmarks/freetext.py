@@ -20,6 +20,7 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py --false-tells PERSONA  # tells on correct answers
     .venv/bin/python benchmarks/freetext.py --second-opinion-padding  # padding attack on it
     .venv/bin/python benchmarks/freetext.py --second-opinion-shipped  # the artefact, per side
+    .venv/bin/python benchmarks/freetext.py --neighbours          # nearest-answer tells, LOPO
 
 --second-opinion-padding appends words to every tune answer the rules grade partial and
 counts the answers the shipped second opinion (second_opinion.json) then grades correct,
@@ -583,6 +584,42 @@ def second_opinion_shipped(pack: Pack, rows: list[Row]) -> None:
     )
 
 
+def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
+    """The nearest-labelled-answer tell (neighbours.py) on top of the rules, leave one
+    persona out: per persona and side, rules alone -> with it, in the same run."""
+    from app.grading.freetext.neighbours import suggested_rows
+
+    rubrics = {
+        q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
+    }
+    after = suggested_rows(rows, rubrics)
+    print("== nearest labelled answers suggest a tell (neighbours.py), leave one persona out")
+    print("   rules alone -> with it: exact, correct-vs-not, named, false tells on correct")
+
+    def line(name: str, before: list[Row], now: list[Row]) -> None:
+        b, a = figures(before), figures(now)
+        print(
+            f"   {name:<30} {b.total:>4}  {b.exact} -> {a.exact}, {b.binary} -> {a.binary}, "
+            f"{b.tags_named} -> {a.tags_named} of {b.tags_expected}, "
+            f"{b.false_tells_on_correct} -> {a.false_tells_on_correct} of {b.correct_labelled}"
+        )
+
+    pairs = list(zip(rows, after, strict=True))
+    for persona in sorted({r.persona for r in rows}):
+        mine = [(p, q) for p, q in pairs if p.persona == persona]
+        mark = "*" if persona in sides.read else " "
+        line(f"{mark}{persona} [{mine[0][0].side}]", [p for p, _ in mine], [q for _, q in mine])
+    groups = {
+        "tune, all": lambda r: r.side == "tune",
+        "tune, not read (*)": lambda r: r.side == "tune" and r.persona not in sides.read,
+        "held-out": lambda r: r.side != "tune",
+    }
+    for name, keep in groups.items():
+        chosen = [(p, q) for p, q in pairs if keep(p)]
+        if chosen:
+            line(name, [p for p, _ in chosen], [q for _, q in chosen])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--labelled", type=Path, action="append", help="file or folder")
@@ -604,6 +641,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--second-opinion-shipped", action="store_true", help="the shipped artefact, per persona"
+    )
+    parser.add_argument(
+        "--neighbours", action="store_true", help="nearest-answer tells, LOPO (round 7)"
     )
     parser.add_argument(
         "--margin", type=int, default=DEFAULT_MARGIN, help="answers a fitted line must gain"
@@ -658,6 +698,8 @@ def main() -> int:
         second_opinion_padding(loaded.pack, rows)
     if args.second_opinion_shipped:
         second_opinion_shipped(loaded.pack, rows)
+    if args.neighbours:
+        neighbours_lopo(loaded.pack, rows, sides)
     if args.lexicon_lopo:
         lexicon_lopo(loaded.pack, answers, tag_map, sides)
     timings = [r.ms for r in rows]

@@ -170,7 +170,8 @@ def _timed(question: FreeText, answer: str, repeat: int) -> tuple[GradeResult, f
     times = []
     for _ in range(max(1, repeat)):
         start = time.perf_counter()
-        result = grade_freetext(question, answer, second_opinion=False)  # the rules alone
+        # the rules alone
+        result = grade_freetext(question, answer, second_opinion=False, neighbours=False)
         times.append((time.perf_counter() - start) * 1000)
     return result, statistics.median(times)
 

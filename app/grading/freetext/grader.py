@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from app.grading.freetext.claims import find_phrasings
 from app.grading.freetext.fitting import Evidence, Line, evidence_of, line_score
 from app.grading.freetext.matching import Hit, names_other_framework
+from app.grading.freetext.neighbours import add_suggestion
 from app.grading.freetext.normalise import MAX_CHARS, Normalised, Unit, clean, normalise, prose_unit
 from app.grading.freetext.second_opinion import features, model_for, second_verdict
 from app.grading.freetext.signals import is_injection, is_keyword_list, without_padding
@@ -232,15 +233,31 @@ def _second_opinion(question: FreeText, answer: str, result: GradeResult) -> Gra
     )
 
 
+def _neighbours_on() -> bool:
+    from app.config import get_settings
+
+    return get_settings().freetext_neighbours
+
+
 def grade_freetext(
-    question: FreeText, answer: str, *, second_opinion: bool | None = None
+    question: FreeText,
+    answer: str,
+    *,
+    second_opinion: bool | None = None,
+    neighbours: bool | None = None,
 ) -> GradeResult:
     """Verdict, score, per-concept feedback and named misconceptions for one answer.
 
     `second_opinion`: apply the learned partial/correct call; None reads the setting
     `freetext_second_opinion`. Measurements of the rules themselves pass False.
+    `neighbours`: let the nearest labelled answers name a tell the rules missed
+    (neighbours.py); None reads the setting `freetext_neighbours`.
     """
     result = _grade_rules(question, answer)
+    if neighbours is None:
+        neighbours = _neighbours_on()
+    if neighbours:
+        result = add_suggestion(question, answer, result)
     if second_opinion is None:
         second_opinion = _second_opinion_on()
     return _second_opinion(question, answer, result) if second_opinion else result

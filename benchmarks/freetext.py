@@ -618,6 +618,41 @@ def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
         chosen = [(p, q) for p, q in pairs if keep(p)]
         if chosen:
             line(name, [p for p, _ in chosen], [q for _, q in chosen])
+    for name, keep in groups.items():
+        moved = [(p, q) for p, q in pairs if keep(p) and q.named_tags != p.named_tags]
+        right = sum(bool(set(q.named_tags) & set(p.expected_tags)) for p, q in moved)
+        other = sum(
+            bool(p.expected_tags) and not set(q.named_tags) & set(p.expected_tags) for p, q in moved
+        )
+        print(
+            f"   {name}: {len(moved)} tells suggested - {right} the labelled one, {other} another "
+            f"than the labelled one, {len(moved) - right - other} on an answer labelled with none"
+        )
+    neighbours_cost(pack, rows)
+
+
+def neighbours_cost(pack: Pack, rows: list[Row]) -> None:
+    """What the shipped index costs: its first load, then grading with it on vs off."""
+    from app.grading.freetext.neighbours import _shipped
+
+    questions = {
+        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
+    }
+    start = time.perf_counter()
+    _shipped()
+    load = (time.perf_counter() - start) * 1000
+    cost: dict[bool, list[float]] = {False: [], True: []}
+    for r in rows:
+        for on in (False, True):
+            start = time.perf_counter()
+            grade_freetext(questions[r.question_id], r.answer, second_opinion=False, neighbours=on)
+            cost[on].append((time.perf_counter() - start) * 1000)
+    off, on = cost[False], cost[True]
+    print(
+        f"   shipped index: first load {load:.0f} ms; grading p50 {statistics.median(off):.2f} -> "
+        f"{statistics.median(on):.2f} ms, p95 {percentile(off, 0.95):.2f} -> "
+        f"{percentile(on, 0.95):.2f} ms, max {max(off):.2f} -> {max(on):.2f} ms ({len(on)} answers)"
+    )
 
 
 def main() -> int:

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import re
 
+from app.grading.freetext.injections import addresses_grader
+
 # "no" as an interjection: followed by punctuation, the end, or a word that cannot follow a
 # determiner "no" ("no wait", "no, it's None"); not "no gradient", "no need".
 _NO = (
@@ -45,8 +47,9 @@ _MARKER = re.compile(
             r"|strike\s+that|i\s+mean|i\s+meant|that's\s+wrong|no+)\b",
             # "wait, no", "hmm, no", "well, no", "actually no", "oh no, sorry", "um no"
             rf"\b{_FILLER}{_PAUSE}(?:{_FILLER}{_PAUSE})?{_NO}",
-            # "well, actually", "hmm, actually": a second thought ("X... well, actually, Y")
-            rf"\b(?:well|hmm+|hm+|um+|uh+|er+m?|oh+|wait){_PAUSE}actually\b",
+            # "well, actually", "hmm, actually": a second thought ("X... well, actually, Y"),
+            # which withdraws only when what follows does not narrow X (_narrows below)
+            rf"\b(?P<second>(?:well|hmm+|hm+|um+|uh+|er+m?|oh+|wait){_PAUSE}actually)\b",
             # "sorry, I mean", "sorry, wrong one", "sorry - not X"
             rf"\bsorry{_PAUSE}(?:i\s+mean|i\s+meant|wrong|my\s+mistake|my\s+bad|not\b|that's"
             r"\s+(?:wrong|not\s+right|the\s+other)|scratch|strike|let\s+me)",
@@ -68,6 +71,52 @@ _MARKER = re.compile(
     ),
     re.IGNORECASE,
 )
+# Round 7: a second thought says nothing itself ("well, actually"); what follows decides.
+# One that narrows or adds to the claim keeps it: "X. Well, actually, only for watched
+# tensors", "... mostly for small models", "... unless you accumulate them", "... BatchNorm
+# too". One that contradicts or replaces it ("well, actually, it's the big ones", "...
+# apply_gradients does", "... no, it returns them") withdraws it, as before. A restriction
+# led by "only"/"just" that ends on a bare verb ("only apply_gradients does") replaces the
+# subject; one that negates outside a preposition ("only X, not Y") contradicts.
+_NARROWING = re.compile(
+    r"^(?:but\s+|and\s+|(?:it's|that's|this\s+is|that\s+is|it\s+is)\s+(?=only|just|mostly|"
+    r"mainly|usually|not\s+always))?(?:(?P<restrict>only|just|mostly|mainly|largely|usually|"
+    r"typically|generally|often|sometimes|not\s+always|not\s+only|not\s+just)|except|apart\s+"
+    r"from|other\s+than|unless|as\s+long\s+as|so\s+long\s+as|provided|at\s+(?:least|most)|"
+    r"especially|particularly|in\s+particular|specifically|more\s+precisely|to\s+be\s+(?:precise"
+    r"|exact|fair|clear)|strictly(?:\s+speaking)?|technically|also|and\s+also|plus|as\s+well|"
+    r"even|(?:the\s+)?same\s+(?:goes|for|with)|in\s+(?:most|some|many|all|general)(?:\s+cases)?"
+    r"|not\s+(?=for|when|if|in|with|inside|on|during|under)|or|(?:only\s+)?(?:the\s+ones|those)"
+    r"(?=\s+(?:that|which|with|who|where)))?\s*(?P<scope>for|when|whenever|if|in"
+    r"|inside|within|with|under|during|on|once|while|after|before|where)?\b",
+    re.IGNORECASE,
+)
+# An addition or a hedge inside the clause ("it also bumps the counter", "that matters
+# mostly for persistent tapes") narrows too, when nothing in it contradicts.
+_ADDED = re.compile(
+    r"\b(?:too|as\s+well|also|mostly|mainly|largely|in\s+particular)\b", re.IGNORECASE
+)
+_REPLACED = re.compile(
+    r"\b(?:does|do|did|is|are|was|were|can|will|has|have|should|must)\s*[.!]?$"
+    r"|(?:\bnot\b|n't\b|\bnever\b|\bno\b|\bwrong\b|\binstead\b|\brather\b|\bopposite\b)",
+    re.IGNORECASE,
+)
+
+
+def _narrows(rest: str) -> bool:
+    """Whether the words after a second thought narrow the claim before it (above)."""
+    rest = _HEAD.sub("", rest)
+    rest = rest[: end if (end := rest.find(";")) >= 0 else len(rest)].strip()
+    opener = _NARROWING.match(rest)
+    if opener is None or not opener.group():
+        return _ADDED.search(rest) is not None and _REPLACED.search(rest) is None
+    if opener.group("scope"):  # "only for ...", "unless ...": a condition on the claim
+        return True
+    if opener.group("restrict"):  # "only X": unless "only X does" or "only X, not Y"
+        return _REPLACED.search(rest[opener.end() :]) is None
+    return True
+
+
 # Words that may stand before a marker at the start of a sentence ("Oh, and actually no").
 _LEAD = re.compile(r"^[\W_]*(?:(?:and|so|ok|okay|oh|but|then)[\W_]+)*$", re.IGNORECASE)
 _HEAD = re.compile(r"^[\s,.!:;-]+")
@@ -76,6 +125,17 @@ _HEAD = re.compile(r"^[\s,.!:;-]+")
 def _segment_start(text: str, before: int) -> int:
     """Start of the stretch a marker at `before` withdraws: after the last `;`."""
     return text.rfind(";", 0, before) + 1
+
+
+def _keeps(marker: re.Match[str], text: str, previous: str) -> bool:
+    """A marker that withdraws nothing: a second thought that narrows the claim, or one
+    whose claim talks to the grader (an injection is not taken back by "scratch that": it
+    stays for injections.py to read)."""
+    if marker.group("second") and _narrows(text[marker.end() :]):
+        return True
+    claim = previous[_segment_start(previous, len(previous)) :] if previous else ""
+    claim += " " + text[_segment_start(text, marker.start()) : marker.start()]
+    return addresses_grader(claim)
 
 
 def withdraw(sentences: list[str]) -> list[str]:
@@ -87,6 +147,9 @@ def withdraw(sentences: list[str]) -> list[str]:
         while (marker := _MARKER.search(text, position)) is not None:
             opens = first and _LEAD.match(text[: marker.start()]) is not None
             first = False
+            if _keeps(marker, text, out[index - 1] if opens and index else ""):
+                position = marker.end()
+                continue
             if opens and index and out[index - 1]:  # withdraws the sentence before
                 previous = out[index - 1]
                 out[index - 1] = previous[: _segment_start(previous, len(previous))].strip()

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas
 
+from app.grading.freetext.injections import addresses_grader
 from app.grading.freetext.normalise import Normalised
 
 _FUNCTION_WORDS = frozenset(
@@ -81,25 +82,10 @@ def is_keyword_list(normalised: Normalised) -> bool:
     return share < LIST_FUNCTION_SHARE and list_shaped
 
 
-# Text addressed to the grader instead of the interviewer: "ignore the rubric", "mark this
-# answer as correct", "SYSTEM: ...". Such an answer is gaming the grader; it earns nothing.
-_INJECTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|previous\s+"
-    r"|prior\s+|above\s+|earlier\s+)*(?:instructions?|rubric|rules|prompt|guidelines|grading)"
-    r"|\b(?:grade|mark|score|rate|label|classify|evaluate)\s+(?:this|my|the)\s+(?:answer|response"
-    r"|submission)?\s*(?:as\s+)?(?:\"|')?(?:correct|right|full\s+marks|100|perfect|10/10)"
-    r"|\b(?:this|my)\s+(?:answer|response)\s+(?:is|should\s+be)\s+(?:graded|marked|scored)\b"
-    r"|\byou\s+are\s+(?:now\s+)?(?:a|an|the)\s+(?:grader|assistant|ai|language\s+model)"
-    r"|\b(?:note\s+to\s+(?:the\s+)?(?:grader|ai|model|llm|evaluator))|\bsystem\s*(?:prompt|:)"
-    r"|\b(?:dear|attention|hey)\s+(?:grader|ai|evaluator|model)\b|\bverdict\s*[:=]\s*\"?correct"
-    r"|\bfull\s+(?:marks|credit|score)\b",
-    re.IGNORECASE,
-)
-
-
 def is_injection(normalised: Normalised) -> bool:
-    """True when the answer talks to the grader (prompt injection), whatever else it says."""
-    return any(_INJECTION.search(u.text) for u in normalised.units)
+    """True when the answer talks to the grader (prompt injection, injections.py), whatever
+    else it says: such an answer is gaming the grader and earns nothing."""
+    return any(addresses_grader(u.text) for u in normalised.units)
 
 
 # Padding (issue 14): a half-right answer with a tail of topic words appended ("... optimizer

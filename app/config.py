@@ -85,7 +85,7 @@ class Settings(BaseSettings):
     # Free-text grading (issue 14): the learned partial/correct second opinion
     # (app/grading/freetext/second_opinion.py, docs/freetext.md "Second opinion, shipped").
     freetext_second_opinion: bool = Field(
-        default=False, description="Let the learned model move free-text partial <-> correct."
+        default=False, description="Let learned models move a free-text verdict one step."
     )
     # The nearest labelled answers name a tell the rules missed (round 7,
     # app/grading/freetext/neighbours.py, docs/freetext.md "Round 7: nearest labelled answers").

@@ -28,8 +28,13 @@ and the answers the rules alone (second opinion off) grade correct: the question
 top-weighted words (10 and 30; the top 10 also as a comma list, each word twice, a
 "Key terms: ..." glossary line, and glued to the last sentence with its full stop
 removed) and, separately, 30 words drawn at random (seeded) from the question's labelled
-answers. --second-opinion-shipped applies the shipped artefact to every persona (in-sample
-on the tune side; held-out personas are the honest reading) with the grading cost it adds.
+answers. Round 7 adds two shapes the padding cut does not read as runs of terms: the top
+10 with a glue word before each ("the a and b with c ..."), and the top 10 in a code block;
+and it counts the promotions padding adds (the model does not raise the answer unpadded -
+in-sample, it raises some of its own training answers whatever is appended).
+--second-opinion-shipped applies the shipped artefact to every persona (in-sample on the
+tune side; held-out personas are the honest reading) with the grading cost it adds (the
+rules alone timed in the same loop, and the adversarial answers off and on).
 
 --lopo reads generalisation inside the tune side (round 5). For what is fitted from labels
 (the per-question partial/correct line, `app/grading/freetext/fitting.py`) it fits on every
@@ -397,39 +402,45 @@ def lexicon_lopo(pack: Pack, answers: list[LabelledAnswer], tag_map: Any, sides:
     claims.parse_claim.cache_clear()
 
 
-def second_opinion_lopo(rows: list[Row], raise_at: float, lower_at: float) -> None:
-    """The learned partial/correct second opinion (second_opinion.py), trained per question
-    on every tune persona but one and applied to the one left out; held-out personas with
-    a model trained on the whole tune side."""
+def second_opinion_lopo(
+    rows: list[Row], sides: Any, raise_at: float, lower_at: float, incorrect_at: float | None
+) -> None:
+    """The learned second opinion (second_opinion.py), trained per question on every tune
+    persona but one and applied to the one left out; held-out personas with models trained
+    on the whole tune side. `incorrect_at` None: the partial/correct call only."""
     from app.grading.freetext import second_opinion as so
 
-    so_raise, so_lower = so.RAISE, so.LOWER
-    so.RAISE, so.LOWER = raise_at, lower_at
+    saved = so.RAISE, so.LOWER, so.INCORRECT
+    so.RAISE, so.LOWER, so.INCORRECT = raise_at, lower_at, incorrect_at or 2.0
     feats = {id(r): so.features(r.answer, r.evidence) for r in rows if r.evidence}
+    Models = dict[str, tuple[so.Model | None, so.Model | None]]
 
-    def models(train_rows: list[Row]) -> dict[str, so.Model | None]:
+    def models(train_rows: list[Row]) -> Models:
         out = {}
         for qid in sorted({r.question_id for r in rows}):
-            examples = [
-                (feats[id(r)], r.label == "correct")
+            mine = [
+                r
                 for r in train_rows
                 if r.question_id == qid and r.evidence and so.eligible(r.evidence, r.verdict)
             ]
-            out[qid] = so.train(examples)
+            partial = [
+                (feats[id(r)], r.label == "incorrect") for r in mine if r.verdict == "partial"
+            ]
+            out[qid] = (
+                so.train([(feats[id(r)], r.label == "correct") for r in mine]),
+                so.train(partial) if incorrect_at is not None else None,
+            )
         return out
 
-    def applied(part: list[Row], fitted: dict[str, so.Model | None]) -> list[Row]:
-        return [
-            dataclasses.replace(
-                r,
-                verdict=so.second_verdict(
-                    fitted[r.question_id], feats[id(r)], r.evidence, r.verdict
-                ),
-            )
-            if r.evidence
-            else r
-            for r in part
-        ]
+    def applied(part: list[Row], fitted: Models) -> list[Row]:
+        out = []
+        for r in part:
+            if r.evidence:
+                correct, incorrect = fitted[r.question_id]
+                verdict = so.second_verdict(correct, feats[id(r)], r.evidence, r.verdict, incorrect)
+                r = dataclasses.replace(r, verdict=verdict)
+            out.append(r)
+        return out
 
     tune = [r for r in rows if r.side == "tune"]
     after: dict[str, list[Row]] = {}
@@ -439,29 +450,38 @@ def second_opinion_lopo(rows: list[Row], raise_at: float, lower_at: float) -> No
     full = models(tune)
     for persona in sorted({r.persona for r in rows if r.side != "tune"}):
         after[persona] = applied([r for r in rows if r.persona == persona], full)
+    lowering = f", partial -> incorrect at p(incorrect) >= {incorrect_at}" if incorrect_at else ""
     print(
         f"== learned second opinion, leave-one-persona-out (raise at p >= {raise_at}, lower at "
-        f"p <= {lower_at}): exact, correct-vs-not, rules -> with it"
+        f"p <= {lower_at}{lowering}): exact, correct-vs-not, rules -> with it (* read)"
     )
-    totals = {"tune": [0, 0, 0, 0, 0], "held-out": [0, 0, 0, 0, 0]}
-    for persona, changed in after.items():
-        mine = [r for r in rows if r.persona == persona]
-        b, a = figures(mine), figures(changed)
-        moved = sum(x.verdict != y.verdict for x, y in zip(mine, changed, strict=True))
-        print(
-            f"   {persona:<24} {b.total:>4}  {b.exact} -> {a.exact}, {b.binary} -> {a.binary}"
-            f"  ({moved} moved)"
-        )
-        side = "tune" if mine[0].side == "tune" else "held-out"
-        totals[side] = [
-            x + y
-            for x, y in zip(
-                totals[side], (b.exact, a.exact, b.binary, a.binary, moved), strict=True
-            )
-        ]
-    for side, (be, ae, bb, ab, moved) in totals.items():
-        print(f"   {side + ', all':<24}       {be} -> {ae}, {bb} -> {ab}  ({moved} moved)")
-    so.RAISE, so.LOWER = so_raise, so_lower
+    pairs = {
+        p: list(zip([r for r in rows if r.persona == p], a, strict=True)) for p, a in after.items()
+    }
+    for persona, mine in pairs.items():
+        print(_so_line(("*" if persona in sides.read else " ") + persona, mine))
+    for name, keep in (
+        ("tune, all", lambda p: pairs[p][0][0].side == "tune"),
+        ("tune, not read (*)", lambda p: pairs[p][0][0].side == "tune" and p not in sides.read),
+        ("held-out", lambda p: pairs[p][0][0].side != "tune"),
+    ):
+        chosen = [pair for p in pairs if keep(p) for pair in pairs[p]]
+        if chosen:
+            print(_so_line(name, chosen))
+    so.RAISE, so.LOWER, so.INCORRECT = saved
+
+
+def _so_line(name: str, pairs: list[tuple[Row, Row]]) -> str:
+    """exact, correct-vs-not, incorrect-vs-not before -> after, and what moved."""
+    b, a = figures([p for p, _ in pairs]), figures([q for _, q in pairs])
+    inc_b = sum((p.label == "incorrect") == (p.verdict == "incorrect") for p, _ in pairs)
+    inc_a = sum((q.label == "incorrect") == (q.verdict == "incorrect") for _, q in pairs)
+    moved = [(p, q) for p, q in pairs if p.verdict != q.verdict]
+    right = sum(q.exact for _, q in moved)
+    return (
+        f"   {name:<25} {b.total:>4}  {b.exact} -> {a.exact}, {b.binary} -> {a.binary}, "
+        f"incorrect-vs-not {inc_b} -> {inc_a}  ({len(moved)} moved, {right} to the label)"
+    )
 
 
 def print_misses(rows: list[Row]) -> None:
@@ -516,17 +536,32 @@ def second_opinion_padding(pack: Pack, rows: list[Row], seed: int = 14) -> None:
         words += [w for w in re.findall(r"[A-Za-z_][A-Za-z_.]+", r.answer) if len(w) > 2]
     print(
         f"== second opinion, padding attack on the {len(targets)} tune answers the rules grade "
-        "partial (shipped artefact): promoted to correct with it, by the rules alone, and by it "
-        "alone (the rules leave the padded answer below correct)"
+        "partial (shipped artefact): promoted to correct with it, by the rules alone, by it "
+        "alone (the rules leave the padded answer below correct), and of those the ones padding "
+        "adds (it does not raise the answer unpadded: in-sample, it raises some of its own "
+        "training answers)"
     )
+    glue = ("the", "and", "with", "of", "in", "on", "for", "to", "as", "by")
     shapes: dict[str, Callable[[list[str]], list[str]]] = {
         "top-10 words, comma list": lambda ws: [", ".join(ws[:10]) + "."],
         "top-10 words, each twice": lambda ws: [w for w in ws[:10] for _ in (0, 1)],
         "top-10 words, glossary": lambda ws: ["Key terms: " + ", ".join(ws[:10]) + "."],
         "top-10 words, no stop": lambda ws: ws[:10],  # glued to the last sentence
+        # round 7: shapes the padding cut does not read as runs of terms
+        "top-10 words, glue between": lambda ws: [
+            " ".join(f"{g} {w}" for g, w in zip(glue, ws[:10], strict=False)) + "."
+        ],
+        "top-10 words, code block": lambda ws: ["\n```\n" + " ".join(ws[:10]) + "\n```"],
     }
+    raised = {
+        id(r)
+        for r in targets
+        if grade_freetext(questions[r.question_id], r.answer, second_opinion=True).verdict
+        == "correct"
+    }
+    print(f"   (it raises {len(raised)} of the {len(targets)} unpadded)")
     for name in ("top-10 words", "top-30 words", "30 random on-topic words", *shapes):
-        promoted = by_rules = by_it = 0
+        promoted = by_rules = by_it = added = 0
         for r in targets:
             question = questions[r.question_id]
             model = so.model_for(question.id, question.rubric)
@@ -546,9 +581,10 @@ def second_opinion_padding(pack: Pack, rows: list[Row], seed: int = 14) -> None:
             rules = grade_freetext(question, text, second_opinion=False).verdict == "correct"
             promoted, by_rules = promoted + with_it, by_rules + rules
             by_it += with_it and not rules
+            added += with_it and not rules and id(r) not in raised
         print(
-            f"   {name:<26} {promoted:>4} / {len(targets)}  (rules alone {by_rules}, "
-            f"by the second opinion alone {by_it})"
+            f"   {name:<28} {promoted:>4} / {len(targets)}  (rules alone {by_rules}, "
+            f"by the second opinion alone {by_it}, padding adds {added})"
         )
 
 
@@ -559,9 +595,13 @@ def second_opinion_shipped(pack: Pack, rows: list[Row]) -> None:
     }
     print("== second opinion, shipped artefact: exact, correct-vs-not, rules -> with it")
     cost: list[float] = []
+    off: list[float] = []  # the rules alone, timed in the same loop
     by_persona: dict[str, list[tuple[Row, Row]]] = {}
     for r in rows:
         question = questions[r.question_id]
+        start = time.perf_counter()
+        grade_freetext(question, r.answer, second_opinion=False)
+        off.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
         result = grade_freetext(question, r.answer, second_opinion=True)
         cost.append((time.perf_counter() - start) * 1000)
@@ -578,16 +618,29 @@ def second_opinion_shipped(pack: Pack, rows: list[Row]) -> None:
                 f"   [{side}] {persona:<24} {b.total:>4}  {b.exact} -> {a.exact}, "
                 f"{b.binary} -> {a.binary}  ({moved} moved, {right} to the label)"
             )
-    print(
-        f"   grading with it on: p50 {statistics.median(cost):.2f} ms, "
-        f"p95 {percentile(cost, 0.95):.2f} ms, max {max(cost):.2f} ms ({len(cost)} answers)"
-    )
+    for name, times in (("rules alone", off), ("with it on", cost)):
+        print(
+            f"   grading, {name}: p50 {statistics.median(times):.2f} ms, "
+            f"p95 {percentile(times, 0.95):.2f} ms, max {max(times):.2f} ms ({len(times)} answers)"
+        )
+    for name, text in adversarial_answers().items():
+        worst = {}
+        for on in (False, True):
+            times = []
+            for question in questions.values():
+                start = time.perf_counter()
+                grade_freetext(question, text, second_opinion=on)
+                times.append((time.perf_counter() - start) * 1000)
+            worst[on] = max(times)
+        print(
+            f"   adversarial ({name}): slowest question {worst[False]:.1f} -> {worst[True]:.1f} ms"
+        )
 
 
 def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
     """The nearest-labelled-answer tell (neighbours.py) on top of the rules, leave one
     persona out: per persona and side, rules alone -> with it, in the same run."""
-    from app.grading.freetext.neighbours import suggested_rows
+    from app.grading.freetext.labelled_neighbours import suggested_rows
 
     rubrics = {
         q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
@@ -727,8 +780,12 @@ def main() -> int:
     if args.lopo:
         print_lopo(loaded.pack, rows, sides, args.margin)
     if args.second_opinion:
-        for raise_at, lower_at in ((0.8, 0.2), (0.9, 0.1), (0.7, 0.0)):
-            second_opinion_lopo(rows, raise_at, lower_at)
+        for raise_at, lower_at, incorrect_at in (
+            (0.8, 0.2, None),
+            (0.8, 0.2, 0.7),
+            (0.9, 0.1, 0.8),
+        ):
+            second_opinion_lopo(rows, sides, raise_at, lower_at, incorrect_at)
     if args.second_opinion_padding:
         second_opinion_padding(loaded.pack, rows)
     if args.second_opinion_shipped:

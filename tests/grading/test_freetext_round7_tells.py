@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +22,7 @@ import pytest
 from app.config import get_settings
 from app.grading.dispatch import grade_answer
 from app.grading.freetext import grade_freetext
+from app.grading.freetext import labelled_neighbours as ln
 from app.grading.freetext import neighbours as nb
 from app.grading.freetext.evaluation import Row, load_sides
 from app.grading.freetext.fitting import Evidence
@@ -102,7 +105,7 @@ def setting_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def test_the_artefact_is_what_the_labelled_tune_personas_give() -> None:
     """New labelled data without rebuilding fails here: run
     `python -m app.grading.freetext.neighbours train`."""
-    assert nb.ARTEFACT.read_text(encoding="utf-8") == nb.dumps(nb.build_artefact())
+    assert nb.ARTEFACT.read_text(encoding="utf-8") == ln.dumps(ln.build_artefact())
 
 
 def test_the_artefact_names_its_data_and_its_prompts() -> None:
@@ -250,10 +253,10 @@ def test_the_benchmark_reading_leaves_each_persona_out() -> None:
     rubrics = {"no-zero-grad": question("no-zero-grad").rubric}
     own = [_row("a", SAID + f" take {i}", ("optimizer-clears-grads",)) for i in range(nb.K)]
     own += [_row("c", f"bananas grow on plants {i} in warm places", ()) for i in range(20)]
-    alone = nb.suggested_rows(own, rubrics)
+    alone = ln.suggested_rows(own, rubrics)
     assert {r.named_tags for r in alone} == {()}
     others = [_row("b", SAID + f" said {i}", ("optimizer-clears-grads",)) for i in range(nb.K)]
-    both = nb.suggested_rows(own + others, rubrics)
+    both = ln.suggested_rows(own + others, rubrics)
     said = [r for r in both if r.persona != "c"]
     assert {r.named_tags for r in said} == {("optimizer-clears-grads",)}
     assert {r.verdict for r in said} == {"incorrect"}  # its cap
@@ -292,3 +295,14 @@ def test_only_an_answer_below_correct_with_no_tell_is_read(
     evidence: Evidence, verdict: str, named: tuple[str, ...], eligible: bool
 ) -> None:
     assert nb.eligible(evidence, verdict, named) is eligible
+
+
+def test_grading_does_not_import_the_labelled_data_side() -> None:
+    """The web process grades with the index only; building and LOPO stay out of it."""
+    code = (
+        "import sys, app.main, app.grading.freetext.grader; "
+        "print('app.grading.freetext.labelled_neighbours' in sys.modules, "
+        "'app.grading.freetext.evaluation' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,12 @@ from app.grading.freetext import grade_freetext
 from app.grading.freetext import second_opinion as so
 from app.grading.freetext.evaluation import load_sides
 from app.grading.freetext.fitting import evidence_of
-from app.grading.freetext.grader import LOWERED_MESSAGE, RAISED_PREFIX
+from app.grading.freetext.grader import (
+    LOWERED_MESSAGE,
+    LOWERED_TO_INCORRECT_MESSAGE,
+    RAISED_PREFIX,
+)
+from app.grading.freetext.signals import MIN_PADDING_WORDS, is_padding
 from app.packs.loader import LoadedQuestion
 from tests.grading.core_questions import CORE, question
 
@@ -31,12 +37,18 @@ LABELLED = CORE.parent.parent / "tests" / "grading" / "freetext_labelled"
 # Graded partial by the rules (a concept unnamed), raised by the shipped model.
 RAISED = (
     "persistent-tape",
-    "A plain tape drops its recording after one gradient call and the second call raises. Open it with persistent=True when you need two gradients, then delete the tape to give the memory back.",
+    "A non-persistent tape releases its resources after one gradient call, so asking for a second gradient raises. Create it with persistent=True and keep all the records for both gradients, then drop it to release the memory.",
 )
 # Graded correct by the rules, lowered by the shipped model.
 LOWERED = (
     "numpy-inside-tape",
     "It acts like stop_gradient, so the earlier layers stop learning.",
+)
+# Graded partial by the rules (no tell named), lowered to incorrect by the shipped model:
+# apply_gradients clears nothing.
+LOWERED_TO_INCORRECT = (
+    "no-zero-grad",
+    "Not in TensorFlow. Calling apply_gradients applies the update and then clears the old gradients, so the next batch begins from nothing.",
 )
 
 
@@ -61,9 +73,11 @@ def test_the_artefact_names_its_data() -> None:
     assert data["trained_on"]["personas"] == sorted(sides.tune)
     assert data["trained_on"]["answers"] > 1000
     assert (data["raise_at"], data["lower_at"]) == (so.RAISE, so.LOWER) == (0.8, 0.2)
+    assert data["incorrect_at"] == so.INCORRECT == 0.7
     for qid, entry in data["questions"].items():
         assert entry["rubric"] == so.rubric_key(question(qid).rubric)
         assert entry["examples"] > 50 and entry["model"]["weights"]
+        assert entry["incorrect_examples"] > 10 and entry["incorrect_model"]["weights"]
 
 
 def test_off_by_default_and_when_asked_off() -> None:
@@ -102,6 +116,68 @@ def test_a_lowered_answer_is_told_why(setting_on: None) -> None:
     assert result.feedback[-1].message == LOWERED_MESSAGE
 
 
+def test_a_partial_answer_it_is_sure_of_is_lowered_to_incorrect(setting_on: None) -> None:
+    qid, text = LOWERED_TO_INCORRECT
+    rubric = question(qid).rubric
+    rules = grade_freetext(question(qid), text, second_opinion=False)
+    result = grade_freetext(question(qid), text)
+    assert (rules.verdict, rules.misconceptions, result.verdict) == ("partial", [], "incorrect")
+    assert result.details["second_opinion"] == "lowered"
+    assert result.score < rubric.thresholds.partial
+    assert result.feedback == [*rules.feedback, result.feedback[-1]]
+    assert result.feedback[-1].message == LOWERED_TO_INCORRECT_MESSAGE
+
+
+def _top_words(qid: str, k: int = 10) -> list[str]:
+    model = so.model_for(qid, question(qid).rubric)
+    assert model is not None
+    ranked = sorted(
+        ((w, k[2:]) for k, w in model.weights.items() if k.startswith("w:")), reverse=True
+    )
+    return [word for _, word in ranked[:k]]
+
+
+def test_no_word_it_weighs_reads_as_sentence_structure() -> None:
+    """A run of words that read as structure (glue, verb forms) survives the padding cut, so
+    the model must never weigh one: its top words appended to an answer are then cut."""
+    data = json.loads(so.ARTEFACT.read_text(encoding="utf-8"))
+    keys = {
+        k[2:]
+        for entry in data["questions"].values()
+        for which in ("model", "incorrect_model")
+        for k in entry[which]["weights"]
+        if k.startswith("w:")
+    }
+    assert len(keys) > 500
+    assert [k for k in keys if not is_padding(" ".join([k] * MIN_PADDING_WORDS))] == []
+
+
+@pytest.mark.parametrize(
+    "pad",
+    [
+        lambda ws: " " + " ".join(ws),
+        lambda ws: " " + ", ".join(ws) + ".",
+        lambda ws: " Key terms: " + ", ".join(ws) + ".",
+        lambda ws: " " + " ".join(w for w in ws for _ in (0, 1)),
+        lambda ws: "\n```\n" + " ".join(ws) + "\n```",  # code is read by the rules' phrasings
+    ],
+    ids=["appended", "comma list", "glossary", "each twice", "code block"],
+)
+@pytest.mark.parametrize("qid", ["persistent-tape", "why-none-gradients", "tf-function-speedup"])
+def test_its_own_top_words_appended_give_it_no_word(
+    qid: str, pad: Callable[[list[str]], str]
+) -> None:
+    text = "The tape records the forward pass so it can compute gradients later."
+    evidence = so.Evidence(frozenset(), 0.0, (), False)
+    top = _top_words(qid)
+    plain = so.features(text, evidence)
+    padded_text = text + pad(top)
+    padded = so.features(padded_text, evidence)
+    assert {f"w:{w}" for w in top} & (padded.keys() - plain.keys()) == set()
+    if "```" not in padded_text:  # code words count towards length, as in training
+        assert padded["length"] - plain["length"] < 0.1  # "Key terms" at most
+
+
 @pytest.mark.parametrize(
     ("qid", "text"),
     [
@@ -127,9 +203,7 @@ def test_a_lowered_answer_is_told_why(setting_on: None) -> None:
 def test_never_moves_an_answer_outside_the_line(qid: str, text: str) -> None:
     model = so.model_for(qid, question(qid).rubric)
     assert model is not None
-    words = sorted((w for k, w in model.weights.items() if k.startswith("w:")), reverse=True)
-    top = [k[2:] for k, w in model.weights.items() if k.startswith("w:") and w >= words[9]]
-    for answer in (text, text + " " + " ".join(top)):
+    for answer in (text, text + " " + " ".join(_top_words(qid))):
         rules = grade_freetext(question(qid), answer, second_opinion=False)
         assert not so.eligible(evidence_of(question(qid).rubric, rules), rules.verdict)
         assert grade_freetext(question(qid), answer, second_opinion=True) == rules
@@ -157,6 +231,21 @@ def test_a_sure_model_moves_only_partial_and_correct_without_a_tell() -> None:
         assert so.second_verdict(sure_yes, {}, evidence, "partial") == "partial"
         assert so.second_verdict(sure_no, {}, evidence, "correct") == "correct"
     assert so.second_verdict(None, {}, clean, "partial") == "partial"
+
+
+def test_a_sure_incorrect_model_lowers_only_an_untold_partial() -> None:
+    unsure, sure = so.Model({}, 0.0), so.Model({}, 30.0)
+    clean = so.Evidence(frozenset({"a"}), 0.5, (), False)
+    told = so.Evidence(frozenset({"a"}), 0.5, ("partial",), False)
+    no_credit = so.Evidence(frozenset({"a"}), 0.5, (), True)
+    assert so.second_verdict(unsure, {}, clean, "partial", sure) == "incorrect"
+    assert so.second_verdict(None, {}, clean, "partial", sure) == "incorrect"
+    assert so.second_verdict(unsure, {}, clean, "partial", so.Model({}, 0.0)) == "partial"
+    assert so.second_verdict(unsure, {}, clean, "correct", sure) == "correct"
+    # a sure raise wins: the partial/correct model is read first
+    assert so.second_verdict(so.Model({}, 30.0), {}, clean, "partial", sure) == "correct"
+    for evidence in (told, no_credit):
+        assert so.second_verdict(unsure, {}, evidence, "partial", sure) == "partial"
 
 
 @pytest.mark.parametrize("on", [False, True])

@@ -14,11 +14,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.grading.freetext.claims import find_phrasings
-from app.grading.freetext.fitting import Evidence, Line, evidence_of, line_score
+from app.grading.freetext.fitting import (
+    BELOW_PARTIAL_SHARE,
+    Evidence,
+    Line,
+    evidence_of,
+    line_score,
+)
 from app.grading.freetext.matching import Hit, names_other_framework
 from app.grading.freetext.neighbours import add_suggestion
 from app.grading.freetext.normalise import MAX_CHARS, Normalised, Unit, clean, normalise, prose_unit
-from app.grading.freetext.second_opinion import features, model_for, second_verdict
+from app.grading.freetext.second_opinion import (
+    features,
+    incorrect_model_for,
+    model_for,
+    second_verdict,
+)
 from app.grading.freetext.signals import is_injection, is_keyword_list, without_padding
 from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
@@ -40,6 +51,10 @@ RAISED_PREFIX = "Counted as correct. To make it airtight: "
 LOWERED_MESSAGE = (
     "Counted as partly right: next to answers interviewers have judged, this one reads as "
     "incomplete. Explain what happens and why, step by step, as in the model answer."
+)
+LOWERED_TO_INCORRECT_MESSAGE = (
+    "Not counted yet: next to answers interviewers have judged, this one reads as not "
+    "explaining the mechanism. Say what happens and why, as in the model answer."
 )
 KEYWORD_LIST_MESSAGE = (
     "Your answer lists terms without saying how they relate. Write it as statements "
@@ -211,10 +226,14 @@ def _second_opinion(question: FreeText, answer: str, result: GradeResult) -> Gra
     if model is None or result.details.get("empty"):
         return result
     evidence = evidence_of(rubric, result)
-    second = second_verdict(model, features(answer, evidence), evidence, result.verdict)
+    incorrect = incorrect_model_for(question.id, rubric)
+    feats = features(answer, evidence)
+    second = second_verdict(model, feats, evidence, result.verdict, incorrect)
     if second == result.verdict:
         return result
     verdict: Verdict = "correct" if second == "correct" else "partial"
+    if second == "incorrect":  # a partial answer the round-7 model is sure is wrong
+        return _lowered_to_incorrect(rubric.thresholds.partial, result)
     details = {**result.details, "second_opinion": "raised" if verdict == "correct" else "lowered"}
     if verdict == "correct":
         feedback = [
@@ -230,6 +249,18 @@ def _second_opinion(question: FreeText, answer: str, result: GradeResult) -> Gra
         score = min(result.score, middle)
     return dataclasses.replace(
         result, verdict=verdict, score=score, feedback=feedback, details=details
+    )
+
+
+def _lowered_to_incorrect(partial: float, result: GradeResult) -> GradeResult:
+    """A partial verdict the second opinion lowers: its score below the partial threshold
+    (where a capped tell puts it, fitting.BELOW_PARTIAL_SHARE), told why."""
+    return dataclasses.replace(
+        result,
+        verdict="incorrect",
+        score=min(result.score, round(partial * BELOW_PARTIAL_SHARE, 3)),
+        feedback=[*result.feedback, Feedback("info", LOWERED_TO_INCORRECT_MESSAGE)],
+        details={**result.details, "second_opinion": "lowered"},
     )
 
 

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import heapq
 import json
 import math
 import re
 import sys
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,7 +49,7 @@ ARTEFACT = Path(__file__).with_name("neighbours.json")
 K = 7  # nearest labelled answers read
 VOTES = 4  # of them that must carry the same tag (a majority)
 MIN_SIMILARITY = 0.2  # cosine of the nearest one
-DIGITS = 3  # idf rounding in the artefact
+DIGITS = 3  # idf rounding
 _WORD = re.compile(r"[a-z_][a-z_0-9.]*")
 _NOT = re.compile(r"n't\b")
 _STOP = frozenset(
@@ -89,14 +91,29 @@ class Entry:
 
 @dataclass(frozen=True)
 class Index:
+    """Per question, an inverted index of the labelled answers' unit vectors - word ->
+    (answer numbers, weights), in arrays - and each answer's tags. A query reads only the
+    postings of its own words: grading p50 +0.05 ms, where a cosine against every answer's
+    vector cost +0.36 ms; ~8 MB held for 2,000 answers (tracemalloc, lemmatiser loaded)."""
+
     idf: dict[str, float]
-    # question id -> (unit vector, tags) of each labelled answer
-    answers: dict[str, tuple[tuple[dict[str, float], tuple[str, ...]], ...]]
+    postings: dict[str, dict[str, tuple[array[int], array[float]]]]
+    tags: dict[str, tuple[tuple[str, ...], ...]]
 
     def vector(self, words: Bag) -> dict[str, float]:
         weights = {w: (1 + math.log(c)) * self.idf[w] for w, c in words.items() if w in self.idf}
         norm = math.sqrt(sum(x * x for x in weights.values())) or 1.0
         return {w: x / norm for w, x in weights.items()}
+
+    def similarities(self, question_id: str, query: Mapping[str, float]) -> list[float]:
+        """Cosine of the query with each labelled answer of the question, in order."""
+        scores = [0.0] * len(self.tags.get(question_id, ()))
+        postings = self.postings.get(question_id, {})
+        for word, weight in query.items():
+            numbers, weights = postings.get(word, ((), ()))
+            for i, w in zip(numbers, weights, strict=True):
+                scores[i] += weight * w
+        return scores
 
 
 def idf_of(entries: Sequence[Entry]) -> dict[str, float]:
@@ -107,17 +124,18 @@ def idf_of(entries: Sequence[Entry]) -> dict[str, float]:
 
 
 def build_index(entries: Sequence[Entry], idf: Mapping[str, float] | None = None) -> Index:
-    index = Index(dict(idf if idf is not None else idf_of(entries)), {})
-    grouped: dict[str, list[tuple[dict[str, float], tuple[str, ...]]]] = {}
+    index = Index(dict(idf if idf is not None else idf_of(entries)), {}, {})
+    words = {w: w for w in index.idf}  # one string per word, shared by every question
+    tags: dict[str, list[tuple[str, ...]]] = {}
     for entry in entries:
-        grouped.setdefault(entry.question_id, []).append((index.vector(entry.bag), entry.tags))
-    return dataclasses.replace(index, answers={q: tuple(a) for q, a in grouped.items()})
-
-
-def _cosine(a: Mapping[str, float], b: Mapping[str, float]) -> float:
-    if len(a) > len(b):
-        a, b = b, a
-    return sum(x * b.get(w, 0.0) for w, x in a.items())
+        numbered = tags.setdefault(entry.question_id, [])
+        postings = index.postings.setdefault(entry.question_id, {})
+        for word, weight in index.vector(entry.bag).items():
+            numbers, weights = postings.setdefault(words[word], (array("I"), array("d")))
+            numbers.append(len(numbered))
+            weights.append(weight)
+        numbered.append(entry.tags)
+    return dataclasses.replace(index, tags={q: tuple(t) for q, t in tags.items()})
 
 
 def nearest_tag(index: Index, question_id: str, words: Bag, tags: Iterable[str]) -> str | None:
@@ -127,17 +145,12 @@ def nearest_tag(index: Index, question_id: str, words: Bag, tags: Iterable[str])
     query = index.vector(words)
     if not query or not known:
         return None
-    scored = sorted(
-        (
-            (_cosine(query, vector), i)
-            for i, (vector, _) in enumerate(index.answers.get(question_id, ()))
-        ),
-        reverse=True,
-    )[:K]
-    if not scored or scored[0][0] < MIN_SIMILARITY:
+    scores = index.similarities(question_id, query)
+    nearest = heapq.nlargest(K, zip(scores, range(len(scores)), strict=True))
+    if not nearest or nearest[0][0] < MIN_SIMILARITY:
         return None
-    answers = index.answers[question_id]
-    votes = Counter(t for _, i in scored for t in answers[i][1] if t in known)
+    answers = index.tags[question_id]
+    votes = Counter(t for _, i in nearest for t in answers[i] if t in known)
     ranked = votes.most_common()
     if not ranked or ranked[0][1] < VOTES:
         return None
@@ -194,96 +207,6 @@ def prompt_key(question: FreeText) -> str:
     return hashlib.sha256(question.prompt.strip().encode()).hexdigest()[:16]
 
 
-def suggested_rows(rows: Sequence[Any], rubrics: Mapping[str, Rubric]) -> list[Any]:
-    """Graded labelled rows (`evaluation.Row`) with the suggestion applied, read leave one
-    persona out: a tune persona's rows against an index built without that persona, any
-    other persona's rows against the index of every tune row (the shipped one)."""
-    bags = {id(r): bag(r.answer) for r in rows}
-    tune = [r for r in rows if r.side == "tune"]
-    out: dict[int, Any] = {}
-    for persona in sorted({r.persona for r in rows}):
-        mine = [r for r in rows if r.persona == persona]
-        pool = [r for r in tune if r.persona != persona]
-        index = build_index([Entry(r.question_id, bags[id(r)], r.expected_tags) for r in pool])
-        for row in mine:
-            out[id(row)] = _suggested_row(index, rubrics[row.question_id], row, bags[id(row)])
-    return [out[id(r)] for r in rows]
-
-
-def _suggested_row(index: Index, rubric: Rubric, row: Any, words: Bag) -> Any:
-    if row.evidence is None or not eligible(row.evidence, row.verdict, row.named_tags):
-        return row
-    tells = {m.tag: m for m in rubric.misconceptions}
-    tag = nearest_tag(index, row.question_id, words, tells)
-    if tag is None:
-        return row
-    verdict = suggested_verdict(rubric, row.evidence, tells[tag])
-    return dataclasses.replace(row, verdict=verdict, named_tags=(tag,))
-
-
-def build_artefact() -> dict[str, Any]:
-    """The index of every labelled tune answer of the core pack's free-text questions."""
-    from app.config import REPO_ROOT
-    from app.grading.freetext.evaluation import (
-        load_persona_answers,
-        load_sides,
-        load_tag_map,
-    )
-    from app.packs.loader import load_pack
-
-    labelled = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
-    pack = load_pack(REPO_ROOT / "questions" / "gradient-tape").pack
-    if pack is None:
-        raise RuntimeError("the core pack does not load")
-    answers, _ = load_persona_answers(labelled)
-    sides = load_sides(labelled / "meta" / "sides.yaml")
-    tag_map = load_tag_map(labelled / "meta" / "tag-map.yaml")
-    questions = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
-    tune = sorted(
-        (a for a in answers if sides.side(a.persona or "original") == "tune"),
-        key=lambda a: (a.question_id, a.persona, a.source, a.answer),
-    )
-    stored = [
-        (a.question_id, a.answer, _mapped(tag_map, a.question_id, a.misconceptions))
-        for a in tune
-        if a.question_id in questions
-    ]
-    return {
-        "about": "issue 14 round 7 neighbours; python -m app.grading.freetext.neighbours train",
-        "trained_on": {
-            "labelled": "tests/grading/freetext_labelled",
-            "personas": sorted({a.persona or "original" for a in tune}),
-            "answers": len(stored),
-        },
-        "k": K,
-        "votes": VOTES,
-        "min_similarity": MIN_SIMILARITY,
-        "questions": {
-            qid: {
-                "prompt": prompt_key(question),
-                "answers": [
-                    {"tags": list(tags), "answer": text} for q, text, tags in stored if q == qid
-                ],
-            }
-            for qid, question in sorted(questions.items())
-        },
-    }
-
-
-def _mapped(tag_map: Any, question_id: str, tags: Iterable[str]) -> tuple[str, ...]:
-    found: list[str] = []
-    for tag in tags:
-        found += [t for t in tag_map.rubric_tags(question_id, tag) if t not in found]
-    return tuple(found)
-
-
-def dumps(artefact: dict[str, Any]) -> str:
-    return json.dumps(artefact, sort_keys=True, indent=0) + "\n"
-
-
-@lru_cache
 def _loaded() -> dict[str, Any]:
     try:
         data = json.loads(ARTEFACT.read_text(encoding="utf-8"))
@@ -319,6 +242,8 @@ def main(argv: list[str]) -> int:
     if argv[:1] != ["train"]:
         print("usage: python -m app.grading.freetext.neighbours train [--check]")
         return 2
+    from app.grading.freetext.labelled_neighbours import build_artefact, dumps
+
     text = dumps(build_artefact())
     if "--check" in argv:
         same = ARTEFACT.is_file() and ARTEFACT.read_text(encoding="utf-8") == text

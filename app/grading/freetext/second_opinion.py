@@ -1,6 +1,6 @@
-"""A learned second opinion on the partial/correct call only (issue 14 round 5, step 3).
+"""A learned second opinion on the rules' verdict (issue 14 round 5, step 3; round 7).
 
-Per question, a logistic regression (pure Python, L2-regularised) over the answer's word
+Per question, a logistic regression (L2-regularised; applied in pure Python) over the answer's word
 lemmas, the rubric concepts the rules found and their score, trained on labelled answers
 the rules graded partial or correct without naming a misconception. It may move such an
 answer across the partial/correct line when it is confident (probability of "correct" at
@@ -15,6 +15,14 @@ train` trains one model per question of the core pack on the labelled tune perso
 from). The grader applies it when the setting `freetext_second_opinion` is on, only to a
 question whose rubric is byte-for-byte the one it was trained on (an uploaded pack reusing a
 question id gets none).
+
+Round 7 (docs/freetext.md, "Round 7: a verdict that resists padding"): words count only from
+prose that survives the padding cut (`signals.without_padding`, sentence by sentence; code is
+read by the rules' phrasings, not as words), and only words that a run of would be cut as
+padding: a word that reads as sentence structure (glue, a verb form) never counts, so the
+model's top words appended to an answer are cut before it reads them. A second model per
+question, trained on the answers the rules grade partial, may lower a partial answer to
+incorrect when it is sure (probability of "incorrect" at least `INCORRECT`).
 """
 
 from __future__ import annotations
@@ -32,13 +40,16 @@ from typing import Any
 
 from app.grading.freetext.fitting import Evidence
 from app.grading.freetext.lemmas import lemma
+from app.grading.freetext.normalise import normalise
+from app.grading.freetext.signals import MIN_PADDING_WORDS, is_padding, without_padding
 from app.packs.rubric import Rubric
 
 ARTEFACT = Path(__file__).with_name("second_opinion.json")
 DIGITS = 4  # weights are rounded to this many decimals in the artefact
 RAISE = 0.8  # probability of "correct" needed to raise a partial
 LOWER = 0.2  # at most this to lower a correct
-_WORD = re.compile(r"[A-Za-z_][A-Za-z_.]+")
+INCORRECT = 0.7  # probability of "incorrect" needed to lower a partial
+_WORD = re.compile(r"[A-Za-z][\w'.-]*[\w']|[A-Za-z]")  # as signals.py: identifiers stay whole
 _STOP = frozenset(
     """the a an and or of to in on is are be it this that for with as by at from you we i
     they was were so if then than but not no do does can will would should""".split()  # noqa: SIM905
@@ -48,13 +59,30 @@ Features = dict[str, float]
 
 
 def features(text: str, evidence: Evidence) -> Features:
-    """Word lemmas present (binary), rule concepts found, the rules' score and length."""
-    words = [w.lower() for w in _WORD.findall(text[:5_000])]
-    found: Features = {f"w:{lemma(w)}": 1.0 for w in words if w not in _STOP and len(w) > 2}
+    """Content-word lemmas of the prose left after the padding cut (binary), rule concepts
+    found, the rules' score and length."""
+    units = normalise(text[:5_000]).units
+    prose = [
+        w.lower() for u in units if not u.is_code for w in _WORD.findall(without_padding(u.text))
+    ]
+    code = sum(len(_WORD.findall(u.text)) for u in units if u.is_code)
+    found: Features = {f"w:{key}": 1.0 for w in prose if (key := _content_key(w))}
     found.update({f"c:{c}": 1.0 for c in evidence.found})
     found["score"] = evidence.score
-    found["length"] = math.log1p(len(words)) / 5
+    found["length"] = math.log1p(len(prose) + code) / 5
     return found
+
+
+@lru_cache(maxsize=8192)
+def _content_key(word: str) -> str | None:
+    """The lemma a word counts under, or None. A lemma that reads as sentence structure
+    (signals.py: glue or a verb form) is never a feature: a run of such words survives the
+    padding cut, so an attacker appending the model's top words could feed it. Asked of
+    the padding reading itself, so the two stay one definition."""
+    if word in _STOP or len(word) <= 2:
+        return None
+    key = lemma(word)
+    return key if is_padding(" ".join([key] * MIN_PADDING_WORDS)) else None
 
 
 def eligible(evidence: Evidence, verdict: str) -> bool:
@@ -74,37 +102,47 @@ class Model:
 def train(
     examples: Sequence[tuple[Features, bool]], l2: float = 1.0, epochs: int = 200, rate: float = 0.5
 ) -> Model | None:
-    """Full-batch gradient descent on the log loss; None without both classes."""
+    """Full-batch gradient descent on the log loss; None without both classes. (numpy, which
+    lemminflect already brings into the process, only to train: the same updates as a loop
+    over the examples, fast enough for the benchmark's 23 leave-one-persona-out folds.)"""
+    import numpy as np
+
     if len({y for _, y in examples}) < 2:
         return None
-    weights: dict[str, float] = {}
-    bias, n = 0.0, len(examples)
+    keys = sorted({k for feats, _ in examples for k in feats})
+    column = {k: i for i, k in enumerate(keys)}
+    x = np.zeros((len(examples), len(keys)))
+    for row, (feats, _) in enumerate(examples):
+        for key, value in feats.items():
+            x[row, column[key]] = value
+    y = np.array([1.0 if label else 0.0 for _, label in examples])
+    weights, bias, n = np.zeros(len(keys)), 0.0, len(examples)
     for _ in range(epochs):
-        grad: dict[str, float] = {}
-        grad_bias = 0.0
-        model = Model(weights, bias)
-        for feats, label in examples:
-            error = model.probability(feats) - (1.0 if label else 0.0)
-            grad_bias += error
-            for key, value in feats.items():
-                grad[key] = grad.get(key, 0.0) + error * value
-        for key in set(grad) | set(weights):
-            w = weights.get(key, 0.0)
-            weights[key] = w - rate * (grad.get(key, 0.0) / n + l2 * w / n)
-        bias -= rate * grad_bias / n
-    return Model(dict(weights), bias)
+        error = 1 / (1 + np.exp(-np.clip(x @ weights + bias, -30.0, 30.0))) - y
+        weights -= rate * (x.T @ error / n + l2 * weights / n)
+        bias -= rate * float(error.sum()) / n
+    return Model(dict(zip(keys, weights.tolist(), strict=True)), bias)
 
 
-def second_verdict(model: Model | None, feats: Features, evidence: Evidence, verdict: str) -> str:
-    """The rules' verdict, or the other side of the partial/correct line when the model is
-    confident; never for an answer with a named misconception."""
-    if model is None or not eligible(evidence, verdict):
+def second_verdict(
+    model: Model | None,
+    feats: Features,
+    evidence: Evidence,
+    verdict: str,
+    incorrect: Model | None = None,
+) -> str:
+    """The rules' verdict, or the other side of the partial/correct line when `model` is
+    confident, or incorrect for a partial answer when `incorrect` is sure; never for an
+    answer with a named misconception, a keyword list or an injection."""
+    if not eligible(evidence, verdict):
         return verdict
-    p = model.probability(feats)
+    p = model.probability(feats) if model else 0.5
     if verdict == "partial" and p >= RAISE:
         return "correct"
     if verdict == "correct" and p <= LOWER:
         return "partial"
+    if verdict == "partial" and incorrect and incorrect.probability(feats) >= INCORRECT:
+        return "incorrect"
     return verdict
 
 
@@ -152,14 +190,17 @@ def build_artefact() -> dict[str, Any]:
     for qid in sorted({r.question_id for r in rows}):
         rubric = rubrics[qid]
         examples = [
-            (features(r.answer, r.evidence), r.label == "correct")
+            (features(r.answer, r.evidence), r)
             for r in tune
             if r.question_id == qid and r.evidence and eligible(r.evidence, r.verdict)
         ]
+        partial = [(f, r.label == "incorrect") for f, r in examples if r.verdict == "partial"]
         questions[qid] = {
             "rubric": rubric_key(rubric),
             "examples": len(examples),
-            "model": _rounded(train(examples)),
+            "model": _rounded(train([(f, r.label == "correct") for f, r in examples])),
+            "incorrect_examples": len(partial),
+            "incorrect_model": _rounded(train(partial)),
         }
     return {
         "about": "issue 14 second opinion; python -m app.grading.freetext.second_opinion train",
@@ -171,6 +212,7 @@ def build_artefact() -> dict[str, Any]:
         },
         "raise_at": RAISE,
         "lower_at": LOWER,
+        "incorrect_at": INCORRECT,
         "questions": questions,
     }
 
@@ -188,17 +230,23 @@ def _loaded() -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-@lru_cache(maxsize=64)
-def _model(question_id: str, key: str) -> Model | None:
+@lru_cache(maxsize=128)
+def _model(question_id: str, key: str, which: str = "model") -> Model | None:
     entry = _loaded().get("questions", {}).get(question_id)
-    if not isinstance(entry, dict) or entry.get("rubric") != key or not entry.get("model"):
+    if not isinstance(entry, dict) or entry.get("rubric") != key or not entry.get(which):
         return None
-    return Model(dict(entry["model"]["weights"]), float(entry["model"]["bias"]))
+    return Model(dict(entry[which]["weights"]), float(entry[which]["bias"]))
 
 
 def model_for(question_id: str, rubric: Rubric) -> Model | None:
-    """The shipped model of this question, if it was trained on exactly this rubric."""
+    """The shipped partial/correct model of this question, if it was trained on exactly this
+    rubric."""
     return _model(question_id, rubric_key(rubric))
+
+
+def incorrect_model_for(question_id: str, rubric: Rubric) -> Model | None:
+    """The shipped partial/incorrect model of this question (same condition)."""
+    return _model(question_id, rubric_key(rubric), "incorrect_model")
 
 
 def main(argv: list[str]) -> int:

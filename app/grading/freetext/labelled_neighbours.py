@@ -1,0 +1,122 @@
+"""The labelled answers as neighbours (round 7): the shipped artefact, and the benchmark's
+leave-one-persona-out reading.
+
+`neighbours.py` grades with an index of labelled tune answers; this module builds that
+index's artefact from tests/grading/freetext_labelled (run it as `python -m
+app.grading.freetext.neighbours train`) and applies the suggestion to graded labelled rows
+with each persona left out in turn (`benchmarks/freetext.py --neighbours`). The web
+process never imports it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from app.grading.freetext.neighbours import (
+    MIN_SIMILARITY,
+    VOTES,
+    Bag,
+    Entry,
+    Index,
+    K,
+    bag,
+    build_index,
+    eligible,
+    nearest_tag,
+    prompt_key,
+    suggested_verdict,
+)
+from app.packs.rubric import Rubric
+from app.packs.schema import FreeText
+
+
+def suggested_rows(rows: Sequence[Any], rubrics: Mapping[str, Rubric]) -> list[Any]:
+    """Graded labelled rows (`evaluation.Row`) with the suggestion applied, read leave one
+    persona out: a tune persona's rows against an index built without that persona, any
+    other persona's rows against the index of every tune row (the shipped one)."""
+    bags = {id(r): bag(r.answer) for r in rows}
+    tune = [r for r in rows if r.side == "tune"]
+    out: dict[int, Any] = {}
+    for persona in sorted({r.persona for r in rows}):
+        mine = [r for r in rows if r.persona == persona]
+        pool = [r for r in tune if r.persona != persona]
+        index = build_index([Entry(r.question_id, bags[id(r)], r.expected_tags) for r in pool])
+        for row in mine:
+            out[id(row)] = _suggested_row(index, rubrics[row.question_id], row, bags[id(row)])
+    return [out[id(r)] for r in rows]
+
+
+def _suggested_row(index: Index, rubric: Rubric, row: Any, words: Bag) -> Any:
+    if row.evidence is None or not eligible(row.evidence, row.verdict, row.named_tags):
+        return row
+    tells = {m.tag: m for m in rubric.misconceptions}
+    tag = nearest_tag(index, row.question_id, words, tells)
+    if tag is None:
+        return row
+    verdict = suggested_verdict(rubric, row.evidence, tells[tag])
+    return dataclasses.replace(row, verdict=verdict, named_tags=(tag,))
+
+
+def build_artefact() -> dict[str, Any]:
+    """The index of every labelled tune answer of the core pack's free-text questions."""
+    from app.config import REPO_ROOT
+    from app.grading.freetext.evaluation import (
+        load_persona_answers,
+        load_sides,
+        load_tag_map,
+    )
+    from app.packs.loader import load_pack
+
+    labelled = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
+    pack = load_pack(REPO_ROOT / "questions" / "gradient-tape").pack
+    if pack is None:
+        raise RuntimeError("the core pack does not load")
+    answers, _ = load_persona_answers(labelled)
+    sides = load_sides(labelled / "meta" / "sides.yaml")
+    tag_map = load_tag_map(labelled / "meta" / "tag-map.yaml")
+    questions = {
+        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
+    }
+    tune = sorted(
+        (a for a in answers if sides.side(a.persona or "original") == "tune"),
+        key=lambda a: (a.question_id, a.persona, a.source, a.answer),
+    )
+    stored = [
+        (a.question_id, a.answer, _mapped(tag_map, a.question_id, a.misconceptions))
+        for a in tune
+        if a.question_id in questions
+    ]
+    return {
+        "about": "issue 14 round 7 neighbours; python -m app.grading.freetext.neighbours train",
+        "trained_on": {
+            "labelled": "tests/grading/freetext_labelled",
+            "personas": sorted({a.persona or "original" for a in tune}),
+            "answers": len(stored),
+        },
+        "k": K,
+        "votes": VOTES,
+        "min_similarity": MIN_SIMILARITY,
+        "questions": {
+            qid: {
+                "prompt": prompt_key(question),
+                "answers": [
+                    {"tags": list(tags), "answer": text} for q, text, tags in stored if q == qid
+                ],
+            }
+            for qid, question in sorted(questions.items())
+        },
+    }
+
+
+def _mapped(tag_map: Any, question_id: str, tags: Iterable[str]) -> tuple[str, ...]:
+    found: list[str] = []
+    for tag in tags:
+        found += [t for t in tag_map.rubric_tags(question_id, tag) if t not in found]
+    return tuple(found)
+
+
+def dumps(artefact: dict[str, Any]) -> str:
+    return json.dumps(artefact, sort_keys=True, indent=0) + "\n"

@@ -403,15 +403,22 @@ def lexicon_lopo(pack: Pack, answers: list[LabelledAnswer], tag_map: Any, sides:
 
 
 def second_opinion_lopo(
-    rows: list[Row], sides: Any, raise_at: float, lower_at: float, incorrect_at: float | None
+    rows: list[Row], sides: Any, cuts: tuple[float, float, float | None, float]
 ) -> None:
     """The learned second opinion (second_opinion.py), trained per question on every tune
     persona but one and applied to the one left out; held-out personas with models trained
-    on the whole tune side. `incorrect_at` None: the partial/correct call only."""
+    on the whole tune side. `cuts`: raise at, lower at, incorrect at (None: the
+    partial/correct call only), and the evidence-alone floor of a raise."""
     from app.grading.freetext import second_opinion as so
 
-    saved = so.RAISE, so.LOWER, so.INCORRECT
-    so.RAISE, so.LOWER, so.INCORRECT = raise_at, lower_at, incorrect_at or 2.0
+    raise_at, lower_at, incorrect_at, floor = cuts
+    saved = so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR
+    so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR = (
+        raise_at,
+        lower_at,
+        incorrect_at or 2.0,
+        floor,
+    )
     feats = {id(r): so.features(r.answer, r.evidence) for r in rows if r.evidence}
     Models = dict[str, tuple[so.Model | None, so.Model | None]]
 
@@ -452,8 +459,9 @@ def second_opinion_lopo(
         after[persona] = applied([r for r in rows if r.persona == persona], full)
     lowering = f", partial -> incorrect at p(incorrect) >= {incorrect_at}" if incorrect_at else ""
     print(
-        f"== learned second opinion, leave-one-persona-out (raise at p >= {raise_at}, lower at "
-        f"p <= {lower_at}{lowering}): exact, correct-vs-not, rules -> with it (* read)"
+        f"== learned second opinion, leave-one-persona-out (raise at p >= {raise_at} with the "
+        f"evidence alone >= {floor}, lower at p <= {lower_at}{lowering}): exact, correct-vs-not, "
+        "rules -> with it (* read)"
     )
     pairs = {
         p: list(zip([r for r in rows if r.persona == p], a, strict=True)) for p, a in after.items()
@@ -468,7 +476,7 @@ def second_opinion_lopo(
         chosen = [pair for p in pairs if keep(p) for pair in pairs[p]]
         if chosen:
             print(_so_line(name, chosen))
-    so.RAISE, so.LOWER, so.INCORRECT = saved
+    so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR = saved
 
 
 def _so_line(name: str, pairs: list[tuple[Row, Row]]) -> str:
@@ -641,12 +649,19 @@ def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
     """The nearest-labelled-answer tell (neighbours.py) on top of the rules, leave one
     persona out: per persona and side, rules alone -> with it, in the same run."""
     from app.grading.freetext.labelled_neighbours import suggested_rows
+    from app.grading.freetext.neighbours import shipped_index
 
     rubrics = {
         q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
     }
-    after = suggested_rows(rows, rubrics)
-    print("== nearest labelled answers suggest a tell (neighbours.py), leave one persona out")
+    start = time.perf_counter()
+    shipped = shipped_index()
+    load_ms = (time.perf_counter() - start) * 1000
+    after = suggested_rows(rows, rubrics, shipped)
+    print(
+        "== nearest labelled answers suggest a tell (neighbours.py), leave one persona out"
+        " (held-out personas: the shipped index)"
+    )
     print("   rules alone -> with it: exact, correct-vs-not, named, false tells on correct")
 
     def line(name: str, before: list[Row], now: list[Row]) -> None:
@@ -672,6 +687,8 @@ def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
         if chosen:
             line(name, [p for p, _ in chosen], [q for _, q in chosen])
     for name, keep in groups.items():
+        if not any(keep(p) for p, _ in pairs):
+            continue
         moved = [(p, q) for p, q in pairs if keep(p) and q.named_tags != p.named_tags]
         right = sum(bool(set(q.named_tags) & set(p.expected_tags)) for p, q in moved)
         other = sum(
@@ -681,19 +698,14 @@ def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
             f"   {name}: {len(moved)} tells suggested - {right} the labelled one, {other} another "
             f"than the labelled one, {len(moved) - right - other} on an answer labelled with none"
         )
-    neighbours_cost(pack, rows)
+    neighbours_cost(pack, rows, load_ms)
 
 
-def neighbours_cost(pack: Pack, rows: list[Row]) -> None:
+def neighbours_cost(pack: Pack, rows: list[Row], load: float) -> None:
     """What the shipped index costs: its first load, then grading with it on vs off."""
-    from app.grading.freetext.neighbours import _shipped
-
     questions = {
         q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
     }
-    start = time.perf_counter()
-    _shipped()
-    load = (time.perf_counter() - start) * 1000
     cost: dict[bool, list[float]] = {False: [], True: []}
     for r in rows:
         for on in (False, True):
@@ -780,12 +792,8 @@ def main() -> int:
     if args.lopo:
         print_lopo(loaded.pack, rows, sides, args.margin)
     if args.second_opinion:
-        for raise_at, lower_at, incorrect_at in (
-            (0.8, 0.2, None),
-            (0.8, 0.2, 0.7),
-            (0.9, 0.1, 0.8),
-        ):
-            second_opinion_lopo(rows, sides, raise_at, lower_at, incorrect_at)
+        for cuts in ((0.8, 0.2, 0.7, 0.0), (0.8, 0.2, None, 0.7), (0.8, 0.2, 0.7, 0.7)):
+            second_opinion_lopo(rows, sides, cuts)  # the last: as shipped
     if args.second_opinion_padding:
         second_opinion_padding(loaded.pack, rows)
     if args.second_opinion_shipped:

@@ -10,6 +10,7 @@ Answers are written for these tests, not copied from the labelled sets."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import subprocess
@@ -306,3 +307,14 @@ def test_grading_does_not_import_the_labelled_data_side() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_a_held_out_persona_is_read_with_the_index_grading_uses() -> None:
+    """A fresh set read alone (no tune rows loaded) still gets the shipped index."""
+    rubrics = {"no-zero-grad": question("no-zero-grad").rubric}
+    _, text, tag = STATED[1]
+    row = dataclasses.replace(_row("fresh", text, (tag,)), side="held-out")
+    assert ln.suggested_rows([row], rubrics)[0].named_tags == ()  # no tune rows, no index
+    shipped = nb.shipped_index()
+    assert shipped is not None
+    assert ln.suggested_rows([row], rubrics, shipped)[0].named_tags == (tag,)

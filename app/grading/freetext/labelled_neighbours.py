@@ -33,17 +33,23 @@ from app.packs.rubric import Rubric
 from app.packs.schema import FreeText
 
 
-def suggested_rows(rows: Sequence[Any], rubrics: Mapping[str, Rubric]) -> list[Any]:
+def suggested_rows(
+    rows: Sequence[Any], rubrics: Mapping[str, Rubric], shipped: Index | None = None
+) -> list[Any]:
     """Graded labelled rows (`evaluation.Row`) with the suggestion applied, read leave one
-    persona out: a tune persona's rows against an index built without that persona, any
-    other persona's rows against the index of every tune row (the shipped one)."""
+    persona out: a tune persona's rows against an index built from the other tune rows,
+    a held-out persona's rows against `shipped` - the index grading uses, so a fresh set
+    read alone (`--labelled DIR`, no tune rows loaded) is read as it would be graded; with
+    no `shipped`, the index of every tune row."""
     bags = {id(r): bag(r.answer) for r in rows}
     tune = [r for r in rows if r.side == "tune"]
     out: dict[int, Any] = {}
     for persona in sorted({r.persona for r in rows}):
         mine = [r for r in rows if r.persona == persona]
-        pool = [r for r in tune if r.persona != persona]
-        index = build_index([Entry(r.question_id, bags[id(r)], r.expected_tags) for r in pool])
+        index = shipped if mine[0].side != "tune" else None
+        if index is None:
+            pool = [r for r in tune if r.persona != persona]
+            index = build_index([Entry(r.question_id, bags[id(r)], r.expected_tags) for r in pool])
         for row in mine:
             out[id(row)] = _suggested_row(index, rubrics[row.question_id], row, bags[id(row)])
     return [out[id(r)] for r in rows]

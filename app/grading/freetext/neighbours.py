@@ -232,6 +232,11 @@ def _shipped() -> tuple[dict[str, str], Index | None]:
     return prompts, build_index(entries)
 
 
+def shipped_index() -> Index | None:
+    """The index of every labelled tune answer the artefact holds (all questions)."""
+    return _shipped()[1]
+
+
 def index_for(question: FreeText) -> Index | None:
     """The shipped index, if this question's labelled answers answered this very prompt."""
     prompts, index = _shipped()

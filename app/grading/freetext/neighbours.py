@@ -162,13 +162,13 @@ def eligible(evidence: Evidence, verdict: str, named: Sequence[str]) -> bool:
     return verdict != "correct" and not named and not evidence.no_credit and not evidence.empty
 
 
-def with_tell(rubric: Rubric, evidence: Evidence, tell: Misconception) -> Evidence:
+def with_tell(evidence: Evidence, tell: Misconception) -> Evidence:
     """The evidence once the suggested tell's cap applies."""
     return dataclasses.replace(evidence, caps=(*evidence.caps, tell.cap))
 
 
 def suggested_verdict(rubric: Rubric, evidence: Evidence, tell: Misconception) -> str:
-    return line_verdict(rubric, with_tell(rubric, evidence, tell), Line.of(rubric))
+    return line_verdict(rubric, with_tell(evidence, tell), Line.of(rubric))
 
 
 def message(tell: Misconception) -> str:
@@ -187,11 +187,11 @@ def add_suggestion(question: FreeText, answer: str, result: GradeResult) -> Grad
         return result
     index = index_for(question)
     tells = {m.tag: m for m in rubric.misconceptions}
-    tag = nearest_tag(index, question.id, bag(answer), tells) if index else None
+    tag = nearest_tag(index, question.id, bag(answer), tells) if index is not None else None
     if tag is None:
         return result
     tell = tells[tag]
-    capped = with_tell(rubric, evidence, tell)
+    capped = with_tell(evidence, tell)
     return dataclasses.replace(
         result,
         verdict=line_verdict(rubric, capped, Line.of(rubric)),  # type: ignore[arg-type]

@@ -126,3 +126,59 @@ def _mapped(tag_map: Any, question_id: str, tags: Iterable[str]) -> tuple[str, .
 
 def dumps(artefact: dict[str, Any]) -> str:
     return json.dumps(artefact, sort_keys=True, indent=0) + "\n"
+
+
+def final_sets_left_out() -> list[str]:
+    """Each earlier final set (`final_*` in meta/sides.yaml), left out as a whole - the
+    closest thing to a fresh set here: its rows read against an index of the other tune
+    rows, rules alone -> with the suggestion (exact, correct-vs-not, named, false tells)."""
+    import yaml
+
+    from app.config import REPO_ROOT
+    from app.grading.freetext.evaluation import (
+        figures,
+        grade_rows,
+        load_persona_answers,
+        load_sides,
+        load_tag_map,
+    )
+    from app.packs.loader import load_pack
+
+    labelled = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
+    pack = load_pack(REPO_ROOT / "questions" / "gradient-tape").pack
+    if pack is None:
+        raise RuntimeError("the core pack does not load")
+    raw = yaml.safe_load((labelled / "meta" / "sides.yaml").read_text(encoding="utf-8"))
+    answers, _ = load_persona_answers(labelled)
+    rows, _ = grade_rows(
+        pack,
+        answers,
+        tag_map=load_tag_map(labelled / "meta" / "tag-map.yaml"),
+        sides=load_sides(labelled / "meta" / "sides.yaml"),
+    )
+    rubrics = {
+        q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
+    }
+
+    def line(rs: list[Any]) -> str:
+        f = figures(rs)
+        return (
+            f"{f.exact}/{f.total} exact, {f.binary} correct-vs-not, {f.tags_named} of "
+            f"{f.tags_expected} named, {f.false_tells_on_correct} of {f.correct_labelled} false"
+        )
+
+    out = []
+    for key in sorted(k for k in raw if str(k).startswith("final_")):
+        group = set(raw[key])
+        out_rows = [
+            dataclasses.replace(r, side="held-out") if r.persona in group else r for r in rows
+        ]
+        after = suggested_rows(out_rows, rubrics)
+        before_set = [r for r in out_rows if r.persona in group]
+        after_set = [r for r in after if r.persona in group]
+        out.append(f"{key} ({', '.join(sorted(group))}): {line(before_set)} -> {line(after_set)}")
+    return out
+
+
+if __name__ == "__main__":
+    print("\n".join(final_sets_left_out()))

@@ -25,6 +25,7 @@ from app.config import REPO_ROOT, Settings, get_settings
 from app.db import LoopGuard, StorageHealth, make_engine, storage_fault
 from app.errors import NotFound, PackInvalid, TapequizError
 from app.grading.freetext.lemmas import lemma
+from app.grading.freetext.neighbours import shipped_index
 from app.grading.remote import code_grader
 from app.identity import IdentityCookies
 from app.processes import check_settings, follow_publications, prepare_schema, publish_stamp, shared
@@ -81,6 +82,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             follow_publications(app.state.engine, settings, install, stamp)
         )
     lemma("gradients")  # load the lemma dictionary now, not in the first burst of answers
+    if settings.freetext_neighbours:
+        shipped_index()  # read the labelled answers now (~0.8 s), not in the first answer
     app.state.loop_guard = LoopGuard(app.state.loop)  # start-up may block; serving may not
     app.state.loop_guard.watch(app.state.engine)
     try:

@@ -19,14 +19,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
-from app.config import get_settings
+from app.config import Settings, get_settings
 from app.grading.dispatch import grade_answer
 from app.grading.freetext import grade_freetext
 from app.grading.freetext import labelled_neighbours as ln
 from app.grading.freetext import neighbours as nb
 from app.grading.freetext.evaluation import Row, load_sides
 from app.grading.freetext.fitting import Evidence
+from app.main import create_app
 from app.packs.loader import LoadedQuestion
 from tests.grading.core_questions import CORE, question
 
@@ -318,3 +320,11 @@ def test_a_held_out_persona_is_read_with_the_index_grading_uses() -> None:
     shipped = nb.shipped_index()
     assert shipped is not None
     assert ln.suggested_rows([row], rubrics, shipped)[0].named_tags == (tag,)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_start_up_reads_the_index_only_when_the_setting_is_on(settings: Settings, on: bool) -> None:
+    nb._shipped.cache_clear()
+    app = create_app(settings.model_copy(update={"freetext_neighbours": on}))
+    with TestClient(app):
+        assert nb._shipped.cache_info().currsize == (1 if on else 0)

@@ -16,9 +16,10 @@ the labelled tune personas' answers as written, with their tags (meta/sides.yaml
 meta/tag-map.yaml); a test checks it equals a fresh build. Keeping the text, not its words,
 makes the artefact depend on the labelled data alone (a change to normalise or the
 retraction reader needs no rebuild); the words are read once per process (~0.8 s for
-~2,000 answers), at start-up when the setting is on (app/main.py), else at first use. The grader applies it when the setting
-`freetext_neighbours` is on (off by default). `benchmarks/freetext.py --neighbours` reads
-it leave-one-persona-out: each tune persona is graded with an index built without it.
+~2,000 answers), at start-up when the setting is on (app/main.py), else at first use. The
+grader applies it when the setting `freetext_neighbours` is on (off by default).
+`benchmarks/freetext.py --neighbours` reads it leave-one-persona-out: each tune persona is
+graded with an index built without it.
 """
 
 from __future__ import annotations

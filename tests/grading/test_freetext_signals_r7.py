@@ -23,9 +23,10 @@ from app.grading.dispatch import grade_answer
 from app.grading.freetext import grade_freetext
 from app.grading.freetext.evaluation import load_persona_answers
 from app.grading.freetext.grader import INJECTION_MESSAGE
+from app.grading.freetext.injections import addresses_grader
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.retraction import withdraw
-from app.grading.freetext.signals import addresses_grader, is_injection
+from app.grading.freetext.signals import is_injection, is_padding, without_padding
 from app.packs.loader import LoadedQuestion
 from tests.grading.core_questions import question
 
@@ -462,3 +463,66 @@ def test_a_narrowed_tell_is_still_named_and_a_replaced_one_is_not() -> None:
     replaced = "tape.gradient updates the weights. Well, actually, it only returns the gradients."
     assert "gradient-updates-weights" in grade_freetext(q, narrowed).misconceptions
     assert "gradient-updates-weights" not in grade_freetext(q, replaced).misconceptions
+
+
+# Padding made of glue words and verb forms: a bag of topic words carries "between",
+# "inside", "returns", so the structure share passes it; it lacks the core words every
+# clause is built from (signals._is_bag).
+HALF_RIGHT = (
+    "You don't need zero_grad in TensorFlow. In a training loop you just compute the loss "
+    "under the tape and then move on to the next batch."
+)
+BAG = "returns fresh gradient tensors every call nothing accumulates between steps inside tape gradient"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        f"{HALF_RIGHT} {BAG}",  # its own segment
+        f"{HALF_RIGHT} {BAG.capitalize()}.",  # written as a sentence
+        f"{HALF_RIGHT.rstrip('.')} {BAG}",  # glued to the last sentence
+    ],
+)
+def test_a_bag_of_topic_words_with_glue_and_verbs_earns_nothing(answer: str) -> None:
+    result = grade_freetext(question("no-zero-grad"), answer, second_opinion=False)
+    assert result.verdict == "partial", result.details
+
+
+def test_a_comma_list_of_single_topic_words_is_padding() -> None:
+    assert is_padding(", ".join(BAG.split()))
+    assert without_padding(f"It returns them. {', '.join(BAG.split())}.") == "It returns them. ."
+
+
+@pytest.mark.parametrize(
+    ("qid", "answer"),
+    [
+        # terse or listed answers without core words keep their credit: commas, brackets,
+        # or fewer than ten words
+        (
+            "no-zero-grad",
+            "Not needed: tape.gradient returns new gradient tensors every call, nothing accumulates anywhere, nothing needs resetting.",
+        ),
+        (
+            "no-zero-grad",
+            "no need. tape.gradient hands back new gradient tensors each call. nothing accumulates on variables",
+        ),
+        (
+            "tf-function-speedup",
+            "tf.function traces the Python step into a graph once, so there is no Python overhead per op: small models (many cheap ops, small batches) gain most.",
+        ),
+    ],
+)
+def test_terse_correct_answers_keep_their_credit(qid: str, answer: str) -> None:
+    assert grade_freetext(question(qid), answer, second_opinion=False).verdict == "correct"
+
+
+@pytest.mark.parametrize(
+    "segment",
+    [
+        "Overhead-bound work (small nets, small batches, many ops) benefits most",
+        "returns fresh gradient tensors every call nothing accumulates",  # nine words
+        "it returns fresh gradient tensors every call and nothing accumulates between steps",
+    ],
+)
+def test_lists_brackets_short_runs_and_clauses_are_not_bags(segment: str) -> None:
+    assert not is_padding(segment)

@@ -9,6 +9,7 @@ prose (code is judged by the phrasings themselves).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from lemminflect import getAllLemmas
@@ -113,12 +114,49 @@ PADDING_GLUE_SHARE = 0.1
 
 
 def is_padding(segment: str) -> bool:
-    """True when a clause-free stretch of prose is a run of terms (see above)."""
+    """True when a clause-free stretch of prose is a run of terms (see above), or a long
+    unpunctuated bag of words (below)."""
     words = [w.lower() for w in _WORD.findall(segment)]
     if len(words) < MIN_PADDING_WORDS:
         return False
     structure = sum(w in _GLUE or _inflected_verb(w) for w in words)
-    return structure < PADDING_GLUE_SHARE * len(words)
+    return structure < PADDING_GLUE_SHARE * len(words) or _is_bag(segment, words)
+
+
+# Round 7: a bag of on-topic words drawn from real answers carries glue and verb forms
+# ("inside", "before", "returns"), so it passes the structure share above. What it lacks
+# are the few words nearly every English clause is built from - articles, "is", "to", "of",
+# "and", pronouns: a stretch of MIN_BAG_WORDS+ words with no punctuation inside (a list or
+# a bracket is read above) and under BAG_CORE_SHARE of them is a bag, not a sentence.
+_CORE = frozenset(
+    """the a an is are was were be to of and or it its in on that this you we i for with as
+    by not no so if then but at from can will does do has have they them it's that's there's
+    don't doesn't isn't aren't can't won't you're""".split()  # noqa: SIM905
+)
+MIN_BAG_WORDS = 10
+BAG_CORE_SHARE = 0.05
+_LISTED = re.compile(r"[,()\[\]]")
+
+
+def _is_bag(segment: str, words: list[str]) -> bool:
+    if _is_bag_list(segment):
+        return True
+    if len(words) < MIN_BAG_WORDS or _LISTED.search(segment):
+        return False  # lists and brackets in real answers go without such words ("(BN stats,
+        # frozen layers)", "small nets, small batches, many ops"): the readings above judge them
+    return sum(w in _CORE for w in words) < BAG_CORE_SHARE * len(words)
+
+
+# The same bag written as a list: MIN_BAG_ITEMS+ comma-separated single words, none of
+# them a core word ("record, path, variable, before, outside, only, with, inside, has").
+MIN_BAG_ITEMS = 8
+
+
+def _is_bag_list(segment: str) -> bool:
+    items = [_WORD.findall(i) for i in segment.split(",") if i.strip()]
+    return len(items) >= MIN_BAG_ITEMS and all(
+        len(i) == 1 and i[0].lower() not in _CORE for i in items
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -152,12 +190,23 @@ MIN_TAIL_WORDS = 8
 
 
 def _bare_tail(segment: str) -> int:
-    """Where a trailing run of MIN_TAIL_WORDS+ structure-free words starts (0: none)."""
+    """Where a trailing run of MIN_TAIL_WORDS+ structure-free words, or a trailing bag of
+    MIN_BAG_WORDS+ words with no core word and no list mark (above), starts (0: none)."""
     words = list(_WORD.finditer(segment))
+    run = _trailing_run(words, lambda w: w in _GLUE or _inflected_verb(w))
+    marks = [m.end() for m in _LISTED.finditer(segment)]
+    bag = _trailing_run(
+        [m for m in words if m.start() >= max(marks, default=0)], _CORE.__contains__
+    )
+    longest = max(run if run >= MIN_TAIL_WORDS else 0, bag if bag >= MIN_BAG_WORDS else 0)
+    return words[-longest].start() if 0 < longest < len(words) else 0
+
+
+def _trailing_run(words: list[re.Match[str]], stops: Callable[[str], bool]) -> int:
+    """How many words at the end come before (after, reading backwards) a stopping word."""
     run = 0
     for match in reversed(words):
-        w = match.group().lower()
-        if w in _GLUE or _inflected_verb(w):
+        if stops(match.group().lower()):
             break
         run += 1
-    return words[-run].start() if run >= MIN_TAIL_WORDS and run < len(words) else 0
+    return run

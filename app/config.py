@@ -82,10 +82,11 @@ class Settings(BaseSettings):
         default=2.0, gt=0, le=3600, description="How often a publish elsewhere is looked for."
     )
 
-    # Free-text grading (issue 14): the learned partial/correct second opinion
-    # (app/grading/freetext/second_opinion.py, docs/freetext.md "Second opinion, shipped").
+    # Free-text grading (issue 14): the learned second opinion on the rules' verdict
+    # (app/grading/freetext/second_opinion.py); on since round 7, when padding stopped moving
+    # it (docs/freetext.md "Round 7: a verdict that resists padding").
     freetext_second_opinion: bool = Field(
-        default=False, description="Let learned models move a free-text verdict one step."
+        default=True, description="Let learned models move a free-text verdict one step."
     )
     # The nearest labelled answers name a tell the rules missed (round 7,
     # app/grading/freetext/neighbours.py, docs/freetext.md "Round 7: nearest labelled answers").

@@ -403,15 +403,22 @@ def lexicon_lopo(pack: Pack, answers: list[LabelledAnswer], tag_map: Any, sides:
 
 
 def second_opinion_lopo(
-    rows: list[Row], sides: Any, raise_at: float, lower_at: float, incorrect_at: float | None
+    rows: list[Row], sides: Any, cuts: tuple[float, float, float | None, float]
 ) -> None:
     """The learned second opinion (second_opinion.py), trained per question on every tune
     persona but one and applied to the one left out; held-out personas with models trained
-    on the whole tune side. `incorrect_at` None: the partial/correct call only."""
+    on the whole tune side. `cuts`: raise at, lower at, incorrect at (None: the
+    partial/correct call only), and the evidence-alone floor of a raise."""
     from app.grading.freetext import second_opinion as so
 
-    saved = so.RAISE, so.LOWER, so.INCORRECT
-    so.RAISE, so.LOWER, so.INCORRECT = raise_at, lower_at, incorrect_at or 2.0
+    raise_at, lower_at, incorrect_at, floor = cuts
+    saved = so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR
+    so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR = (
+        raise_at,
+        lower_at,
+        incorrect_at or 2.0,
+        floor,
+    )
     feats = {id(r): so.features(r.answer, r.evidence) for r in rows if r.evidence}
     Models = dict[str, tuple[so.Model | None, so.Model | None]]
 
@@ -452,8 +459,9 @@ def second_opinion_lopo(
         after[persona] = applied([r for r in rows if r.persona == persona], full)
     lowering = f", partial -> incorrect at p(incorrect) >= {incorrect_at}" if incorrect_at else ""
     print(
-        f"== learned second opinion, leave-one-persona-out (raise at p >= {raise_at}, lower at "
-        f"p <= {lower_at}{lowering}): exact, correct-vs-not, rules -> with it (* read)"
+        f"== learned second opinion, leave-one-persona-out (raise at p >= {raise_at} with the "
+        f"evidence alone >= {floor}, lower at p <= {lower_at}{lowering}): exact, correct-vs-not, "
+        "rules -> with it (* read)"
     )
     pairs = {
         p: list(zip([r for r in rows if r.persona == p], a, strict=True)) for p, a in after.items()
@@ -468,7 +476,7 @@ def second_opinion_lopo(
         chosen = [pair for p in pairs if keep(p) for pair in pairs[p]]
         if chosen:
             print(_so_line(name, chosen))
-    so.RAISE, so.LOWER, so.INCORRECT = saved
+    so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR = saved
 
 
 def _so_line(name: str, pairs: list[tuple[Row, Row]]) -> str:
@@ -784,12 +792,8 @@ def main() -> int:
     if args.lopo:
         print_lopo(loaded.pack, rows, sides, args.margin)
     if args.second_opinion:
-        for raise_at, lower_at, incorrect_at in (
-            (0.8, 0.2, None),
-            (0.8, 0.2, 0.7),
-            (0.9, 0.1, 0.8),
-        ):
-            second_opinion_lopo(rows, sides, raise_at, lower_at, incorrect_at)
+        for cuts in ((0.8, 0.2, 0.7, 0.0), (0.8, 0.2, None, 0.7), (0.8, 0.2, 0.7, 0.7)):
+            second_opinion_lopo(rows, sides, cuts)  # the last: as shipped
     if args.second_opinion_padding:
         second_opinion_padding(loaded.pack, rows)
     if args.second_opinion_shipped:

@@ -34,10 +34,11 @@ from tests.grading.core_questions import CORE, question
 
 LABELLED = CORE.parent.parent / "tests" / "grading" / "freetext_labelled"
 
-# Graded partial by the rules (a concept unnamed), raised by the shipped model.
+# Graded partial by the rules (a required concept unnamed: "fold ... into" is adding each
+# micro-batch's gradients), raised by the shipped model - on its evidence as much as its words.
 RAISED = (
-    "persistent-tape",
-    "A non-persistent tape releases its resources after one gradient call, so asking for a second gradient raises. Create it with persistent=True and keep all the records for both gradients, then drop it to release the memory.",
+    "gradient-accumulation",
+    "Do it by hand in a custom loop. Keep a list of zero tensors, one per trainable variable, fold every micro-batch's gradients into that list, and after the fourth one call apply_gradients once with the list divided by 4. Then zero the list for the next round.",
 )
 # Graded correct by the rules, lowered by the shipped model.
 LOWERED = (
@@ -61,6 +62,15 @@ def setting_on(monkeypatch: pytest.MonkeyPatch):
     get_settings.cache_clear()
 
 
+@pytest.fixture
+def setting_off(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("TAPEQUIZ_FREETEXT_SECOND_OPINION", "false")
+    get_settings.cache_clear()
+    yield
+    monkeypatch.delenv("TAPEQUIZ_FREETEXT_SECOND_OPINION")
+    get_settings.cache_clear()
+
+
 def test_the_artefact_is_what_the_labelled_tune_personas_train() -> None:
     """New labelled data (or a rubric edit) without retraining fails here: run
     `python -m app.grading.freetext.second_opinion train`."""
@@ -74,13 +84,21 @@ def test_the_artefact_names_its_data() -> None:
     assert data["trained_on"]["answers"] > 1000
     assert (data["raise_at"], data["lower_at"]) == (so.RAISE, so.LOWER) == (0.8, 0.2)
     assert data["incorrect_at"] == so.INCORRECT == 0.7
+    assert data["raise_evidence_at"] == so.EVIDENCE_FLOOR == 0.7
     for qid, entry in data["questions"].items():
         assert entry["rubric"] == so.rubric_key(question(qid).rubric)
         assert entry["examples"] > 50 and entry["model"]["weights"]
         assert entry["incorrect_examples"] > 10 and entry["incorrect_model"]["weights"]
 
 
-def test_off_by_default_and_when_asked_off() -> None:
+def test_on_by_default() -> None:
+    """Round 7: on by default once padding stopped moving it (docs/freetext.md)."""
+    qid, text = RAISED
+    assert get_settings().freetext_second_opinion is True
+    assert grade_freetext(question(qid), text).verdict == "correct"
+
+
+def test_off_when_asked_or_set_off(setting_off: None) -> None:
     qid, text = RAISED
     assert get_settings().freetext_second_opinion is False
     for result in (
@@ -231,6 +249,18 @@ def test_a_sure_model_moves_only_partial_and_correct_without_a_tell() -> None:
         assert so.second_verdict(sure_yes, {}, evidence, "partial") == "partial"
         assert so.second_verdict(sure_no, {}, evidence, "correct") == "correct"
     assert so.second_verdict(None, {}, clean, "partial") == "partial"
+
+
+def test_words_alone_never_raise_an_answer() -> None:
+    """A raise needs the rules' evidence to say most of it: words (what padding supplies)
+    carry an answer only from EVIDENCE_FLOOR to RAISE."""
+    clean = so.Evidence(frozenset({"a"}), 0.5, (), False)
+    wordy = so.Model({"w:tape": 30.0, "c:a": 0.5}, 0.0)  # words sure, evidence p = 0.62
+    assert wordy.probability({"w:tape": 1.0, "c:a": 1.0}) > 0.99
+    assert so.second_verdict(wordy, {"w:tape": 1.0, "c:a": 1.0}, clean, "partial") == "partial"
+    enough = so.Model({"w:tape": 30.0, "c:a": 1.0}, 0.0)  # evidence p = 0.73
+    assert so.second_verdict(enough, {"w:tape": 1.0, "c:a": 1.0}, clean, "partial") == "correct"
+    assert so.second_verdict(enough, {"c:a": 1.0}, clean, "partial") == "partial"  # 0.73 < 0.8
 
 
 def test_a_sure_incorrect_model_lowers_only_an_untold_partial() -> None:

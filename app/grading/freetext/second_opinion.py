@@ -22,7 +22,9 @@ read by the rules' phrasings, not as words), and only words that a run of would 
 padding: a word that reads as sentence structure (glue, a verb form) never counts, so the
 model's top words appended to an answer are cut before it reads them. A second model per
 question, trained on the answers the rules grade partial, may lower a partial answer to
-incorrect when it is sure (probability of "incorrect" at least `INCORRECT`).
+incorrect when it is sure (probability of "incorrect" at least `INCORRECT`). A raise needs
+the rules' evidence alone (the model with the words left out) at `EVIDENCE_FLOOR`: words only
+carry an answer the last stretch, so words a candidate adds cannot make the call.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ DIGITS = 4  # weights are rounded to this many decimals in the artefact
 RAISE = 0.8  # probability of "correct" needed to raise a partial
 LOWER = 0.2  # at most this to lower a correct
 INCORRECT = 0.7  # probability of "incorrect" needed to lower a partial
+EVIDENCE_FLOOR = 0.7  # p(correct) from the rules' evidence alone (no words) needed to raise
 _WORD = re.compile(r"[A-Za-z][\w'.-]*[\w']|[A-Za-z]")  # as signals.py: identifiers stay whole
 _STOP = frozenset(
     """the a an and or of to in on is are be it this that for with as by at from you we i
@@ -137,13 +140,26 @@ def second_verdict(
     if not eligible(evidence, verdict):
         return verdict
     p = model.probability(feats) if model else 0.5
-    if verdict == "partial" and p >= RAISE:
+    if (
+        verdict == "partial"
+        and p >= RAISE
+        and model
+        and _evidence_alone(model, feats) >= EVIDENCE_FLOOR
+    ):
         return "correct"
     if verdict == "correct" and p <= LOWER:
         return "partial"
     if verdict == "partial" and incorrect and incorrect.probability(feats) >= INCORRECT:
         return "incorrect"
     return verdict
+
+
+def _evidence_alone(model: Model, feats: Features) -> float:
+    """p(correct) with the words left out: what the rules' evidence (concepts, score) and the
+    answer's length say. Words may carry an answer the last stretch to RAISE, never further:
+    words are what padding supplies (round 7: a glue word before each of the model's top
+    words reads as prose and survives the padding cut)."""
+    return model.probability({k: v for k, v in feats.items() if not k.startswith("w:")})
 
 
 def rubric_key(rubric: Rubric) -> str:
@@ -213,6 +229,7 @@ def build_artefact() -> dict[str, Any]:
         "raise_at": RAISE,
         "lower_at": LOWER,
         "incorrect_at": INCORRECT,
+        "raise_evidence_at": EVIDENCE_FLOOR,
         "questions": questions,
     }
 

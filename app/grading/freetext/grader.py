@@ -219,7 +219,7 @@ def _second_opinion_on() -> bool:
 
 
 def _second_opinion(question: FreeText, answer: str, result: GradeResult) -> GradeResult:
-    """The learned partial <-> correct call (second_opinion.py) on a rules result, with
+    """The learned second opinion (second_opinion.py) on a rules result, with
     feedback that matches the verdict it lands on; anything else is left as it is."""
     rubric = question.rubric
     model = model_for(question.id, rubric)
@@ -279,8 +279,9 @@ def grade_freetext(
 ) -> GradeResult:
     """Verdict, score, per-concept feedback and named misconceptions for one answer.
 
-    `second_opinion`: apply the learned partial/correct call; None reads the setting
-    `freetext_second_opinion`. Measurements of the rules themselves pass False.
+    `second_opinion`: apply the learned second opinion (partial <-> correct, partial ->
+    incorrect); None reads the setting `freetext_second_opinion` (on by default since round
+    7). Measurements of the rules themselves pass False.
     `neighbours`: let the nearest labelled answers name a tell the rules missed
     (neighbours.py); None reads the setting `freetext_neighbours`.
     """

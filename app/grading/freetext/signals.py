@@ -86,7 +86,7 @@ def is_keyword_list(normalised: Normalised) -> bool:
 def is_injection(normalised: Normalised) -> bool:
     """True when the answer talks to the grader (prompt injection, injections.py), whatever
     else it says: such an answer is gaming the grader and earns nothing."""
-    return any(addresses_grader(u.text) for u in normalised.units)
+    return any(addresses_grader(u.text, prose=not u.is_code) for u in normalised.units)
 
 
 # Padding (issue 14): a half-right answer with a tail of topic words appended ("... optimizer

@@ -177,6 +177,8 @@ def _folded(text: str) -> str:
 
 
 def _visible(text: str) -> str:
+    if text.isascii():  # nothing hidden, nothing looks alike: most answers
+        return text
     text = _TAG_CHARACTERS.sub(lambda m: chr(ord(m.group()) - 0xE0000), text)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if unicodedata.category(c) not in _HIDDEN_CATEGORIES)

@@ -622,7 +622,17 @@ def test_a_second_thought_that_narrows_the_claim_keeps_it(sentences: list[str]) 
     assert withdraw(sentences)[0] == sentences[0]
 
 
-@pytest.mark.parametrize("sentences", WITHDRAWS + WITHDRAWS2)
+# A hedged claim of its own replaces the claim even when a condition opens it.
+WITHDRAWS_HEDGED = [
+    [
+        "Gradients are fresh every step.",
+        "Hmm, actually, for Keras optimizers I think they keep a copy.",
+    ],
+    ["The tape is freed after one call.", "Well, actually, in graph mode I'd say it stays alive."],
+]
+
+
+@pytest.mark.parametrize("sentences", WITHDRAWS + WITHDRAWS2 + WITHDRAWS_HEDGED)
 def test_a_second_thought_that_contradicts_the_claim_withdraws_it(sentences: list[str]) -> None:
     assert not withdraw(sentences)[0].startswith(sentences[0][:20])
 

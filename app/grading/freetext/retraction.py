@@ -103,10 +103,19 @@ _REPLACED = re.compile(
 )
 
 
+# A hedged claim of its own after a second thought replaces the claim, whatever opens it.
+_NEW_CLAIM = re.compile(
+    r"\bi\s+(?:think|believe|guess|suppose|reckon|remember)\b|\bi'd\s+(?:say|guess|think)\b",
+    re.IGNORECASE,
+)
+
+
 def _narrows(rest: str) -> bool:
     """Whether the words after a second thought narrow the claim before it (above)."""
     rest = _HEAD.sub("", rest)
     rest = rest[: end if (end := rest.find(";")) >= 0 else len(rest)].strip()
+    if _NEW_CLAIM.search(rest):  # "in a custom loop I believe the default is ...": a claim
+        return False
     opener = _NARROWING.match(rest)
     if opener is None or not opener.group():
         return _ADDED.search(rest) is not None and _REPLACED.search(rest) is None

@@ -216,8 +216,8 @@ SAID = "the optimizer resets the gradients after each step for you"
 
 def test_a_majority_of_the_nearest_answers_names_their_tag() -> None:
     near = [(SAID + f" variant {i}", ("resets",)) for i in range(nb.VOTES)]
-    far = [(f"tape gradient returns fresh tensors {i}", ()) for i in range(nb.K)]
-    index = _index(*near, *far)
+    far = [(f"tape gradient returns fresh tensors {i}", ()) for i in range(2 * nb.K)]
+    index = _index(*near, *far)  # the tag a minority of the answers, as speaks_of needs
     assert nb.nearest_tag(index, "q", nb.bag(SAID), ["resets", "other-tag"]) == "resets"
     assert nb.nearest_tag(index, "q", nb.bag(SAID), ["other-tag"]) is None  # not this rubric's
     assert nb.nearest_tag(index, "other", nb.bag(SAID), ["resets"]) is None  # another question
@@ -234,7 +234,16 @@ def test_a_minority_or_a_distant_neighbourhood_names_nothing() -> None:
 
 def test_a_tie_goes_to_the_first_tag_by_name() -> None:
     both = [(SAID + f" variant {i}", ("b-tag", "a-tag")) for i in range(nb.K)]
-    assert nb.nearest_tag(_index(*both), "q", nb.bag(SAID), ["a-tag", "b-tag"]) == "a-tag"
+    far = [(f"tape gradient returns fresh tensors {i}", ()) for i in range(3 * nb.K)]
+    index = _index(*both, *far)
+    assert nb.nearest_tag(index, "q", nb.bag(SAID), ["a-tag", "b-tag"]) == "a-tag"
+
+
+def test_a_tag_most_answers_state_is_left_to_the_rules() -> None:
+    """speaks_of: no word can mark a tag that over a third of the question's answers carry."""
+    both = [(SAID + f" variant {i}", ("resets",)) for i in range(nb.K)]
+    far = [(f"tape gradient returns fresh tensors {i}", ()) for i in range(nb.K)]
+    assert nb.nearest_tag(_index(*both, *far), "q", nb.bag(SAID), ["resets"]) is None
 
 
 def test_words_read_denials_and_pairs() -> None:
@@ -328,3 +337,16 @@ def test_start_up_reads_the_index_only_when_the_setting_is_on(settings: Settings
     app = create_app(settings.model_copy(update={"freetext_neighbours": on}))
     with TestClient(app):
         assert nb._shipped.cache_info().currsize == (1 if on else 0)
+
+
+def test_a_tell_is_named_only_when_the_answer_has_a_word_that_marks_it() -> None:
+    """A short true answer sits near answers stating a tell only by the question's common
+    words ("compile", "graph"): the neighbours agree, but nothing in it speaks of the tell."""
+    q = question("tf-function-speedup")
+    text = "It compiles the step into a graph."
+    index = nb.shipped_index()
+    assert index is not None
+    assert not nb.speaks_of(index, q.id, nb.bag(text), "big-models-gain-most")
+    assert grade_freetext(q, text, neighbours=True).misconceptions == []
+    qid, stated, tag = STATED[0]
+    assert nb.speaks_of(index, qid, nb.bag(stated), tag)

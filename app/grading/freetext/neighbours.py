@@ -50,6 +50,8 @@ ARTEFACT = Path(__file__).with_name("neighbours.json")
 K = 7  # nearest labelled answers read
 VOTES = 4  # of them that must carry the same tag (a majority)
 MIN_SIMILARITY = 0.2  # cosine of the nearest one
+MARK_ANSWERS = 2  # a word marks a tag when this many of its labelled answers carry it ...
+MARK_LIFT = 3.0  # ... at this many times the tag's rate among the question's answers
 DIGITS = 3  # idf rounding
 _WORD = re.compile(r"[a-z_][a-z_0-9.]*")
 _NOT = re.compile(r"n't\b")
@@ -155,7 +157,29 @@ def nearest_tag(index: Index, question_id: str, words: Bag, tags: Iterable[str])
     ranked = votes.most_common()
     if not ranked or ranked[0][1] < VOTES:
         return None
-    return min(t for t, n in ranked if n == ranked[0][1])  # a tie: the first tag by name
+    tag = min(t for t, n in ranked if n == ranked[0][1])  # a tie: the first tag by name
+    return tag if speaks_of(index, question_id, words, tag) else None
+
+
+def speaks_of(index: Index, question_id: str, words: Bag, tag: str) -> bool:
+    """Whether the answer has a word (or word pair) that marks the labelled answers stating
+    `tag`: seen in at least `MARK_ANSWERS` of them, and the tag's share of the answers with
+    the word `MARK_LIFT` times its share of the question's answers (so a tag that a third
+    of the answers state is left to the rules' phrasings). Without one, the neighbours agree
+    only on the question's common words ("It compiles the step into a graph." is near answers saying
+    large models gain most, by "compile" and "graph"), which says nothing of the tell."""
+    answers = index.tags.get(question_id, ())
+    tagged = sum(1 for tags in answers if tag in tags)
+    if not tagged:
+        return False
+    base = tagged / len(answers)
+    postings = index.postings.get(question_id, {})
+    for word in words:
+        numbers = postings.get(word, ((), ()))[0]
+        hits = sum(1 for i in numbers if tag in answers[i])
+        if hits >= MARK_ANSWERS and hits / len(numbers) >= MARK_LIFT * base:
+            return True
+    return False
 
 
 def eligible(evidence: Evidence, verdict: str, named: Sequence[str]) -> bool:

@@ -96,7 +96,7 @@ class InterviewStatus(BaseModel):
 
 class RedFlag(BaseModel):
     tell: str  # a tell id, or the grader's misconception tag for lesser flags
-    kind: str  # "tell" | "misconception"
+    kind: str  # "tell" | "misconception" | "conduct" (the answer addressed the grader)
     label: str
     evidence: str
     correction: str

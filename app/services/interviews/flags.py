@@ -200,11 +200,30 @@ def _lesser_flag(
     )
 
 
+# An answer the free-text grader read as instructions to itself (signals.is_injection):
+# an interviewer notes that before any content.
+ADDRESSED_GRADER = Tell(
+    "addressed-the-grader",
+    "Wrote to the grader instead of answering",
+    "An interviewer reads the explanation, not instructions about how to mark it: answer "
+    "the question in your own words.",
+    (),
+    re.compile(r"(?!)"),
+    code.no_lines,
+)
+
+
 def find_red_flags(
     item: LoadedQuestion, position: int, answer: object, result: dict[str, Any] | None
 ) -> list[RedFlag]:
-    """Every tell (and other named misconception) one answer showed, with its evidence."""
+    """Every tell (and other named misconception) one answer showed, with its evidence;
+    an answer that addressed the grader, as a conduct flag."""
     flags = _from_tags(item, position, answer, result) if result else []
+    if result and (result.get("details") or {}).get("injection") and isinstance(answer, str):
+        flags.insert(
+            0,
+            _flag(ADDRESSED_GRADER, answer, item, position).model_copy(update={"kind": "conduct"}),
+        )
     if item.question.type in ("code", "code-fix") and isinstance(answer, str):
         for tell in TELLS:
             lines = tell.code_lines(answer)

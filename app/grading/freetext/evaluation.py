@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -134,7 +134,7 @@ class Row:
         return self.label == "correct" and bool(self.named_tags)
 
 
-def _mapped(tag_map: TagMap, question_id: str, tags: Iterable[str]) -> tuple[str, ...]:
+def mapped_tags(tag_map: TagMap, question_id: str, tags: Iterable[str]) -> tuple[str, ...]:
     found: list[str] = []
     for tag in tags:
         found += [t for t in tag_map.rubric_tags(question_id, tag) if t not in found]
@@ -157,7 +157,7 @@ def grade_rows(
             continue
         persona = answer.persona or ORIGINAL
         result, ms = _timed(question, answer.answer, repeat)
-        expected = _mapped(tag_map, question.id, answer.misconceptions)
+        expected = mapped_tags(tag_map, question.id, answer.misconceptions)
         rows.append(Row(
             question.id, persona, sides.side(persona), answer.verdict, result.verdict,
             expected, tuple(result.misconceptions), ms, answer.answer, answer.source,
@@ -212,3 +212,46 @@ def figures(rows: list[Row]) -> Figures:
         false_tells_on_correct=sum(r.false_tell_on_correct for r in correct),
         p50_ms=statistics.median([r.ms for r in rows]) if rows else 0.0,
     )
+
+
+@dataclass(frozen=True)
+class CoreLabelled:
+    """The core pack with every labelled answer to it, and which persona is on which side."""
+
+    folder: Path
+    pack: Pack
+    answers: list[LabelledAnswer]
+    sides: Sides
+    tag_map: TagMap
+
+
+def core_labelled() -> CoreLabelled:
+    """The repository's labelled answers to the core pack (what the artefacts train on)."""
+    from app.config import REPO_ROOT
+    from app.packs.loader import load_pack
+
+    folder = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
+    pack = load_pack(REPO_ROOT / "questions" / "gradient-tape").pack
+    if pack is None:
+        raise RuntimeError("the core pack does not load")
+    answers, _ = load_persona_answers(folder)
+    sides = load_sides(folder / "meta" / "sides.yaml")
+    return CoreLabelled(
+        folder, pack, answers, sides, load_tag_map(folder / "meta" / "tag-map.yaml")
+    )
+
+
+def artefact_main(argv: list[str], module: str, artefact: Path, build: Callable[[], str]) -> int:
+    """`python -m MODULE train [--check]`: write the trained artefact, or check it is the
+    one a fresh training writes (exit 1 if not)."""
+    if argv[:1] != ["train"]:
+        print(f"usage: python -m {module} train [--check]")
+        return 2
+    text = build()
+    if "--check" in argv:
+        same = artefact.is_file() and artefact.read_text(encoding="utf-8") == text
+        print("up to date" if same else f"{artefact} is out of date: retrain")
+        return 0 if same else 1
+    artefact.write_text(text, encoding="utf-8")
+    print(f"wrote {artefact}")
+    return 0

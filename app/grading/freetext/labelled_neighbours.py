@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.grading.freetext.neighbours import (
@@ -68,21 +68,10 @@ def _suggested_row(index: Index, rubric: Rubric, row: Any, words: Bag) -> Any:
 
 def build_artefact() -> dict[str, Any]:
     """The index of every labelled tune answer of the core pack's free-text questions."""
-    from app.config import REPO_ROOT
-    from app.grading.freetext.evaluation import (
-        load_persona_answers,
-        load_sides,
-        load_tag_map,
-    )
-    from app.packs.loader import load_pack
+    from app.grading.freetext.evaluation import core_labelled, mapped_tags
 
-    labelled = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
-    pack = load_pack(REPO_ROOT / "questions" / "gradient-tape").pack
-    if pack is None:
-        raise RuntimeError("the core pack does not load")
-    answers, _ = load_persona_answers(labelled)
-    sides = load_sides(labelled / "meta" / "sides.yaml")
-    tag_map = load_tag_map(labelled / "meta" / "tag-map.yaml")
+    core = core_labelled()
+    pack, answers, sides, tag_map = core.pack, core.answers, core.sides, core.tag_map
     questions = {
         q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
     }
@@ -91,7 +80,7 @@ def build_artefact() -> dict[str, Any]:
         key=lambda a: (a.question_id, a.persona, a.source, a.answer),
     )
     stored = [
-        (a.question_id, a.answer, _mapped(tag_map, a.question_id, a.misconceptions))
+        (a.question_id, a.answer, mapped_tags(tag_map, a.question_id, a.misconceptions))
         for a in tune
         if a.question_id in questions
     ]
@@ -117,13 +106,6 @@ def build_artefact() -> dict[str, Any]:
     }
 
 
-def _mapped(tag_map: Any, question_id: str, tags: Iterable[str]) -> tuple[str, ...]:
-    found: list[str] = []
-    for tag in tags:
-        found += [t for t in tag_map.rubric_tags(question_id, tag) if t not in found]
-    return tuple(found)
-
-
 def dumps(artefact: dict[str, Any]) -> str:
     return json.dumps(artefact, sort_keys=True, indent=0) + "\n"
 
@@ -134,28 +116,12 @@ def final_sets_left_out() -> list[str]:
     rows, rules alone -> with the suggestion (exact, correct-vs-not, named, false tells)."""
     import yaml
 
-    from app.config import REPO_ROOT
-    from app.grading.freetext.evaluation import (
-        figures,
-        grade_rows,
-        load_persona_answers,
-        load_sides,
-        load_tag_map,
-    )
-    from app.packs.loader import load_pack
+    from app.grading.freetext.evaluation import core_labelled, figures, grade_rows
 
-    labelled = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
-    pack = load_pack(REPO_ROOT / "questions" / "gradient-tape").pack
-    if pack is None:
-        raise RuntimeError("the core pack does not load")
-    raw = yaml.safe_load((labelled / "meta" / "sides.yaml").read_text(encoding="utf-8"))
-    answers, _ = load_persona_answers(labelled)
-    rows, _ = grade_rows(
-        pack,
-        answers,
-        tag_map=load_tag_map(labelled / "meta" / "tag-map.yaml"),
-        sides=load_sides(labelled / "meta" / "sides.yaml"),
-    )
+    core = core_labelled()
+    pack = core.pack
+    raw = yaml.safe_load((core.folder / "meta" / "sides.yaml").read_text(encoding="utf-8"))
+    rows, _ = grade_rows(pack, core.answers, tag_map=core.tag_map, sides=core.sides)
     rubrics = {
         q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
     }

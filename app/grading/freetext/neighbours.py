@@ -269,19 +269,12 @@ def index_for(question: FreeText) -> Index | None:
 
 
 def main(argv: list[str]) -> int:
-    if argv[:1] != ["train"]:
-        print("usage: python -m app.grading.freetext.neighbours train [--check]")
-        return 2
+    from app.grading.freetext.evaluation import artefact_main
     from app.grading.freetext.labelled_neighbours import build_artefact, dumps
 
-    text = dumps(build_artefact())
-    if "--check" in argv:
-        same = ARTEFACT.is_file() and ARTEFACT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{ARTEFACT} is out of date: retrain")
-        return 0 if same else 1
-    ARTEFACT.write_text(text, encoding="utf-8")
-    print(f"wrote {ARTEFACT}")
-    return 0
+    return artefact_main(
+        argv, "app.grading.freetext.neighbours", ARTEFACT, lambda: dumps(build_artefact())
+    )
 
 
 if __name__ == "__main__":

@@ -177,24 +177,12 @@ def _rounded(model: Model | None) -> dict[str, Any] | None:
 def build_artefact() -> dict[str, Any]:
     """Train one model per free-text question of the core pack on the labelled tune
     personas (the rules' verdicts, the second opinion off) and describe the data."""
-    from app.config import REPO_ROOT
-    from app.grading.freetext.evaluation import (
-        grade_rows,
-        load_persona_answers,
-        load_sides,
-        load_tag_map,
-    )
-    from app.packs.loader import load_pack
+    from app.grading.freetext.evaluation import core_labelled, grade_rows
     from app.packs.schema import FreeText
 
-    labelled = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
-    pack = load_pack(REPO_ROOT / "questions" / "gradient-tape").pack
-    if pack is None:
-        raise RuntimeError("the core pack does not load")
-    answers, _ = load_persona_answers(labelled)
-    sides = load_sides(labelled / "meta" / "sides.yaml")
-    tag_map = load_tag_map(labelled / "meta" / "tag-map.yaml")
-    rows, _ = grade_rows(pack, answers, tag_map=tag_map, sides=sides)
+    core = core_labelled()
+    pack = core.pack
+    rows, _ = grade_rows(pack, core.answers, tag_map=core.tag_map, sides=core.sides)
     tune = sorted(
         (r for r in rows if r.side == "tune" and r.evidence),
         key=lambda r: (r.question_id, r.persona, r.source, r.answer),
@@ -267,17 +255,11 @@ def incorrect_model_for(question_id: str, rubric: Rubric) -> Model | None:
 
 
 def main(argv: list[str]) -> int:
-    if argv[:1] != ["train"]:
-        print("usage: python -m app.grading.freetext.second_opinion train [--check]")
-        return 2
-    text = dumps(build_artefact())
-    if "--check" in argv:
-        same = ARTEFACT.is_file() and ARTEFACT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{ARTEFACT} is out of date: retrain")
-        return 0 if same else 1
-    ARTEFACT.write_text(text, encoding="utf-8")
-    print(f"wrote {ARTEFACT}")
-    return 0
+    from app.grading.freetext.evaluation import artefact_main
+
+    return artefact_main(
+        argv, "app.grading.freetext.second_opinion", ARTEFACT, lambda: dumps(build_artefact())
+    )
 
 
 if __name__ == "__main__":

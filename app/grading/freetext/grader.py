@@ -218,7 +218,9 @@ def _second_opinion_on() -> bool:
     return get_settings().freetext_second_opinion
 
 
-def _second_opinion(question: FreeText, answer: str, result: GradeResult) -> GradeResult:
+def _second_opinion(
+    question: FreeText, answer: str, normalised: Normalised, result: GradeResult
+) -> GradeResult:
     """The learned second opinion (second_opinion.py) on a rules result, with
     feedback that matches the verdict it lands on; anything else is left as it is."""
     rubric = question.rubric
@@ -227,7 +229,7 @@ def _second_opinion(question: FreeText, answer: str, result: GradeResult) -> Gra
         return result
     evidence = evidence_of(rubric, result)
     incorrect = incorrect_model_for(question.id, rubric)
-    feats = features(answer, evidence)
+    feats = features(answer, evidence, normalised.units)
     second = second_verdict(model, feats, evidence, result.verdict, incorrect)
     if second == result.verdict:
         return result
@@ -285,19 +287,19 @@ def grade_freetext(
     `neighbours`: let the nearest labelled answers name a tell the rules missed
     (neighbours.py); None reads the setting `freetext_neighbours`.
     """
-    result = _grade_rules(question, answer)
+    normalised = normalise(answer or "")
+    result = _grade_rules(question, answer, normalised)
     if neighbours is None:
         neighbours = _neighbours_on()
     if neighbours:
         result = add_suggestion(question, answer, result)
     if second_opinion is None:
         second_opinion = _second_opinion_on()
-    return _second_opinion(question, answer, result) if second_opinion else result
+    return _second_opinion(question, answer, normalised, result) if second_opinion else result
 
 
-def _grade_rules(question: FreeText, answer: str) -> GradeResult:
+def _grade_rules(question: FreeText, answer: str, normalised: Normalised) -> GradeResult:
     rubric = question.rubric
-    normalised = normalise(answer or "")
     if normalised.empty or not any(ch.isalnum() for u in normalised.units for ch in u.text):
         # An answer whose every claim was retracted (retraction.py) is empty, but not blank.
         withdrawn = any(ch.isalnum() for ch in clean(answer or "")[0])

@@ -42,7 +42,7 @@ from typing import Any
 
 from app.grading.freetext.fitting import Evidence
 from app.grading.freetext.lemmas import lemma
-from app.grading.freetext.normalise import normalise
+from app.grading.freetext.normalise import Unit, normalise
 from app.grading.freetext.signals import MIN_PADDING_WORDS, is_padding, without_padding
 from app.packs.rubric import Rubric
 
@@ -61,10 +61,12 @@ _STOP = frozenset(
 Features = dict[str, float]
 
 
-def features(text: str, evidence: Evidence) -> Features:
+def features(text: str, evidence: Evidence, units: Sequence[Unit] | None = None) -> Features:
     """Content-word lemmas of the prose left after the padding cut (binary), rule concepts
-    found, the rules' score and length."""
-    units = normalise(text[:5_000]).units
+    found, the rules' score and length. `units`: the answer as the rules read it
+    (`normalise(text).units`), when the caller has it already."""
+    if units is None:
+        units = normalise(text).units
     prose = [
         w.lower() for u in units if not u.is_code for w in _WORD.findall(without_padding(u.text))
     ]

@@ -20,6 +20,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 TICKET = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
+GENERATED = "anon-"  # a ticket this process made up for a submission that brought none
 DEFAULT_SECONDS = 5.0  # until this server has graded something
 current_ticket: ContextVar[str | None] = ContextVar("grading_ticket", default=None)
 
@@ -44,7 +45,7 @@ class GradingQueue:
     def holding(self) -> Iterator[str]:
         """Hold a place from now until the block ends; the duration is remembered."""
         given = current_ticket.get()
-        ticket = given if given and TICKET.match(given) else f"anon-{next(self._counter)}"
+        ticket = given if given and TICKET.match(given) else f"{GENERATED}{next(self._counter)}"
         self._arrivals[ticket] = next(self._counter)
         began = time.monotonic()
         try:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from app.grading.code.queue import TICKET, GradingQueue, QueueStatus
+from app.grading.code.queue import GENERATED, TICKET, GradingQueue, QueueStatus
 from app.grading.remote import jobs
 
 # KEYS: stream. ARGV: how many entries to read at most, then entry ids. Returns, per id, the
@@ -88,7 +88,7 @@ class SharedQueue(GradingQueue):
         """Let a poll reaching any web process find `ticket`'s entry, for `seconds`. Only a
         page's own ticket (generated ones repeat across processes); the first holder of a
         ticket keeps it. Best effort: False when not shared."""
-        if ticket.startswith("anon-") or not TICKET.match(ticket) or not entry:
+        if ticket.startswith(GENERATED) or not TICKET.match(ticket) or not entry:
             return False
         try:
             ttl = max(1, math.ceil(seconds))

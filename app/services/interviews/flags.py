@@ -200,19 +200,6 @@ def _lesser_flag(
     )
 
 
-# An answer the free-text grader read as instructions to itself (signals.is_injection):
-# an interviewer notes that before any content.
-ADDRESSED_GRADER = Tell(
-    "addressed-the-grader",
-    "Wrote to the grader instead of answering",
-    "An interviewer reads the explanation, not instructions about how to mark it: answer "
-    "the question in your own words.",
-    (),
-    re.compile(r"(?!)"),
-    code.no_lines,
-)
-
-
 def find_red_flags(
     item: LoadedQuestion, position: int, answer: object, result: dict[str, Any] | None
 ) -> list[RedFlag]:
@@ -220,10 +207,7 @@ def find_red_flags(
     an answer that addressed the grader, as a conduct flag."""
     flags = _from_tags(item, position, answer, result) if result else []
     if result and (result.get("details") or {}).get("injection") and isinstance(answer, str):
-        flags.insert(
-            0,
-            _flag(ADDRESSED_GRADER, answer, item, position).model_copy(update={"kind": "conduct"}),
-        )
+        flags.insert(0, _addressed_grader(answer, item, position))
     if item.question.type in ("code", "code-fix") and isinstance(answer, str):
         for tell in TELLS:
             lines = tell.code_lines(answer)
@@ -236,6 +220,21 @@ def find_red_flags(
             if _states(tell, statement)
         ]
     return _unique(flags)
+
+
+def _addressed_grader(answer: str, item: LoadedQuestion, position: int) -> RedFlag:
+    """An answer the free-text grader read as instructions to itself (signals.is_injection):
+    an interviewer notes that before any content."""
+    return RedFlag(
+        tell="addressed-the-grader",
+        kind="conduct",
+        label="Wrote to the grader instead of answering",
+        evidence=_clip(answer),
+        correction="An interviewer reads the explanation, not instructions about how to mark "
+        "it: answer the question in your own words.",
+        question_id=item.question.id,
+        position=position,
+    )
 
 
 def _states(tell: Tell, statement: str) -> bool:

@@ -8,11 +8,21 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import REPO_ROOT, Settings
+from app.config import REPO_ROOT, Settings, get_settings
 from app.main import create_app
 
 FIXTURE_PACKS = Path(__file__).parent / "packs" / "fixtures"
 CORE_PACK = REPO_ROOT / "questions" / "gradient-tape"
+
+
+def env_setting(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> Iterator[None]:
+    """For a fixture to `yield from`: the environment setting `name` is `value` for one
+    test, as get_settings() reads it (its cache cleared on the way in and out)."""
+    monkeypatch.setenv(name, value)
+    get_settings.cache_clear()
+    yield
+    monkeypatch.delenv(name)
+    get_settings.cache_clear()
 
 
 @pytest.fixture

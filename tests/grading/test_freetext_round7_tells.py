@@ -30,6 +30,7 @@ from app.grading.freetext.evaluation import Row, load_sides
 from app.grading.freetext.fitting import Evidence
 from app.main import create_app
 from app.packs.loader import LoadedQuestion
+from tests.conftest import env_setting
 from tests.grading.core_questions import CORE, question
 
 LABELLED = CORE.parent.parent / "tests" / "grading" / "freetext_labelled"
@@ -98,11 +99,7 @@ RIGHT = [
 
 @pytest.fixture
 def setting_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TAPEQUIZ_FREETEXT_NEIGHBOURS", "true")
-    get_settings.cache_clear()
-    yield
-    monkeypatch.delenv("TAPEQUIZ_FREETEXT_NEIGHBOURS")
-    get_settings.cache_clear()
+    yield from env_setting(monkeypatch, "TAPEQUIZ_FREETEXT_NEIGHBOURS", "true")
 
 
 def test_the_artefact_is_what_the_labelled_tune_personas_give() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -30,6 +30,7 @@ from app.grading.freetext.grader import (
 )
 from app.grading.freetext.signals import MIN_PADDING_WORDS, is_padding
 from app.packs.loader import LoadedQuestion
+from tests.conftest import env_setting
 from tests.grading.core_questions import CORE, question
 
 LABELLED = CORE.parent.parent / "tests" / "grading" / "freetext_labelled"
@@ -54,21 +55,13 @@ LOWERED_TO_INCORRECT = (
 
 
 @pytest.fixture
-def setting_on(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("TAPEQUIZ_FREETEXT_SECOND_OPINION", "true")
-    get_settings.cache_clear()
-    yield
-    monkeypatch.delenv("TAPEQUIZ_FREETEXT_SECOND_OPINION")
-    get_settings.cache_clear()
+def setting_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    yield from env_setting(monkeypatch, "TAPEQUIZ_FREETEXT_SECOND_OPINION", "true")
 
 
 @pytest.fixture
-def setting_off(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("TAPEQUIZ_FREETEXT_SECOND_OPINION", "false")
-    get_settings.cache_clear()
-    yield
-    monkeypatch.delenv("TAPEQUIZ_FREETEXT_SECOND_OPINION")
-    get_settings.cache_clear()
+def setting_off(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    yield from env_setting(monkeypatch, "TAPEQUIZ_FREETEXT_SECOND_OPINION", "false")
 
 
 def test_the_artefact_is_what_the_labelled_tune_personas_train() -> None:

@@ -89,9 +89,11 @@ class Settings(BaseSettings):
         default=True, description="Let learned models move a free-text verdict one step."
     )
     # The nearest labelled answers name a tell the rules missed (round 7,
-    # app/grading/freetext/neighbours.py, docs/freetext.md "Round 7: nearest labelled answers").
+    # app/grading/freetext/neighbours.py, docs/freetext.md "Round 7: nearest labelled answers");
+    # on since round 8, when the suggestion learned to read a denial ("Round 8: a suggested
+    # tell must be stated").
     freetext_neighbours: bool = Field(
-        default=False, description="Let the nearest labelled answers name a missed free-text tell."
+        default=True, description="Let the nearest labelled answers name a missed free-text tell."
     )
 
     # Instructor pack uploads (issue 7, INSTRUCTOR): limits checked before anything is unpacked.

@@ -166,11 +166,12 @@ def test_adds_nothing_where_the_rules_already_decided(qid: str, text: str) -> No
     assert grade_freetext(q, text, neighbours=True) == grade_freetext(q, text, neighbours=False)
 
 
-def test_off_by_default() -> None:
-    qid, text, _ = STATED[0]
-    assert get_settings().freetext_neighbours is False
+def test_on_by_default() -> None:
+    """On since round 8 (it was off in round 7, when it could name a tell on a denial)."""
+    qid, text, tag = STATED[0]
+    assert get_settings().freetext_neighbours is True
     result = grade_freetext(question(qid), text)
-    assert result.misconceptions == [] and "neighbours" not in result.details
+    assert result.misconceptions == [tag] and result.details["neighbours"] == tag
 
 
 def test_never_raises_a_verdict_on_hostile_answers() -> None:
@@ -212,7 +213,7 @@ SAID = "the optimizer resets the gradients after each step for you"
 
 
 def test_a_majority_of_the_nearest_answers_names_their_tag() -> None:
-    near = [(SAID + f" variant {i}", ("resets",)) for i in range(nb.VOTES)]
+    near = [(SAID + f" variant {i}", ("resets",)) for i in range(nb.K - nb.UNTAGGED)]
     far = [(f"tape gradient returns fresh tensors {i}", ()) for i in range(2 * nb.K)]
     index = _index(*near, *far)  # the tag a minority of the answers, as speaks_of needs
     assert nb.nearest_tag(index, "q", nb.bag(SAID), ["resets", "other-tag"]) == "resets"

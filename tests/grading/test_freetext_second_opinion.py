@@ -130,8 +130,9 @@ def test_a_lowered_answer_is_told_why(setting_on: None) -> None:
 def test_a_partial_answer_it_is_sure_of_is_lowered_to_incorrect(setting_on: None) -> None:
     qid, text = LOWERED_TO_INCORRECT
     rubric = question(qid).rubric
-    rules = grade_freetext(question(qid), text, second_opinion=False)
-    result = grade_freetext(question(qid), text)
+    # the neighbours (on by default since round 8) would name a tell first
+    rules = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
+    result = grade_freetext(question(qid), text, neighbours=False)
     assert (rules.verdict, rules.misconceptions, result.verdict) == ("partial", [], "incorrect")
     assert result.details["second_opinion"] == "lowered"
     assert result.score < rubric.thresholds.partial

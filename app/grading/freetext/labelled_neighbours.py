@@ -17,6 +17,7 @@ from typing import Any
 
 from app.grading.freetext.neighbours import (
     MIN_SIMILARITY,
+    UNTAGGED,
     VOTES,
     Bag,
     Entry,
@@ -49,7 +50,9 @@ def suggested_rows(
         index = shipped if mine[0].side != "tune" else None
         if index is None:
             pool = [r for r in tune if r.persona != persona]
-            index = build_index([Entry(r.question_id, bags[id(r)], r.expected_tags) for r in pool])
+            index = build_index(
+                [Entry(r.question_id, bags[id(r)], r.expected_tags, r.answer) for r in pool]
+            )
         for row in mine:
             out[id(row)] = _suggested_row(index, rubrics[row.question_id], row, bags[id(row)])
     return [out[id(r)] for r in rows]
@@ -59,7 +62,7 @@ def _suggested_row(index: Index, rubric: Rubric, row: Any, words: Bag) -> Any:
     if row.evidence is None or not eligible(row.evidence, row.verdict, row.named_tags):
         return row
     tells = {m.tag: m for m in rubric.misconceptions}
-    tag = nearest_tag(index, row.question_id, words, tells)
+    tag = nearest_tag(index, row.question_id, words, tells, row.answer)
     if tag is None:
         return row
     verdict = suggested_verdict(rubric, row.evidence, tells[tag])
@@ -93,6 +96,7 @@ def build_artefact() -> dict[str, Any]:
         },
         "k": K,
         "votes": VOTES,
+        "untagged": UNTAGGED,
         "min_similarity": MIN_SIMILARITY,
         "questions": {
             qid: {

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from app.grading.freetext.fitting import Evidence, Line, evidence_of, line_score, line_verdict
+from app.grading.freetext.matching import asks, find_hits
 from app.grading.freetext.normalise import normalise
 from app.grading.results import Feedback, GradeResult
 from app.packs.rubric import Misconception, Rubric
@@ -49,12 +50,14 @@ from app.packs.schema import FreeText
 ARTEFACT = Path(__file__).with_name("neighbours.json")
 K = 7  # nearest labelled answers read
 VOTES = 4  # of them that must carry the same tag (a majority)
+UNTAGGED = 2  # at most this many of them may carry no tag of the rubric (a margin)
 MIN_SIMILARITY = 0.2  # cosine of the nearest one
 MARK_ANSWERS = 2  # a word marks a tag when this many of its labelled answers carry it ...
 MARK_LIFT = 3.0  # ... at this many times the tag's rate among the question's answers
 DIGITS = 3  # idf rounding
 _WORD = re.compile(r"[a-z_][a-z_0-9.]*")
 _NOT = re.compile(r"n't\b")
+_CUES = frozenset({"not", "never", "no"})  # a denial's own word: not read for polarity
 _STOP = frozenset(
     """the a an of to is are be it in on and or that this for with as by you your we i they
     them its at from do does so""".split()  # noqa: SIM905
@@ -90,6 +93,7 @@ class Entry:
     question_id: str
     bag: Bag
     tags: tuple[str, ...]
+    text: str = ""  # as written: how a voting answer states its words (reads_as_stated)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,7 @@ class Index:
     idf: dict[str, float]
     postings: dict[str, dict[str, tuple[array[int], array[float]]]]
     tags: dict[str, tuple[tuple[str, ...], ...]]
+    texts: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     def vector(self, words: Bag) -> dict[str, float]:
         weights = {w: (1 + math.log(c)) * self.idf[w] for w, c in words.items() if w in self.idf}
@@ -130,7 +135,9 @@ def build_index(entries: Sequence[Entry], idf: Mapping[str, float] | None = None
     index = Index(dict(idf if idf is not None else idf_of(entries)), {}, {})
     words = {w: w for w in index.idf}  # one string per word, shared by every question
     tags: dict[str, list[tuple[str, ...]]] = {}
+    texts: dict[str, list[str]] = {}
     for entry in entries:
+        texts.setdefault(entry.question_id, []).append(entry.text)
         numbered = tags.setdefault(entry.question_id, [])
         postings = index.postings.setdefault(entry.question_id, {})
         for word, weight in index.vector(entry.bag).items():
@@ -138,12 +145,20 @@ def build_index(entries: Sequence[Entry], idf: Mapping[str, float] | None = None
             numbers.append(len(numbered))
             weights.append(weight)
         numbered.append(entry.tags)
-    return dataclasses.replace(index, tags={q: tuple(t) for q, t in tags.items()})
+    return dataclasses.replace(
+        index,
+        tags={q: tuple(t) for q, t in tags.items()},
+        texts={q: tuple(t) for q, t in texts.items()},
+    )
 
 
-def nearest_tag(index: Index, question_id: str, words: Bag, tags: Iterable[str]) -> str | None:
-    """The tag (one of `tags`) that `VOTES` of the `K` nearest labelled answers carry,
-    when the nearest is at least `MIN_SIMILARITY` alike; None otherwise."""
+def nearest_tag(
+    index: Index, question_id: str, words: Bag, tags: Iterable[str], text: str = ""
+) -> str | None:
+    """The tag (one of `tags`) that `VOTES` of the `K` nearest labelled answers carry, with
+    at most `UNTAGGED` of them carrying no tag of this rubric, when the nearest is at least
+    `MIN_SIMILARITY` alike and the answer (`text`, as written) states a word that marks the
+    tag as the answers carrying it do (`reads_as_stated`); None otherwise."""
     known = set(tags)
     query = index.vector(words)
     if not query or not known:
@@ -157,29 +172,80 @@ def nearest_tag(index: Index, question_id: str, words: Bag, tags: Iterable[str])
     ranked = votes.most_common()
     if not ranked or ranked[0][1] < VOTES:
         return None
+    if sum(1 for _, i in nearest if not known & set(answers[i])) > UNTAGGED:
+        return None
     tag = min(t for t, n in ranked if n == ranked[0][1])  # a tie: the first tag by name
-    return tag if speaks_of(index, question_id, words, tag) else None
+    marks = [w for w in marking_words(index, question_id, words, tag) if "|" not in w]
+    texts = index.texts.get(question_id, ())
+    voters = [texts[i] for _, i in nearest if tag in answers[i] and i < len(texts)]
+    return tag if marks and reads_as_stated(text, marks, voters) else None
 
 
 def speaks_of(index: Index, question_id: str, words: Bag, tag: str) -> bool:
     """Whether the answer has a word (or word pair) that marks the labelled answers stating
-    `tag`: seen in at least `MARK_ANSWERS` of them, and the tag's share of the answers with
-    the word `MARK_LIFT` times its share of the question's answers (so a tag that a third
-    of the answers state is left to the rules' phrasings). Without one, the neighbours agree
-    only on the question's common words ("It compiles the step into a graph." is near answers saying
-    large models gain most, by "compile" and "graph"), which says nothing of the tell."""
+    `tag` (`marking_words`)."""
+    return bool(marking_words(index, question_id, words, tag))
+
+
+def marking_words(index: Index, question_id: str, words: Bag, tag: str) -> list[str]:
+    """The answer's words (and word pairs) that mark the labelled answers stating `tag`:
+    seen in at least `MARK_ANSWERS` of them, and the tag's share of the answers with the
+    word `MARK_LIFT` times its share of the question's answers (so a tag that a third of
+    the answers state is left to the rules' phrasings). Without one, the neighbours agree
+    only on the question's common words ("It compiles the step into a graph." is near
+    answers saying large models gain most, by "compile" and "graph"), which says nothing
+    of the tell."""
     answers = index.tags.get(question_id, ())
     tagged = sum(1 for tags in answers if tag in tags)
     if not tagged:
-        return False
+        return []
     base = tagged / len(answers)
     postings = index.postings.get(question_id, {})
+    found = []
     for word in words:
         numbers = postings.get(word, ((), ()))[0]
         hits = sum(1 for i in numbers if tag in answers[i])
         if hits >= MARK_ANSWERS and hits / len(numbers) >= MARK_LIFT * base:
-            return True
-    return False
+            found.append(word)
+    return found
+
+
+def reads_as_stated(text: str, marks: Sequence[str], voters: Sequence[str]) -> bool:
+    """Whether no marking word is only denied in the answer while most of the voting
+    answers that use it state it. The rules' own reader (matching.find_hits) reads each
+    use: denied, said of another framework, inside an open condition or asked counts as
+    not stated. "Trainable variables are watched automatically; you never need tape.watch"
+    and "persistent is not needed unless ..." sit among answers that state the tell with
+    those very words, but deny them (round 8)."""
+    said = _stated(text, marks)
+    for word, states in said.items():
+        if True in states:
+            continue
+        theirs = [s[word] for s in (_stated(v, [word]) for v in voters) if word in s]
+        if sum(s == {True} for s in theirs) * 2 > len(theirs):
+            return False
+    return True
+
+
+def _stated(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
+    """Each marking word found in `text` -> how its uses read (True: stated)."""
+    if not text:
+        return {}
+    units = normalise(text).units
+    found: dict[str, set[bool]] = {}
+    for word in marks:
+        if word in _CUES:
+            continue
+        for hit in find_hits(units, [_phrasing(word)]):
+            found.setdefault(word, set()).add(hit.affirmed and not (hit.foreign or hit.conditional))
+        pattern = re.compile(_phrasing(word), re.IGNORECASE)
+        if any(asks(u) and pattern.search(f"{u.text}\n{u.lemmas}") for u in units):
+            found.setdefault(word, set()).add(False)  # asked, which states nothing
+    return found
+
+
+def _phrasing(word: str) -> str:
+    return r"\b" + re.escape(word) + r"(?!\w)"
 
 
 def eligible(evidence: Evidence, verdict: str, named: Sequence[str]) -> bool:
@@ -212,7 +278,8 @@ def add_suggestion(question: FreeText, answer: str, result: GradeResult) -> Grad
         return result
     index = index_for(question)
     tells = {m.tag: m for m in rubric.misconceptions}
-    tag = nearest_tag(index, question.id, bag(answer), tells) if index is not None else None
+    words = bag(answer)
+    tag = nearest_tag(index, question.id, words, tells, answer) if index is not None else None
     if tag is None:
         return result
     tell = tells[tag]
@@ -248,7 +315,7 @@ def _shipped() -> tuple[dict[str, str], Index | None]:
         questions = _loaded()["questions"]
         prompts = {str(q): str(v["prompt"]) for q, v in questions.items()}
         entries = [
-            Entry(str(q), bag(str(a["answer"])), tuple(str(t) for t in a["tags"]))
+            Entry(str(q), bag(str(a["answer"])), tuple(str(t) for t in a["tags"]), str(a["answer"]))
             for q, v in questions.items()
             for a in v["answers"]
         ]

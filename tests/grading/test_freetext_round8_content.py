@@ -59,6 +59,8 @@ NEW_TELLS = [
     ("trainable-vs-all-variables", "bn-stats-get-gradients", "Weight decay would still shrink the moving statistics."),
     ("higher-order-derivatives", "gradient-order-argument", "Call tape.gradient(y, x, order=2)."),
     ("higher-order-derivatives", "tape-has-hessian", "Just call tape.hessian(y, x) on a persistent tape."),
+    ("gradient-vs-apply", "apply-computes-gradients", "The optimizer calculates gradients and applies them."),
+    ("gradient-vs-apply", "apply-computes-gradients", "apply_gradients differentiates the loss, then updates."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -90,6 +92,10 @@ CORRECT = [
     ("trainable-vs-all-variables", "The optimizer creates slot variables for every variable it sees, Adam keeps two extra copies each."),
     ("trainable-vs-all-variables", "The moving statistics are updated by assignment during the forward pass, not by gradient descent."),
     ("higher-order-derivatives", "GradientTape has no hessian method; use outer.jacobian of the inner gradient."),
+    # A participle is no claim that the optimizer computes the gradients.
+    ("gradient-vs-apply", "The optimizer then applies the computed gradients to the variables."),
+    ("gradient-vs-apply", "apply_gradients takes the already computed gradients and updates the weights."),
+    ("gradient-vs-apply", "The optimizer computes the update from the gradients and assigns it."),
 ]  # fmt: skip
 
 

@@ -96,6 +96,10 @@ CORRECT = [
     ("gradient-vs-apply", "The optimizer then applies the computed gradients to the variables."),
     ("gradient-vs-apply", "apply_gradients takes the already computed gradients and updates the weights."),
     ("gradient-vs-apply", "The optimizer computes the update from the gradients and assigns it."),
+    # A word of the tell's subject in another role or another clause.
+    ("gradient-vs-apply", "You don't have to call minimize; apply_gradients is the lower-level call that minimize itself uses."),
+    ("training-flag", "The optimizer only updates trainable weights; BatchNorm's moving statistics are updated in the forward pass."),
+    ("trainable-vs-all-variables", "Both lists hold the same tf.Variable objects, no copies; one is a subset of the other."),
 ]  # fmt: skip
 
 

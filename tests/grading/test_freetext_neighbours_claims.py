@@ -231,3 +231,26 @@ def test_needs_a_margin_over_untagged_neighbours(near: int, untagged: int, named
     said = nb.bag("the optimizer resets the gradients after each step for you")
     tag = nb.nearest_tag(_index(near, untagged), "q", said, ["resets"])
     assert (tag == "resets") is named
+
+
+def _ordered_index(extra: str) -> nb.Index:
+    """Tagged and untagged answers with the same words in another order: only word pairs
+    (and `extra`, if given) tell the tagged ones apart."""
+    tagged = [nb.Entry("q", nb.bag(f"weights update gradient step {extra}"), ("t",))] * 5
+    untagged = [nb.Entry("q", nb.bag("gradient update weights step"), ())] * 12
+    filler = [nb.Entry("other", nb.bag(f"filler words {i} apple pear"), ()) for i in range(20)]
+    return nb.build_index([*tagged, *untagged, *filler])
+
+
+def test_word_pairs_alone_do_not_mark_a_tell() -> None:
+    said = nb.bag("weights update gradient step")
+    assert nb.speaks_of(_ordered_index(""), "q", said, "t")  # round 7 would name it
+    assert nb.nearest_tag(_ordered_index(""), "q", said, ["t"]) is None
+    said = nb.bag("weights update gradient step always")
+    assert nb.nearest_tag(_ordered_index("always"), "q", said, ["t"]) == "t"
+
+
+def test_a_marking_word_in_an_open_condition_is_not_stated() -> None:
+    voters = ["You pass model.variables instead and it trains fine."] * 3
+    text = "If you pass model.variables instead, the frozen layers get trained too."
+    assert not nb.reads_as_stated(text, ["model.variables"], voters)

@@ -83,11 +83,12 @@ def test_miss_causes() -> None:
     assert miss_cause(rubric, "Something else entirely.", "t", []) == "no-phrasing"
 
 
-def test_lexicon_widens_word_alternatives_but_is_off_in_grading() -> None:
+def test_lexicon_widens_word_alternatives_but_grading_uses_one_group() -> None:
     pattern = r"tape\.gradient ~ (updates?|changes?) ~ (weights?|model) & !(track\w*)"
     widened = widen(pattern, CANDIDATE_GROUPS)
     assert "params?" in widened and "modif\\w*" in widened and widened.endswith("!(track\\w*)")
-    assert GROUPS == () and widen(pattern) == pattern
+    # round 8: only record|track is on (the one group chosen in every LOPO fold)
+    assert GROUPS == (("record\\w*", "track\\w*"),) and widen(pattern) == pattern
     assert compile_phrasing(r"the (weights?|model) ~ moved").search("the params moved") is None
 
 

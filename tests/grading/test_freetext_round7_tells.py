@@ -46,7 +46,8 @@ STATED = [
     ),
     (
         "no-zero-grad",
-        "TensorFlow handles that for you: apply_gradients wipes them once it has used them.",
+        # round 8: as one sentence ("...: apply_gradients wipes them ...") the rules read it
+        "TensorFlow handles that for you. apply_gradients wipes them once it has used them.",
         "optimizer-clears-grads",
     ),
     (

@@ -15,6 +15,11 @@ with the inner tape"): "(all|every) & gradients? & None & !(before|upstream)" is
 "every gradient is None", not the correct "every variable before h gets None". A role
 matches whole words ("all" is not in "allowed"). Claims are read in prose only: code
 states what it does, and a role salad across code lines is no claim.
+
+Round 8 (issue 14): a clause whose object is "it"/"them" takes its antecedent's role from
+the clause before ("numpy converts the array back and the tape can still track it"),
+unless a contrast parts them or the clause before denies something - measured on the
+personas nobody read (docs/freetext.md "Round 8: reading a claim across its clause").
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from app.grading.freetext.matching import (
+    _CUE,
     _TERMINATOR,
     Hit,
     _is_foreign,
@@ -81,7 +87,8 @@ def _whole_prose(units: tuple[Unit, ...]) -> str:
 
 
 def find_claim_hits(units: tuple[Unit, ...], claim: Claim) -> list[Hit]:
-    """Every clause of the prose that carries all the roles, with its polarity."""
+    """Every clause of the prose that carries all the roles, with its polarity (a clause
+    may also take roles from the one before it, `_joined_start`)."""
     whole = _whole_prose(units)
     if not all(role.search(whole) for role in claim.roles):
         return []  # one role absent from the whole answer: no clause can carry the claim
@@ -100,8 +107,9 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
         clauses = _clauses(masked)
         for index, (start, end) in enumerate(clauses):
             taken = _roles_taken(text, claim.roles, start, end)
-            if taken is None and index and _PRONOUN_SUBJECT.match(text, clauses[index - 1][1]):
-                taken = _roles_taken(text, claim.roles, clauses[index - 1][0], end)
+            back = _joined_start(text, masked, clauses, index) if taken is None else None
+            if back is not None:
+                taken = _roles_taken(text, claim.roles, back, end)
                 taken = taken if taken is not None and _span(taken)[1] > start else None
             if taken is not None and not _excluded(claim, unit.text, text):
                 read = _roles_as_content(masked, taken)
@@ -121,6 +129,35 @@ _PRONOUN_SUBJECT = re.compile(
     r"|you(?:'ll|\s+will)?\s+(?:get|obtain|end\s+up\s+with))\b",
     re.IGNORECASE,
 )
+
+
+# A clause whose object is a pronoun ("... and the tape can still track it") takes its
+# antecedent from the clause before (round 8), unless a contrast parts the two clauses or
+# the clause before denies something ("x is a constant rather than a Variable, so watch
+# it": the denied word is no antecedent to assert).
+_PRONOUN_OBJECT = re.compile(r"(?<=\w)\s+(?:it|them)\b", re.IGNORECASE)
+_CONTRAST = re.compile(
+    r"\b(?:but|however|whereas|although|though|while|unless|otherwise|yet|instead)\b",
+    re.IGNORECASE,
+)
+
+
+def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index: int) -> int | None:
+    """Where clause `index` may also take roles from: the start of the clause before it
+    when its subject or its object is a pronoun; None when only from its own words."""
+    if not index:
+        return None
+    before_start, before_end = clauses[index - 1]
+    start, end = clauses[index]
+    if _PRONOUN_SUBJECT.match(text, before_end):
+        return before_start
+    if (
+        _PRONOUN_OBJECT.search(text, start, end)
+        and not _CONTRAST.search(masked, before_end, start)
+        and not _CUE.search(masked, before_start, before_end)
+    ):
+        return before_start
+    return None
 
 
 def _excluded(claim: Claim, written: str, read: str) -> bool:
@@ -166,7 +203,7 @@ def _roles_taken(
         span = next(
             (
                 m.span()
-                for m in role.finditer(text, start, end)
+                for m in _word_edged(role).finditer(text, start, end)
                 if m.end() > m.start()
                 and _whole_words(text, *m.span())
                 and not any(m.start() < b and a < m.end() for a, b in taken)
@@ -179,6 +216,14 @@ def _roles_taken(
             return None
         taken.append(span)
     return taken
+
+
+@lru_cache(maxsize=4096)
+def _word_edged(role: re.Pattern[str]) -> re.Pattern[str]:
+    """The role made to end at a word edge, so that an alternative which stops inside a
+    word backtracks to a longer one: `(records?|record\\w*)` reads "recorded" (round 8;
+    `_whole_words` rejected the first, shorter match and the role went unread)."""
+    return re.compile(f"(?:{role.pattern})(?:(?<![^\\W_])|(?![^\\W_]))", role.flags)
 
 
 def _whole_words(text: str, start: int, end: int) -> bool:

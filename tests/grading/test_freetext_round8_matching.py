@@ -1,0 +1,46 @@
+"""Round 8 of issue 14: a claim read across a pronoun object, roles that end at a word
+edge, and the record/track lexicon group (claims.py, lexicon.py). Each rule also has the
+case it must leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.grading.freetext.claims import find_phrasings
+from app.grading.freetext.lexicon import GROUPS
+from app.grading.freetext.normalise import normalise
+
+RECORDS_NUMPY = "(tape|it) & (records?|tracks?) & numpy"
+
+
+def _affirmed(text: str, pattern: str) -> list[bool]:
+    return [h.affirmed for h in find_phrasings(normalise(text).units, [pattern])]
+
+
+def test_clause_with_pronoun_object_takes_role_from_clause_before() -> None:
+    text = "TF converts the numpy result back, and the tape can still track it."
+    assert _affirmed(text, RECORDS_NUMPY) == [True]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a contrast parts the clauses
+        "TF converts the numpy result back, but the tape cannot track it.",
+        # the clause before denies something: its words are no antecedent to assert
+        "It is not numpy that matters, the tape will track it anyway.",
+    ],
+)
+def test_pronoun_object_does_not_join_across_contrast_or_denial(text: str) -> None:
+    assert _affirmed(text, RECORDS_NUMPY) == []
+
+
+def test_role_alternative_backtracks_to_a_whole_word() -> None:
+    # the widened role (records?|...|record\w*) first matches "record" inside "recorded"
+    assert _affirmed("The tape recorded the numpy calls.", RECORDS_NUMPY) == [True]
+
+
+def test_record_and_track_are_one_lexicon_group_in_grading() -> None:
+    assert GROUPS == (("record\\w*", "track\\w*"),)
+    assert _affirmed("The tape tracks the numpy calls.", "tape ~ records? ~ numpy") == [True]
+    assert _affirmed("The tape keeps the numpy calls.", "tape ~ records? ~ numpy") == []

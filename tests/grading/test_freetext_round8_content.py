@@ -61,6 +61,14 @@ NEW_TELLS = [
     ("higher-order-derivatives", "tape-has-hessian", "Just call tape.hessian(y, x) on a persistent tape."),
     ("gradient-vs-apply", "apply-computes-gradients", "The optimizer calculates gradients and applies them."),
     ("gradient-vs-apply", "apply-computes-gradients", "apply_gradients differentiates the loss, then updates."),
+    # More word orders of the same claims.
+    ("gradient-vs-apply", "apply-calls-minimize", "apply_gradients is just minimize under another name."),
+    ("training-flag", "bn-stats-updated-by-optimizer", "The moving averages get updated through backprop during training."),
+    ("training-flag", "dropout-ignores-training-flag", "The flag doesn't affect dropout, only batch norm."),
+    ("training-flag", "missing-training-flag-errors", "Without training=True Keras throws an exception."),
+    ("why-none-gradients", "training-flag-enables-gradients", "You need training=True, otherwise the tape doesn't record anything."),
+    ("why-none-gradients", "outside-tape-raises-error", "If the forward pass were outside the tape you'd get an exception, not None."),
+    ("persistent-tape", "gradient-outside-block-errors", "The second call fails because it happens outside the with block."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -100,6 +108,10 @@ CORRECT = [
     ("gradient-vs-apply", "You don't have to call minimize; apply_gradients is the lower-level call that minimize itself uses."),
     ("training-flag", "The optimizer only updates trainable weights; BatchNorm's moving statistics are updated in the forward pass."),
     ("trainable-vs-all-variables", "Both lists hold the same tf.Variable objects, no copies; one is a subset of the other."),
+    ("why-none-gradients", "Pass training=True as well, but that is not why the gradients are None."),
+    ("training-flag", "Nothing raises an error, which is what makes the bug hard to find."),
+    ("persistent-tape", "It doesn't matter whether the calls are inside or after the with block."),
+    ("tf-function-speedup", "The speedup depends on the model: it is largest for small models and smallest for big compute-bound ones."),
 ]  # fmt: skip
 
 

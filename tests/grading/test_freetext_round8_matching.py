@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from app.grading.freetext import grade_freetext
 from app.grading.freetext.claims import find_phrasings
 from app.grading.freetext.lexicon import GROUPS
 from app.grading.freetext.normalise import normalise
+from tests.grading.core_questions import question
 
 RECORDS_NUMPY = "(tape|it) & (records?|tracks?) & numpy"
 
@@ -44,3 +46,33 @@ def test_record_and_track_are_one_lexicon_group_in_grading() -> None:
     assert GROUPS == (("record\\w*", "track\\w*"),)
     assert _affirmed("The tape tracks the numpy calls.", "tape ~ records? ~ numpy") == [True]
     assert _affirmed("The tape keeps the numpy calls.", "tape ~ records? ~ numpy") == []
+
+
+@pytest.mark.parametrize(
+    ("qid", "text", "tags"),
+    [
+        (
+            "no-zero-grad",
+            "TensorFlow handles that for you: apply_gradients wipes them once it has used them.",
+            ["optimizer-clears-grads"],
+        ),
+        (
+            "no-zero-grad",
+            "TensorFlow handles that for you, but apply_gradients never wipes them.",
+            [],
+        ),
+        (
+            "no-zero-grad",
+            "tape.gradient returns fresh gradients every step, and nothing needs to reset them.",
+            [],
+        ),
+        (
+            "numpy-inside-tape",
+            "The numpy call leaves TensorFlow, so the tape cannot record it: the gradient is None.",
+            [],
+        ),
+    ],
+)
+def test_core_rubrics_read_pronoun_objects(qid: str, text: str, tags: list[str]) -> None:
+    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
+    assert result.misconceptions == tags

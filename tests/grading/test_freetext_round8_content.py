@@ -69,6 +69,15 @@ NEW_TELLS = [
     ("why-none-gradients", "training-flag-enables-gradients", "You need training=True, otherwise the tape doesn't record anything."),
     ("why-none-gradients", "outside-tape-raises-error", "If the forward pass were outside the tape you'd get an exception, not None."),
     ("persistent-tape", "gradient-outside-block-errors", "The second call fails because it happens outside the with block."),
+    # Terse and non-native wordings: arrows, '=', ':' and missing verbs end a clause.
+    ("gradient-vs-apply", "apply-needs-compile", "Need model.compile() first so apply_gradients knows the optimizer."),
+    ("training-flag", "missing-training-flag-errors", "If forget training=True then error happen."),
+    ("why-none-gradients", "int-inputs-none-grads", "int labels -> None grads. Cast to float."),
+    ("why-none-gradients", "training-flag-enables-gradients", "Forgot training=True -> tape records nothing -> None."),
+    ("tf-function-speedup", "gpu-gains-most", "biggest gain on GPU."),
+    ("persistent-tape", "two-tapes-need-two-forwards", "two tapes = two forward passes, wasteful."),
+    ("trainable-vs-all-variables", "variables-are-copies", "model.variables = copies of weights."),
+    ("trainable-vs-all-variables", "only-frozen-layers-differ", "only difference: frozen layers."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -112,6 +121,9 @@ CORRECT = [
     ("training-flag", "Nothing raises an error, which is what makes the bug hard to find."),
     ("persistent-tape", "It doesn't matter whether the calls are inside or after the with block."),
     ("tf-function-speedup", "The speedup depends on the model: it is largest for small models and smallest for big compute-bound ones."),
+    ("trainable-vs-all-variables", "Set layer.trainable = False before compile() if you train with fit, or the change is ignored."),
+    ("trainable-vs-all-variables", "The only difference: BatchNorm statistics and frozen layers are non-trainable."),
+    ("persistent-tape", "Two tapes over one forward pass: with tf.GradientTape() as t1, tf.GradientTape() as t2."),
 ]  # fmt: skip
 
 

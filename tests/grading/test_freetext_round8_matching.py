@@ -76,3 +76,17 @@ def test_record_and_track_are_one_lexicon_group_in_grading() -> None:
 def test_core_rubrics_read_pronoun_objects(qid: str, text: str, tags: list[str]) -> None:
     result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
     assert result.misconceptions == tags
+
+
+@pytest.mark.parametrize(
+    ("text", "foreign"),
+    [
+        ("In PyTorch, you reset the gradients every step.", True),  # the topic, before
+        ("You reset the gradients every step, at least in PyTorch.", True),  # scoped after
+        ("You reset the gradients yourself, so PyTorch users feel at home.", False),
+        ("TF resets the gradients for you, unlike PyTorch.", False),  # a comparison
+    ],
+)
+def test_framework_named_later_sets_no_topic_unless_it_scopes(text: str, foreign: bool) -> None:
+    hits = find_phrasings(normalise(text).units, ["resets? ~ (the )?gradients"])
+    assert [h.foreign for h in hits] == [foreign]

@@ -314,8 +314,12 @@ def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     """Whether the statement is about another framework rather than TensorFlow.
 
     The framework named in the match's own clause decides; failing that, the one named
-    nearest to it in the sentence. "Like PyTorch" and "unlike PyTorch" compare with
-    TensorFlow, so they count as statements about TensorFlow.
+    nearest to it in the sentence before it ("In PyTorch, you ...", "PyTorch is different:
+    it ..."), or after it in a phrase that scopes it ("..., at least in PyTorch"). A
+    framework named later in another role ("the optimizer clears them, so PyTorch users
+    are surprised") sets no topic for the statement before it (round 8). "Like PyTorch"
+    and "unlike PyTorch" compare with TensorFlow, so they count as statements about
+    TensorFlow.
     """
     mentions = _mentions(sentence)
     if not any(foreign for _, foreign in mentions):
@@ -324,8 +328,18 @@ def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     clause = [f for pos, f in mentions if _clause_start(masked, start) <= pos < clause_end]
     if clause:
         return all(clause)
-    nearest = min(mentions, key=lambda m: min(abs(m[0] - start), abs(m[0] - end)))
+    topics = [
+        m for m in mentions if m[0] < start or _SCOPE.search(sentence, max(0, m[0] - 16), m[0])
+    ]
+    if not topics:
+        return False
+    nearest = min(topics, key=lambda m: min(abs(m[0] - start), abs(m[0] - end)))
     return nearest[1]
+
+
+# "in PyTorch", "for torch", "with JAX", "using optax": a later mention that scopes the
+# statement before it.
+_SCOPE = re.compile(r"\b(?:in|for|with|on|under|using)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 def _mentions(sentence: str) -> list[tuple[int, bool]]:

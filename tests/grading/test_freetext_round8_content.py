@@ -61,12 +61,13 @@ NEW_TELLS = [
     ("higher-order-derivatives", "tape-has-hessian", "Just call tape.hessian(y, x) on a persistent tape."),
     ("gradient-vs-apply", "apply-computes-gradients", "The optimizer calculates gradients and applies them."),
     ("gradient-vs-apply", "apply-computes-gradients", "apply_gradients differentiates the loss, then updates."),
+    ("gradient-vs-apply", "tape-is-numerical-differentiation", "The tape approximates the derivatives numerically."),
     # More word orders of the same claims.
     ("gradient-vs-apply", "apply-calls-minimize", "apply_gradients is just minimize under another name."),
     ("training-flag", "bn-stats-updated-by-optimizer", "The moving averages get updated through backprop during training."),
     ("training-flag", "dropout-ignores-training-flag", "The flag doesn't affect dropout, only batch norm."),
     ("training-flag", "missing-training-flag-errors", "Without training=True Keras throws an exception."),
-    ("why-none-gradients", "training-flag-enables-gradients", "You need training=True, otherwise the tape doesn't record anything."),
+    ("why-none-gradients", "training-flag-enables-gradients", "You must pass training=True or the gradients are None."),
     ("why-none-gradients", "outside-tape-raises-error", "If the forward pass were outside the tape you'd get an exception, not None."),
     ("persistent-tape", "gradient-outside-block-errors", "The second call fails because it happens outside the with block."),
     # Terse and non-native wordings: arrows, '=', ':' and missing verbs end a clause.
@@ -124,6 +125,9 @@ CORRECT = [
     ("trainable-vs-all-variables", "Set layer.trainable = False before compile() if you train with fit, or the change is ignored."),
     ("trainable-vs-all-variables", "The only difference: BatchNorm statistics and frozen layers are non-trainable."),
     ("persistent-tape", "Two tapes over one forward pass: with tf.GradientTape() as t1, tf.GradientTape() as t2."),
+    ("why-none-gradients", "fit() passes training=True for you; in a custom loop you must pass it yourself."),
+    ("why-none-gradients", "In a custom loop you must pass training=True yourself."),
+    ("gradient-vs-apply", "It does not re-run the model, does not estimate numerically, and does not read any per-variable gradient buffer."),
 ]  # fmt: skip
 
 

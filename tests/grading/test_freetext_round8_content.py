@@ -37,6 +37,7 @@ NEW_TELLS = [
     ("why-none-gradients", "tape-discarded-on-block-exit", "The tape is destroyed as soon as the with block ends."),
     ("numpy-inside-tape", "numpy-dtype-breaks-gradient", "NumPy turns the tensor into float64, and that dtype mismatch is what breaks the gradient; cast it back to float32 and it's fixed."),
     ("numpy-inside-tape", "only-loss-must-be-tensor", "It's fine as long as the final loss is a TensorFlow tensor."),
+    ("why-none-gradients", "only-loss-must-be-tensor", "It should work as long as the loss is still a tensor."),
     ("tf-function-speedup", "tape-is-numerical-differentiation", "In eager mode the tape uses finite differences, which is slow."),
     ("higher-order-derivatives", "tape-is-numerical-differentiation", "GradientTape approximates derivatives numerically, so the second derivative is noisy."),
     ("tf-function-speedup", "tape-is-symbolic-differentiation", "tf.function differentiates symbolically, deriving a formula once."),
@@ -128,6 +129,9 @@ CORRECT = [
     ("why-none-gradients", "fit() passes training=True for you; in a custom loop you must pass it yourself."),
     ("why-none-gradients", "In a custom loop you must pass training=True yourself."),
     ("gradient-vs-apply", "It does not re-run the model, does not estimate numerically, and does not read any per-variable gradient buffer."),
+    ("why-none-gradients", "As long as the loss is computed inside the tape, TF can track it."),
+    ("why-none-gradients", "As long as the loss is a tensor built inside the block, the gradients flow."),
+    ("numpy-inside-tape", "Gradients only flow as long as every op is a TF op."),
 ]  # fmt: skip
 
 

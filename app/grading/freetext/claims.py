@@ -38,9 +38,10 @@ from app.grading.freetext.matching import (
     compile_phrasing,
     find_hits,
     forget_denied,
+    in_counterfactual_consequence,
     in_open_condition,
     is_affirmed,
-    judged_false,
+    judged_false_alone,
 )
 from app.grading.freetext.normalise import Unit
 
@@ -236,9 +237,13 @@ def _whole_words(text: str, start: int, end: int) -> bool:
 
 def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], following: str) -> Hit:
     start, end = span
-    affirmed = (is_affirmed(masked, start, end) != judged_false(masked, end, following)) != (
-        forget_denied(text, start)
-    )
+    written = _mask(unit.text)
+    affirmed = (
+        is_affirmed(masked, start, end, written)
+        != judged_false_alone(masked, start, end, following)
+    ) != forget_denied(text, start)
     foreign = _is_foreign(text, masked, start, end)
-    conditional = in_open_condition(masked, start, end)
+    conditional = in_open_condition(masked, start, end, written) or in_counterfactual_consequence(
+        masked, start, end, written
+    )
     return Hit(text[start:end], unit.text, affirmed, foreign, conditional)

@@ -20,7 +20,7 @@ from app.grading.freetext.normalise import Unit
 from app.packs.rubric import expand_phrasing
 
 _CUE = re.compile(
-    r"\b(?:not|never|no|nothing|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
+    r"\b(?:not|never|no|nothing|nobody|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
     r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent)\b|n't\b",
     re.IGNORECASE,
 )
@@ -40,6 +40,8 @@ _PRONOUNS = frozenset({"it", "this", "that", "them", "these", "those"})
 # Phrases that contain a cue word but deny nothing.
 _NOT_CUES = re.compile(
     r"\bnot\s+(?:only|just|merely)\b|\bno\s+(?:matter|doubt)\b|\bnot\s+sure\b|\bif\s+not\b"
+    # "X is not the only difference" affirms X and adds more (round 8)
+    r"|(?:\bnot|n't)\s+the\s+only\b"
     r"|\b(?:don't|dont|do\s+not|never)\s+forget\b",
     re.IGNORECASE,
 )
@@ -55,7 +57,7 @@ _TERMINATOR = re.compile(
     re.IGNORECASE,
 )
 _NEW_SUBJECT = re.compile(
-    r"\s*(?:(?:once|when|after|before|if|as\s+soon\s+as)\s+)?(?:the\s+)?(?:apply_gradients|optimizer|tape\.gradient|tensorflow|tf|pytorch|torch|keras"
+    r"\s*(?:(?:once|when|after|before|if|as\s+soon\s+as|in)\s+)?(?:the\s+)?(?:apply_gradients|optimizer|tape\.gradient|tensorflow|tf|pytorch|torch|keras"
     r"|you|we|i)\b",
     re.IGNORECASE,
 )
@@ -109,9 +111,15 @@ def compile_phrasing(pattern: str, lexicon: bool = True) -> re.Pattern[str]:
 
 @lru_cache(maxsize=2048)
 def _mask(text: str) -> str:
-    """Blank call arguments and non-cues so `f(a, b)` and 'not only' cut no clauses."""
+    """Blank call arguments and non-cues so `f(a, b)` and 'not only' cut no clauses; the
+    "neither" of "neither X nor Y" is one denial with its "nor", not a second one that
+    would cancel it: "nor" alone denies X (its clause) and Y (its short scope; round 8)."""
     text = _CALL_ARGS.sub(lambda m: "(" + "x" * (len(m.group()) - 2) + ")", text)
+    text = _NEITHER_NOR.sub(lambda m: "x" * 7 + m.group()[7:], text)
     return _NOT_CUES.sub(lambda m: "x" * len(m.group()), text)
+
+
+_NEITHER_NOR = re.compile(r"\bneither\b(?:[^.;:!?]|\.(?=\w))*?\bnor\b", re.IGNORECASE)
 
 
 def _clause_start(masked: str, position: int, *, inclusive: bool = True) -> int:
@@ -140,20 +148,33 @@ _JUDGED_FALSE = re.compile(
     r"|(?:isn't|aren't|wasn't)\s+(?:the\s+same|equivalent|true|correct|right|how|needed"
     r"|necessary|required|a\s+thing)"
     r"|(?:doesn't|does\s+not|don't|do\s+not)\s+exist"
-    r"|(?:won't|will\s+not|doesn't|does\s+not|wouldn't|would\s+not)\s+(?:help|work|fix))",
+    r"|(?:won't|will\s+not|doesn't|does\s+not|wouldn't|would\s+not|can't|cannot)\s+(?:help|work"
+    r"|fix|give|produce|yield))",
     re.IGNORECASE,
 )
 
 
 # A claim reported as someone else's mistake: "it's a myth that X", "beginners think X".
 _REPORTED_FALSE = re.compile(
-    r"\b(?:myth|misconception|mistake|wrong|false|incorrect|untrue)\s+"
+    r"\b(?:myth|misconception|mistake|wrong|false|incorrect|untrue|fallacy)\s+"
     r"(?:to\s+(?:think|say|believe|assume)\s+)?that\b"
-    r"|\b(?:people|beginners|newcomers|many|some|others|folks|candidates)\s+"
-    r"(?:often\s+|sometimes\s+|usually\s+|wrongly\s+|mistakenly\s+)?"
-    r"(?:think|believe|assume|claim|blame|suspect)s?\b"
-    r"|\byou\s+(?:might|may|would|could|'d)\s+(?:think|expect|assume|believe|guess)\b"
-    r"|\b(?:tempting|easy)\s+to\s+(?:think|assume|believe)\b",
+    # round 8: "a common misconception is that X", "it's a mistake to think X" ("the
+    # mistake is that X" diagnoses a bug: it reports no belief)
+    r"|\b(?:myth|misconception|fallacy)s?\s+(?:is|was)\s+that\b"
+    r"|\b(?:myth|misconception|mistake|wrong|fallacy)\s+(?:is\s+)?to\s+(?:think|say|believe"
+    r"|assume)\b"
+    r"|\b(?:people|beginners|newcomers|many|some|others|folks|candidates|tutorials|blogs?"
+    r"|articles|posts|courses|someone|somebody)\s+"
+    r"(?:often\s+|sometimes\s+|usually\s+|wrongly\s+|mistakenly\s+|still\s+)?"
+    r"(?:think|believe|assume|claim|blame|suspect|insist)s?\b"
+    r"|\byou(?:\s+(?:might|may|would|could)|'d|\s+'d)\s+(?:think|expect|assume|believe|guess)\b"
+    r"|\b(?:tempting|easy)\s+to\s+(?:think|assume|believe)\b"
+    # round 8: a belief given up ("I used to think X, but ..."), a claim judged later in
+    # its sentence ("the claim that X is false", "the idea that X is a myth")
+    r"|\bi\s+(?:used\s+to|use\s+to|once|originally)\s+(?:think|believe|assume)\b"
+    r"|\b(?:claim|idea|notion|belief|assumption|statement)\s+that\b(?=(?:[^.;!?]|\.(?=\w))*\b(?:is|are|was)"
+    r"\s+(?:(?:simply|just|plain|completely|totally)\s+)?(?:false|wrong|incorrect|untrue"
+    r"|a\s+myth|nonsense|not\s+true)\b)",
     re.IGNORECASE,
 )
 # A sentence labelled as a myth: "Myth: ...", "A common misconception - ...", "Myth #2: ...".
@@ -179,6 +200,15 @@ _ELLIPTICAL_DENIAL = re.compile(
 )
 
 
+# A short phrase that qualifies the match before its verdict: "watching the loss with
+# tape.watch does not fix None gradients" (round 8).
+_QUALIFIER = re.compile(
+    r"\s+(?:with|on|in|inside|for|of|to|after|before|at|by|from)\s+(?:the\s+|a\s+|an\s+)?"
+    r"[\w.()]+",
+    re.IGNORECASE,
+)
+
+
 def judged_false(masked: str, end: int, next_text: str = "") -> bool:
     """Whether the words right after a match call it false.
 
@@ -186,6 +216,9 @@ def judged_false(masked: str, end: int, next_text: str = "") -> bool:
     bare verdict as the next sentence ("X? No.", "X. That's a myth.") when X ends its own.
     """
     if _JUDGED_FALSE.match(masked, end) is not None:
+        return True
+    qualifier = _QUALIFIER.match(masked, end)
+    if qualifier is not None and _JUDGED_FALSE.match(masked, qualifier.end()) is not None:
         return True
     after = _VERDICT_AFTER.match(masked, end)
     if after is not None and _VERDICT_FALSE.match(masked, after.end()):
@@ -198,12 +231,13 @@ def judged_false(masked: str, end: int, next_text: str = "") -> bool:
     return False
 
 
-def is_affirmed(masked: str, start: int, end: int) -> bool:
+def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     """Even number of negation cues in the lead-in and the last clause of the match.
 
     The lead-in (clause start to match start) catches "rather than tape.gradient, ...";
     the match's last clause catches "tape.gradient does not update". Cues in earlier
     clauses of a long match ("the loss did not - it was computed after") deny nothing.
+    `written` is the sentence as written (masked) when `masked` is its lemma twin.
     """
     lead_in = [
         cue
@@ -211,14 +245,27 @@ def is_affirmed(masked: str, start: int, end: int) -> bool:
         if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
     ]
     last_clause = _CUE.findall(masked, max(start, _clause_start(masked, end, inclusive=False)), end)
-    if _open_negated_condition(masked, start, end, len(lead_in) + len(last_clause)):
+    if _open_negated_condition(masked, start, end, len(lead_in) + len(last_clause), written):
         return True
-    reported = (
-        _REPORTED_FALSE.search(masked, _clause_start(masked, start), start) is not None
-        or _MYTH_LABEL.match(masked[:start]) is not None
-        or _counterfactual(masked, start, end)
-    )
+    reported = is_reported(masked, start, end) or _counterfactual(masked, start, end, written)
     return (len(lead_in) + len(last_clause) + reported) % 2 == 0
+
+
+def is_reported(masked: str, start: int, end: int) -> bool:
+    """Whether the match is reported as someone's false belief: a report that starts in its
+    clause before its end (and may look past it: "the claim that X is false"), or a myth
+    label opening the sentence."""
+    found = _REPORTED_FALSE.search(masked, _clause_start(masked, start))
+    return (found is not None and found.start() < end) or _MYTH_LABEL.match(
+        masked[:start]
+    ) is not None
+
+
+def judged_false_alone(masked: str, start: int, end: int, following: str = "") -> bool:
+    """A verdict after a match that is not already reported as false: "you'd think it
+    would complain, but it doesn't" and "the claim that X is false" deny it once, not twice
+    (round 8)."""
+    return judged_false(masked, end, following) and not is_reported(masked, start, end)
 
 
 _IF_CLAUSE = re.compile(r"\s*if\b", re.IGNORECASE)
@@ -231,7 +278,7 @@ _PAST = re.compile(
 _WOULD = re.compile(r"\b(?:would|wouldn't|'d)\b|\w'd\b", re.IGNORECASE)
 
 
-def _counterfactual(masked: str, start: int, end: int) -> bool:
+def _counterfactual(masked: str, start: int, end: int, written: str = "") -> bool:
     """A claim in a counterfactual if-clause: "if tape.gradient updated the weights, you
     wouldn't need an optimizer" states that it does not. An open condition ("if the loss
     is computed outside the tape, you'd get None") states nothing false: it needs a past
@@ -243,12 +290,61 @@ def _counterfactual(masked: str, start: int, end: int) -> bool:
     if _WOULD.search(masked, clause_start, end) is not None:
         return False
     clause_end = _clause_end(masked, end)
-    if _PAST.search(masked, clause_start, clause_end) is None:
+    if not _past_in_clause(masked, clause_start, written):
         return False
     return _WOULD.search(masked, clause_end) is not None
 
 
-def _open_negated_condition(masked: str, start: int, end: int, cues: int) -> bool:
+def _past_in_clause(masked: str, clause_start: int, written: str = "") -> bool:
+    """Whether the clause starting at `clause_start` has a past tense, read in the words as
+    written: a lemma twin has lost it ("if tape.gradient update the weight, ..."; round 8).
+    Lemmas change words, not clause marks, so the twin's n-th clause is the written one's."""
+    if not written or written == masked:
+        return _PAST.search(masked, clause_start, _clause_end(masked, clause_start)) is not None
+    n = sum(1 for term in _TERMINATOR.finditer(masked) if term.end() <= clause_start)
+    terms = list(_TERMINATOR.finditer(written))
+    if n > len(terms):
+        return False
+    start = terms[n - 1].end() if n else 0
+    return _PAST.search(written, start, _clause_end(written, start)) is not None
+
+
+# A premise of leaving something out: "if you forgot zero_grad, the gradients would pile
+# up" says the reset is needed, as "if you didn't call zero_grad" does.
+_OMITTED = re.compile(
+    r"\b(?:forg[eo]t\w*|skipp?\w*|omitt?\w*|left\s+out|leave\s+out|removed|dropped|missed)\b",
+    re.IGNORECASE,
+)
+
+
+_ACTOR = re.compile(r"\s*(?:you|we|i|one|someone|somebody|anyone)\b", re.IGNORECASE)
+
+
+def in_counterfactual_consequence(masked: str, start: int, end: int, written: str = "") -> bool:
+    """Whether a match is the consequence of a counterfactual whose premise is positive:
+    "if gradients piled up on the variables, you'd need zero_grad" describes a world the
+    speaker holds false, so it names no tell (round 8). A premise that is an action of
+    the user ("if you passed model.variables, the BatchNorm statistics would get
+    gradients") or leaves something out ("if you didn't / forgot to reset them, they'd
+    pile up") asks what the action causes: its consequence is a claim about TensorFlow and
+    stays one."""
+    clause_start = _clause_start(masked, start)
+    if not clause_start or _WOULD.search(masked, clause_start, end) is None:
+        return False
+    premise = _clause_start(masked, clause_start - 1)
+    condition = _IF_CLAUSE.match(masked, premise)
+    if condition is None or _WOULD.search(masked, premise, clause_start):
+        return False
+    if _ACTOR.match(masked, condition.end()):
+        return False
+    if _CUE.search(masked, premise, clause_start) or _OMITTED.search(masked, premise, clause_start):
+        return False
+    return _past_in_clause(masked, premise, written)
+
+
+def _open_negated_condition(
+    masked: str, start: int, end: int, cues: int, written: str = ""
+) -> bool:
     """ "If you don't reset the accumulators, the gradients add up" says the reset is
     needed: a denied action in an open if-clause that has a consequence is affirmed."""
     if cues % 2 == 0:
@@ -258,10 +354,10 @@ def _open_negated_condition(masked: str, start: int, end: int, cues: int) -> boo
         return False
     clause_end = _clause_end(masked, end)
     has_consequence = clause_end < len(masked.rstrip(" .!?"))
-    return has_consequence and not _counterfactual(masked, start, end)
+    return has_consequence and not _counterfactual(masked, start, end, written)
 
 
-def in_open_condition(masked: str, start: int, end: int) -> bool:
+def in_open_condition(masked: str, start: int, end: int, written: str = "") -> bool:
     """Whether a match lies inside an open if-clause with a consequence, affirmed as
     written: "if you pass model.variables instead, the frozen layers get trained" reasons
     from the condition; it does not recommend it. A denied action there ("if you don't
@@ -270,7 +366,7 @@ def in_open_condition(masked: str, start: int, end: int) -> bool:
     if _IF_CLAUSE.match(masked, clause_start) is None:
         return False
     clause_end = _clause_end(masked, end)
-    if clause_end < end or _counterfactual(masked, start, end):
+    if clause_end < end or _counterfactual(masked, start, end, written):
         return False
     cues = _CUE.findall(masked, clause_start, clause_end)
     comma = _COMMA.search(masked, clause_start)
@@ -369,9 +465,34 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
     the second. Pronouns are left alone: they usually point back at the same subject.
     """
     for term in _TERMINATOR.finditer(masked, start, end):
-        if term.start() > start and _NEW_SUBJECT.match(masked, term.end()):
+        if term.start() > start and (
+            _NEW_SUBJECT.match(masked, term.end()) or _denied_before(masked, start, term)
+        ):
             return term.end()
     return None
+
+
+def _denied_before(masked: str, start: int, term: re.Match[str]) -> bool:
+    """Whether a ";" inside a match ends a clause that denies or reports what it says:
+    "the tape does not add the new gradients to the old ones; every step starts from
+    scratch" must not take its verb from the denied clause and its last words from the next
+    one, where no cue is left to read (round 8). Other clauses joined by ";" stay one
+    statement ("the inner one records y; inner.gradient(y, x) is computed ...")."""
+    if term.group() != ";":
+        return False
+    lead = _clause_start(masked, start)
+    return bool(
+        _CUE.search(masked, lead, term.start())
+        or _REPORTED_FALSE.search(masked, lead, term.start())
+        or _VERDICT_INSIDE.search(masked, lead, term.start())
+    )
+
+
+# "the tape records NumPy is false; it sees only TensorFlow ops": the verdict ends the
+# statement it judges.
+_VERDICT_INSIDE = re.compile(
+    r"\b(?:is|are|was)\s+(?:false|wrong|incorrect|untrue|a\s+myth|not\s+true)\b", re.IGNORECASE
+)
 
 
 def _matches(pattern: re.Pattern[str], text: str, masked: str) -> list[re.Match[str]]:
@@ -478,13 +599,26 @@ def _denied_by_prefix(match: re.Match[str]) -> bool:
     return _NON_PREFIX.search(match.group()) is not None and "non" not in match.re.pattern.lower()
 
 
+# A phrasing that ends on a gap (`... ~ (memory|cost)?`) may end on the punctuation after
+# its last word ("a persistent tape is not free: "); read from there, the match's last
+# clause would be the empty one after the ":", and the "not" before it would deny nothing
+# (round 8). Its polarity is read up to its last word.
+_TRAILING = re.compile(r"[\s,;:!?\-]+$")
+
+
 def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: str = "") -> Hit:
     start, end = match.span()
+    trailing = _TRAILING.search(match.group())
+    end = start + trailing.start() if trailing and trailing.start() else end
     if unit.is_code:  # code states what it does; `not` in code is logic, not denial
         return Hit(match.group(), unit.text, affirmed=True, foreign=False)
-    affirmed = (is_affirmed(masked, start, end) != judged_false(masked, end, following)) != (
-        _denied_by_prefix(match) or forget_denied(text, start)
-    )
+    written = _mask(unit.text)
+    affirmed = (
+        is_affirmed(masked, start, end, written)
+        != judged_false_alone(masked, start, end, following)
+    ) != (_denied_by_prefix(match) or forget_denied(text, start))
     foreign = _is_foreign(text, masked, start, end)
-    conditional = in_open_condition(masked, start, end)
+    conditional = in_open_condition(masked, start, end, written) or in_counterfactual_consequence(
+        masked, start, end, written
+    )
     return Hit(match.group(), unit.text, affirmed, foreign, conditional)

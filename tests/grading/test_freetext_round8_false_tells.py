@@ -6,10 +6,10 @@ see what the sentence does with them. The statements below were written in many 
 all ten core questions: the first 120 before any fix was tried, then 42 after the first
 fixes and 32 as a last check (docs/freetext.md "Round 8: true statements read as tells").
 STATED holds the misconceptions written in the same shapes without the denial that the
-rules named before this round: they must stay named. Three true statements are left out:
-two are named by a rubric phrasing (a `negated` phrasing of must-watch-variables whose
-denial is the true statement) and one by an imperative "Forget X" the reader does not
-know - both in the docs, not fixed here.
+rules named before this round: they must stay named. One true statement is left out: an
+imperative "Forget X" the reader does not know (in the docs, not fixed here). The two that
+a `negated` phrasing of must-watch-variables named (its denial was the true statement) are
+tested below since the lead removed that phrasing.
 """
 
 # ruff: noqa: E501 - statements read best one per line
@@ -896,3 +896,25 @@ def test_a_counterfactual_read_in_the_lemma_twin_keeps_its_past_tense() -> None:
     assert (
         grade_freetext(question("gradient-vs-apply"), text, neighbours=False).misconceptions == []
     )
+
+
+WATCH_DENIALS = [
+    "You don't have to call tape.watch on trainable variables; the tape watches them automatically.",
+    "You do not need tape.watch for the weights; the loss was computed outside the tape.",
+]
+WATCH_CLAIMS = [
+    "Variables are not watched automatically, you need tape.watch on them.",
+    "You need to call tape.watch on the model variables or the gradients are None.",
+]
+
+
+@pytest.mark.parametrize("text", WATCH_DENIALS)
+def test_saying_variables_need_no_watch_names_no_tell(text: str) -> None:
+    result = grade_freetext(question("why-none-gradients"), text, neighbours=False)
+    assert result.misconceptions == []
+
+
+@pytest.mark.parametrize("text", WATCH_CLAIMS)
+def test_saying_variables_need_a_watch_is_still_named(text: str) -> None:
+    result = grade_freetext(question("why-none-gradients"), text, neighbours=False)
+    assert result.misconceptions == ["must-watch-variables"]

@@ -351,7 +351,7 @@ def lexicon_lopo(pack: Pack, answers: list[LabelledAnswer], tag_map: Any, sides:
     persona, keep the candidate groups that alone raise exact agreement or tells named on
     the other tune personas without lowering exact or raising a false tell, then grade the
     left-out persona with them (lexicon.py; grading uses GROUPS)."""
-    from app.grading.freetext import claims, lexicon, matching
+    from app.grading.freetext import claims, lexicon, phrasings
 
     candidates = lexicon.CANDIDATE_GROUPS
     graded: dict[tuple[int, ...], list[Row]] = {}
@@ -360,7 +360,7 @@ def lexicon_lopo(pack: Pack, answers: list[LabelledAnswer], tag_map: Any, sides:
         if chosen not in graded:
             lexicon.active[0] = tuple(candidates[i] for i in chosen)
             lexicon.widen.cache_clear()
-            matching.compile_phrasing.cache_clear()
+            phrasings.compile_phrasing.cache_clear()
             claims.parse_claim.cache_clear()
             graded[chosen] = grade_rows(pack, answers, tag_map=tag_map, sides=sides)[0]
         return graded[chosen]
@@ -400,7 +400,7 @@ def lexicon_lopo(pack: Pack, answers: list[LabelledAnswer], tag_map: Any, sides:
     print(f"   {'tune, left out in turn':<24} {tuple(before)} -> {tuple(after)}")
     lexicon.active[0] = lexicon.GROUPS
     lexicon.widen.cache_clear()
-    matching.compile_phrasing.cache_clear()
+    phrasings.compile_phrasing.cache_clear()
     claims.parse_claim.cache_clear()
 
 

@@ -18,8 +18,8 @@ from app.grading.freetext import grade_freetext
 from app.grading.freetext.evaluation import load_sides
 from app.grading.freetext.fitting import Evidence, Line, fit_line, line_verdict
 from app.grading.freetext.lexicon import CANDIDATE_GROUPS, GROUPS, widen
-from app.grading.freetext.matching import compile_phrasing
 from app.grading.freetext.misses import miss_cause
+from app.grading.freetext.phrasings import compile_phrasing
 from app.packs.rubric import Rubric
 from tests.grading.core_questions import question
 

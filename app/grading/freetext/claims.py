@@ -28,22 +28,16 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.grading.freetext.matching import (
-    _CUE,
-    _TERMINATOR,
-    Hit,
-    _is_foreign,
-    _mask,
-    asks,
-    compile_phrasing,
-    find_hits,
+from app.grading.freetext.matching import Hit, _is_foreign, asks, find_hits
+from app.grading.freetext.normalise import Unit
+from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _mask, compile_phrasing
+from app.grading.freetext.polarity import (
     forget_denied,
     in_counterfactual_consequence,
     in_open_condition,
     is_affirmed,
     judged_false_alone,
 )
-from app.grading.freetext.normalise import Unit
 
 CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
 # A word set against another by a bare "not" ("the gradient is None (not zero)", "it uses

@@ -24,8 +24,8 @@ import re
 from collections.abc import Sequence
 
 from app.grading.freetext.claims import CLAIM_SEPARATOR, _clauses, find_phrasings, is_claim
-from app.grading.freetext.matching import _mask, compile_phrasing
 from app.grading.freetext.normalise import normalise
+from app.grading.freetext.phrasings import _mask, compile_phrasing
 from app.packs.rubric import Misconception, Rubric
 
 CAUSES = ("no-rubric", "wrong-tag", "polarity", "clause-split", "role-word", "no-phrasing")

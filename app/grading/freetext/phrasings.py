@@ -1,0 +1,80 @@
+"""Phrasings as regular expressions, and the clauses of the sentence they are read in.
+
+Finding hits, reading their polarity and reading claims must cut a sentence the same way:
+one mask (call arguments and cue words that deny nothing blanked), one set of negation
+cues and clause terminators, defined here.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from app.grading.freetext.lexicon import widen
+from app.packs.rubric import expand_phrasing
+
+_CUE = re.compile(
+    r"\b(?:not|never|no|nothing|nobody|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
+    r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent)\b|n't\b",
+    re.IGNORECASE,
+)
+# Phrases that contain a cue word but deny nothing.
+_NOT_CUES = re.compile(
+    r"\bnot\s+(?:only|just|merely)\b|\bno\s+(?:matter|doubt)\b|\bnot\s+sure\b|\bif\s+not\b"
+    # "X is not the only difference" affirms X and adds more (round 8)
+    r"|(?:\bnot|n't)\s+the\s+only\b"
+    r"|\b(?:don't|dont|do\s+not|never)\s+forget\b",
+    re.IGNORECASE,
+)
+_SUBJECT = (
+    r"(?:it|the|then|you|we|i|they|this|that|these|tf|tensorflow|pytorch|keras|optimizer"
+    r"|apply_gradients|tape|gradients?|grads|numpy|everything)"
+)
+_TERMINATOR = re.compile(
+    r"[,;:!?]|\s-+>?\s|=>|\b(?:but|however|whereas|although|though|while|so|because|since"
+    r"|which|otherwise|therefore|hence|yet|instead(?!\s+of)|thus|unless)\b"
+    r"|\band\s+(?=" + _SUBJECT + r"\b)"
+    r"|\band\s+(?=(?:don't|dont|do\s+not|not|never|no|neither|nor)\b)",
+    re.IGNORECASE,
+)
+_CALL_ARGS = re.compile(r"(?<=[\w\]])\([^()\n]*\)")
+
+
+@lru_cache(maxsize=4096)
+def compile_phrasing(pattern: str, lexicon: bool = True) -> re.Pattern[str]:
+    """A phrasing as a regular expression: its word alternatives widened to the shared
+    lexicon's synonyms (lexicon.py; not for a claim's excluded role), its ` ~ ` gaps
+    expanded."""
+    return re.compile(expand_phrasing(widen(pattern) if lexicon else pattern), re.IGNORECASE)
+
+
+@lru_cache(maxsize=2048)
+def _mask(text: str) -> str:
+    """Blank call arguments and non-cues so `f(a, b)` and 'not only' cut no clauses; the
+    "neither" of "neither X nor Y" is one denial with its "nor", not a second one that
+    would cancel it: "nor" alone denies X (its clause) and Y (its short scope; round 8)."""
+    text = _CALL_ARGS.sub(lambda m: "(" + "x" * (len(m.group()) - 2) + ")", text)
+    text = _NEITHER_NOR.sub(lambda m: "x" * 7 + m.group()[7:], text)
+    return _NOT_CUES.sub(lambda m: "x" * len(m.group()), text)
+
+
+_NEITHER_NOR = re.compile(r"\bneither\b(?:[^.;:!?]|\.(?=\w))*?\bnor\b", re.IGNORECASE)
+
+
+def _clause_start(masked: str, position: int, *, inclusive: bool = True) -> int:
+    """Where the clause holding `position` starts.
+
+    With inclusive=False a terminator ending exactly at `position` is ignored: a match
+    that ends on "unless" still belongs to the clause before it.
+    """
+    start = 0
+    for term in _TERMINATOR.finditer(masked):  # whole text: look-aheads must see past
+        if term.end() > position or (term.end() == position and not inclusive):
+            break
+        start = term.end()
+    return start
+
+
+def _clause_end(masked: str, position: int) -> int:
+    term = _TERMINATOR.search(masked, position)
+    return term.start() if term else len(masked)

@@ -1,0 +1,300 @@
+"""Decide whether a phrasing found in a sentence is affirmed or denied.
+
+Keywords are not enough: "tape.gradient does not update the weights" contains every word
+of the tell "tape.gradient updates the weights". Like NegEx, we treat negation and
+contrast words ("not", "n't", "never", "no", "without", "instead of", "rather than",
+"unlike") as cues whose scope runs to the end of their clause; a match is denied when an
+odd number of cues lie in its clause before it or in the last clause it spans. A claim
+reported as someone's false belief, judged false after it, or made in a counterfactual is
+denied too; one inside an open condition is a hypothesis, not a claim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _clause_end, _clause_start
+
+# Cues that deny only the phrase right after them ("without the flag, ...", "unlike
+# PyTorch you ...", "instead of model.variables"), not the rest of the clause.
+_SHORT_CUE = re.compile(
+    r"(?:no|nothing|neither|nor|without|unlike|instead\s+of|rather\s+than)", re.IGNORECASE
+)
+SHORT_SCOPE_WORDS = 6
+# A word that opens a new phrase ends a short cue's scope: "without it | the gradients
+# are None", "unlike PyTorch | you need ...".
+_OPENERS = frozenset({
+    "the", "a", "an", "you", "we", "i", "they", "he", "she", "tensorflow", "tf", "keras",
+    "your", "our", "their", "its", "this", "these",
+})  # fmt: skip
+_PRONOUNS = frozenset({"it", "this", "that", "them", "these", "those"})
+
+
+# A statement judged false, or a thing judged unneeded, by what follows it: "applying after
+# each micro-batch is not the same thing", "optimizer.zero_grad() isn't needed",
+# "watching the loss won't help".
+_JUDGED_FALSE = re.compile(
+    r"\s*(?:(?:is|are|was|would\s+be|'s)\s+(?:(?:simply|just|also)\s+)?"
+    r"(?:wrong|incorrect|false|unnecessary|unneeded|redundant|pointless|obsolete"
+    r"|a\s+(?:myth|mistake|misconception|bug)"
+    r"|not\s+(?:the\s+same|equivalent|true|correct|right|how|needed|necessary|required|a\s+thing)"
+    r"|n't\s+(?:the\s+same|true|how|needed|necessary|required|a\s+thing))"
+    r"|(?:isn't|aren't|wasn't)\s+(?:the\s+same|equivalent|true|correct|right|how|needed"
+    r"|necessary|required|a\s+thing)"
+    r"|(?:doesn't|does\s+not|don't|do\s+not)\s+exist"
+    r"|(?:won't|will\s+not|doesn't|does\s+not|wouldn't|would\s+not|can't|cannot)\s+(?:help|work"
+    r"|fix|give|produce|yield))",
+    re.IGNORECASE,
+)
+
+
+# A claim reported as someone else's mistake: "it's a myth that X", "beginners think X".
+_REPORTED_FALSE = re.compile(
+    r"\b(?:myth|misconception|mistake|wrong|false|incorrect|untrue|fallacy)\s+"
+    r"(?:to\s+(?:think|say|believe|assume)\s+)?that\b"
+    # round 8: "a common misconception is that X", "it's a mistake to think X" ("the
+    # mistake is that X" diagnoses a bug: it reports no belief)
+    r"|\b(?:myth|misconception|fallacy)s?\s+(?:is|was)\s+that\b"
+    r"|\b(?:myth|misconception|mistake|wrong|fallacy)\s+(?:is\s+)?to\s+(?:think|say|believe"
+    r"|assume)\b"
+    r"|\b(?:people|beginners|newcomers|many|some|others|folks|candidates|tutorials|blogs?"
+    r"|articles|posts|courses|someone|somebody)\s+"
+    r"(?:often\s+|sometimes\s+|usually\s+|wrongly\s+|mistakenly\s+|still\s+)?"
+    r"(?:think|believe|assume|claim|blame|suspect|insist)s?\b"
+    r"|\byou(?:\s+(?:might|may|would|could)|'d|\s+'d)\s+(?:think|expect|assume|believe|guess)\b"
+    r"|\b(?:tempting|easy)\s+to\s+(?:think|assume|believe)\b"
+    # round 8: a belief given up ("I used to think X, but ..."), a claim judged later in
+    # its sentence ("the claim that X is false", "the idea that X is a myth")
+    r"|\bi\s+(?:used\s+to|use\s+to|once|originally)\s+(?:think|believe|assume)\b"
+    r"|\b(?:claim|idea|notion|belief|assumption|statement)\s+that\b(?=(?:[^.;!?]|\.(?=\w))*\b(?:is|are|was)"
+    r"\s+(?:(?:simply|just|plain|completely|totally)\s+)?(?:false|wrong|incorrect|untrue"
+    r"|a\s+myth|nonsense|not\s+true)\b)",
+    re.IGNORECASE,
+)
+# A sentence labelled as a myth: "Myth: ...", "A common misconception - ...", "Myth #2: ...".
+_MYTH_LABEL = re.compile(
+    r"^\W*(?:\w+\s+){0,2}(?:myths?|misconceptions?)\s*(?:#?\d+\s*)?"
+    r"(?::|-+>?\s)",
+    re.IGNORECASE,
+)
+# A verdict right after a statement, in the same sentence ("X - false", "X - that's a
+# myth") or as the next sentence ("X? No.", "X. That's a myth.").
+_VERDICT_FALSE = re.compile(
+    r"\W*(?:(?:that|this|which|it)(?:'s|\s+is)\s+(?:(?:simply|just|a\s+total)\s+)?)?"
+    r"(?:false|wrong|untrue|incorrect|a\s+myth|a\s+misconception|not\s+true|nope\b"
+    r"|no\s*(?:[.!]|$))",
+    re.IGNORECASE,
+)
+_VERDICT_AFTER = re.compile(r"[\s\"'`]*(?:-+|:|\(|,)\s*(?=\w)")
+# An elliptical denial later in the sentence: "you'd expect it to raise, but it doesn't".
+_ELLIPTICAL_DENIAL = re.compile(
+    r"[^.;]*?\bbut\s+(?:it|that|this|they|he|she)\s+(?:doesn't|does\s+not|don't|do\s+not"
+    r"|isn't|is\s+not|aren't|are\s+not|won't|will\s+not|didn't|did\s+not)\s*(?:[.,;!]|$)",
+    re.IGNORECASE,
+)
+
+
+# A short phrase that qualifies the match before its verdict: "watching the loss with
+# tape.watch does not fix None gradients" (round 8).
+_QUALIFIER = re.compile(
+    r"\s+(?:with|on|in|inside|for|of|to|after|before|at|by|from)\s+(?:the\s+|a\s+|an\s+)?"
+    r"[\w.()]+",
+    re.IGNORECASE,
+)
+
+
+def judged_false(masked: str, end: int, next_text: str = "") -> bool:
+    """Whether the words right after a match call it false.
+
+    "X isn't needed", "X - that's a myth", "X, but it doesn't." in the same sentence; a
+    bare verdict as the next sentence ("X? No.", "X. That's a myth.") when X ends its own.
+    """
+    if _JUDGED_FALSE.match(masked, end) is not None:
+        return True
+    qualifier = _QUALIFIER.match(masked, end)
+    if qualifier is not None and _JUDGED_FALSE.match(masked, qualifier.end()) is not None:
+        return True
+    after = _VERDICT_AFTER.match(masked, end)
+    if after is not None and _VERDICT_FALSE.match(masked, after.end()):
+        return True
+    if _ELLIPTICAL_DENIAL.match(masked, end) is not None:
+        return True
+    rest = masked[end:].strip(" \t\"'`)")
+    if rest in ("", ".", "?", "!") and next_text:
+        return _VERDICT_FALSE.fullmatch(next_text.strip().rstrip(".!")) is not None
+    return False
+
+
+def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
+    """Even number of negation cues in the lead-in and the last clause of the match.
+
+    The lead-in (clause start to match start) catches "rather than tape.gradient, ...";
+    the match's last clause catches "tape.gradient does not update". Cues in earlier
+    clauses of a long match ("the loss did not - it was computed after") deny nothing.
+    `written` is the sentence as written (masked) when `masked` is its lemma twin.
+    """
+    lead_in = [
+        cue
+        for cue in _CUE.finditer(masked, _clause_start(masked, start), start)
+        if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
+    ]
+    last_clause = _CUE.findall(masked, max(start, _clause_start(masked, end, inclusive=False)), end)
+    if _open_negated_condition(masked, start, end, len(lead_in) + len(last_clause), written):
+        return True
+    reported = is_reported(masked, start, end) or _counterfactual(masked, start, end, written)
+    return (len(lead_in) + len(last_clause) + reported) % 2 == 0
+
+
+def is_reported(masked: str, start: int, end: int) -> bool:
+    """Whether the match is reported as someone's false belief: a report that starts in its
+    clause before its end (and may look past it: "the claim that X is false"), or a myth
+    label opening the sentence."""
+    found = _REPORTED_FALSE.search(masked, _clause_start(masked, start))
+    return (found is not None and found.start() < end) or _MYTH_LABEL.match(
+        masked[:start]
+    ) is not None
+
+
+def judged_false_alone(masked: str, start: int, end: int, following: str = "") -> bool:
+    """A verdict after a match that is not already reported as false: "you'd think it
+    would complain, but it doesn't" and "the claim that X is false" deny it once, not twice
+    (round 8)."""
+    return judged_false(masked, end, following) and not is_reported(masked, start, end)
+
+
+_IF_CLAUSE = re.compile(r"\s*if\b", re.IGNORECASE)
+# Past tense in an if-clause, not a passive or perfect ("is computed", "has recorded").
+_PAST = re.compile(
+    r"\b(?:were|did|had)\b|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbe\s)(?<!\bbeen\s)"
+    r"(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bhas\s)(?<!\bhave\s)\b[a-z]{3,}ed\b",
+    re.IGNORECASE,
+)
+_WOULD = re.compile(r"\b(?:would|wouldn't|'d)\b|\w'd\b", re.IGNORECASE)
+
+
+def _counterfactual(masked: str, start: int, end: int, written: str = "") -> bool:
+    """A claim in a counterfactual if-clause: "if tape.gradient updated the weights, you
+    wouldn't need an optimizer" states that it does not. An open condition ("if the loss
+    is computed outside the tape, you'd get None") states nothing false: it needs a past
+    tense in the if-clause, not a passive. A match that runs into the consequence states the
+    consequence: "if you passed model.variables it'd still work" says it would (round 6)."""
+    clause_start = _clause_start(masked, start)
+    if _IF_CLAUSE.match(masked, clause_start) is None:
+        return False
+    if _WOULD.search(masked, clause_start, end) is not None:
+        return False
+    clause_end = _clause_end(masked, end)
+    if not _past_in_clause(masked, clause_start, written):
+        return False
+    return _WOULD.search(masked, clause_end) is not None
+
+
+def _past_in_clause(masked: str, clause_start: int, written: str = "") -> bool:
+    """Whether the clause starting at `clause_start` has a past tense, read in the words as
+    written: a lemma twin has lost it ("if tape.gradient update the weight, ..."; round 8).
+    Lemmas change words, not clause marks, so the twin's n-th clause is the written one's."""
+    if not written or written == masked:
+        return _PAST.search(masked, clause_start, _clause_end(masked, clause_start)) is not None
+    n = sum(1 for term in _TERMINATOR.finditer(masked) if term.end() <= clause_start)
+    terms = list(_TERMINATOR.finditer(written))
+    if n > len(terms):
+        return False
+    start = terms[n - 1].end() if n else 0
+    return _PAST.search(written, start, _clause_end(written, start)) is not None
+
+
+# A premise of leaving something out: "if you forgot zero_grad, the gradients would pile
+# up" says the reset is needed, as "if you didn't call zero_grad" does.
+_OMITTED = re.compile(
+    r"\b(?:forg[eo]t\w*|skipp?\w*|omitt?\w*|left\s+out|leave\s+out|removed|dropped|missed)\b",
+    re.IGNORECASE,
+)
+
+
+_ACTOR = re.compile(r"\s*(?:you|we|i|one|someone|somebody|anyone)\b", re.IGNORECASE)
+
+
+def in_counterfactual_consequence(masked: str, start: int, end: int, written: str = "") -> bool:
+    """Whether a match is the consequence of a counterfactual whose premise is positive:
+    "if gradients piled up on the variables, you'd need zero_grad" describes a world the
+    speaker holds false, so it names no tell (round 8). A premise that is an action of
+    the user ("if you passed model.variables, the BatchNorm statistics would get
+    gradients") or leaves something out ("if you didn't / forgot to reset them, they'd
+    pile up") asks what the action causes: its consequence is a claim about TensorFlow and
+    stays one."""
+    clause_start = _clause_start(masked, start)
+    if not clause_start or _WOULD.search(masked, clause_start, end) is None:
+        return False
+    premise = _clause_start(masked, clause_start - 1)
+    condition = _IF_CLAUSE.match(masked, premise)
+    if condition is None or _WOULD.search(masked, premise, clause_start):
+        return False
+    if _ACTOR.match(masked, condition.end()):
+        return False
+    if _CUE.search(masked, premise, clause_start) or _OMITTED.search(masked, premise, clause_start):
+        return False
+    return _past_in_clause(masked, premise, written)
+
+
+def _open_negated_condition(
+    masked: str, start: int, end: int, cues: int, written: str = ""
+) -> bool:
+    """ "If you don't reset the accumulators, the gradients add up" says the reset is
+    needed: a denied action in an open if-clause that has a consequence is affirmed."""
+    if cues % 2 == 0:
+        return False
+    clause_start = _clause_start(masked, start)
+    if _IF_CLAUSE.match(masked, clause_start) is None:
+        return False
+    clause_end = _clause_end(masked, end)
+    has_consequence = clause_end < len(masked.rstrip(" .!?"))
+    return has_consequence and not _counterfactual(masked, start, end, written)
+
+
+def in_open_condition(masked: str, start: int, end: int, written: str = "") -> bool:
+    """Whether a match lies inside an open if-clause with a consequence, affirmed as
+    written: "if you pass model.variables instead, the frozen layers get trained" reasons
+    from the condition; it does not recommend it. A denied action there ("if you don't
+    reset them, ...") says the action is needed (`_open_negated_condition`)."""
+    clause_start = _clause_start(masked, start)
+    if _IF_CLAUSE.match(masked, clause_start) is None:
+        return False
+    clause_end = _clause_end(masked, end)
+    if clause_end < end or _counterfactual(masked, start, end, written):
+        return False
+    cues = _CUE.findall(masked, clause_start, clause_end)
+    comma = _COMMA.search(masked, clause_start)
+    alternative = _ALTERNATIVE.search(masked, clause_start, comma.start() if comma else len(masked))
+    return not cues and alternative is not None and clause_end < len(masked.rstrip(" .!?"))
+
+
+_COMMA = re.compile(r"[,;:]")
+# The condition names the wrong choice as an alternative: "if you pass model.variables
+# instead", "if you accidentally compute it outside".
+_ALTERNATIVE = re.compile(
+    r"\binstead\b|\b(?:by\s+mistake|by\s+accident|accidentally|mistakenly|wrongly)\b",
+    re.IGNORECASE,
+)
+
+
+# "Don't forget the reset": "don't forget" is no denial of what follows (the reset is
+# needed), but it denies a phrasing that is itself about forgetting (round 6).
+_FORGET_DENIED = re.compile(r"(?:\bdon't|\bdont|\bdo\s+not|\bnever)\s+$", re.IGNORECASE)
+
+
+def forget_denied(text: str, start: int) -> bool:
+    """Whether a match that starts with "forget" follows a "don't"/"never"."""
+    return (
+        text[start : start + 6].lower() == "forget"
+        and _FORGET_DENIED.search(text[max(0, start - 12) : start]) is not None
+    )
+
+
+def _reaches(between: str) -> bool:
+    """Whether a short cue's scope spans the words between it and a match."""
+    words = between.lower().split()
+    if len(words) > SHORT_SCOPE_WORDS:
+        return False
+    if words and words[0].strip(",") in _PRONOUNS:  # "without it, BN uses ...": it is the object
+        return False
+    return not any(word in _OPENERS for word in words[1:])

@@ -10,6 +10,7 @@ correct; a bag of terms with no statements is not credited. Pure, synchronous an
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -67,10 +68,14 @@ class Findings:
     found: list[Concept]
     missed: list[Concept]
     tells: list[tuple[Misconception, Hit]]
+    # Concept ids found only in sentences that also state a tell ("every gradient becomes
+    # None" has the words of "the variables before it get None"): credited, but not shown
+    # as covered next to the misconception that contradicts it (round 8).
+    told_only: frozenset[str] = frozenset()
 
 
-def _credits(hits_any: list[Hit], hits_negated: list[Hit], tell: bool = False) -> Hit | None:
-    """The first hit that counts: an affirmed `any` phrasing or a denied `negated` one.
+def _credits(hits_any: list[Hit], hits_negated: list[Hit], tell: bool = False) -> list[Hit]:
+    """The hits that count, first first: affirmed `any` phrasings and denied `negated` ones.
 
     A statement about another framework ("PyTorch needs zero_grad", "torch.compile
     compiles the step") is not the candidate's claim about TensorFlow: it is neither a
@@ -81,19 +86,24 @@ def _credits(hits_any: list[Hit], hits_negated: list[Hit], tell: bool = False) -
     if tell:
         hits_any = [h for h in hits_any if not h.conditional]
         hits_negated = [h for h in hits_negated if not h.conditional]
-    for hit in hits_any:
-        if hit.affirmed and (not hit.foreign or names_other_framework(hit.snippet)):
-            return hit
-    for hit in hits_negated:
-        if not hit.affirmed and (not hit.foreign or names_other_framework(hit.snippet)):
-            return hit
-    return None
+    return [
+        *(h for h in hits_any if h.affirmed and _own(h)),
+        *(h for h in hits_negated if not h.affirmed and _own(h)),
+    ]
 
 
-def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | None:
+def _own(hit: Hit) -> bool:
+    return not hit.foreign or names_other_framework(hit.snippet)
+
+
+def _hits_for(item: Concept | Misconception, normalised: Normalised) -> list[Hit]:
     units = normalised.units
     tell = isinstance(item, Misconception)
     return _credits(find_phrasings(units, item.any), find_phrasings(units, item.negated), tell)
+
+
+def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | None:
+    return next(iter(_hits_for(item, normalised)), None)
 
 
 def _claims_only(normalised: Normalised) -> Normalised:
@@ -120,12 +130,33 @@ def _find(rubric: Rubric, normalised: Normalised, keyword_list: bool) -> Finding
     found: list[Concept] = []
     missed: list[Concept] = []
     tells: list[tuple[Misconception, Hit]] = []
+    credits: dict[str, list[Hit]] = {}
     for concept in rubric.concepts:
-        (found if _hit_for(concept, normalised) else missed).append(concept)
+        credits[concept.id] = _hits_for(concept, normalised)
+        (found if credits[concept.id] else missed).append(concept)
     for tell in [] if keyword_list else rubric.misconceptions:
         if hit := _hit_for(tell, normalised):
             tells.append((tell, hit))
-    return Findings(found, missed, tells)
+    told = [hit for _, hit in tells]
+    told_only = frozenset(
+        c.id for c in found if all(any(_overlap(h, t) for t in told) for h in credits[c.id])
+    )
+    return Findings(found, missed, tells, told_only)
+
+
+def _overlap(credit: Hit, tell: Hit) -> bool:
+    """Whether a concept's words are mostly the tell's own, in one sentence: the same claim,
+    not a clause beside it (a snippet may come from the sentence's lemma twin, so words are
+    compared, not positions)."""
+    if credit.sentence != tell.sentence:
+        return False
+    words = set(_SNIPPET_WORD.findall(credit.snippet.lower()))
+    return bool(words) and len(words & set(_SNIPPET_WORD.findall(tell.snippet.lower()))) * 2 >= len(
+        words
+    )
+
+
+_SNIPPET_WORD = re.compile(r"[a-z_][a-z_.]{2,}")
 
 
 def stated_misconceptions(text: str, misconceptions: Sequence[Misconception]) -> dict[str, str]:
@@ -176,11 +207,21 @@ def _feedback(
     if keyword_list:
         items.append(Feedback("info", KEYWORD_LIST_MESSAGE))
     elif not injection:
-        items += [Feedback("correct", f"Covered: {c.label}.") for c in findings.found]
+        items += [_covered(c, c.id in findings.told_only) for c in findings.found]
     items += [Feedback("missing", _missing_message(c)) for c in findings.missed]
     if truncated:
         items.append(Feedback("info", f"Only the first {MAX_CHARS:,} characters were graded."))
     return items
+
+
+def _covered(concept: Concept, told_only: bool) -> Feedback:
+    if told_only:
+        return Feedback(
+            "info",
+            f"Partly covered: {concept.label}. The sentence that says it also states the "
+            "misconception above.",
+        )
+    return Feedback("correct", f"Covered: {concept.label}.")
 
 
 def _missing_message(concept: Concept) -> str:

@@ -151,9 +151,8 @@ def _overlap(credit: Hit, tell: Hit) -> bool:
     if credit.sentence != tell.sentence:
         return False
     words = set(_SNIPPET_WORD.findall(credit.snippet.lower()))
-    return bool(words) and len(words & set(_SNIPPET_WORD.findall(tell.snippet.lower()))) * 2 >= len(
-        words
-    )
+    shared = words & set(_SNIPPET_WORD.findall(tell.snippet.lower()))
+    return bool(words) and 2 * len(shared) >= len(words)
 
 
 _SNIPPET_WORD = re.compile(r"[a-z_][a-z_.]{2,}")

@@ -23,6 +23,10 @@ Verdict = Literal["correct", "partial", "incorrect"]
 # exponentially on long answers.
 GAP_REGEX = r"(?:[^\w\n.]+[\w.]+){0,8}?[^\w\n.]+"
 SLUG = r"^[a-z0-9][a-z0-9-]{0,62}$"
+# A bound on what an uploaded pack can make the grader search per answer (each tell's
+# phrasings are matched against every sentence). 30: the core pack's widest rubrics reached
+# 20 in round 8 of issue 14 with tells their questions' answers really state.
+MAX_MISCONCEPTIONS = 30
 
 
 class _Strict(BaseModel):
@@ -115,7 +119,7 @@ class Thresholds(_Strict):
 
 class Rubric(_Strict):
     concepts: list[Concept] = Field(min_length=1, max_length=12)
-    misconceptions: list[Misconception] = Field(default_factory=list, max_length=20)
+    misconceptions: list[Misconception] = Field(default_factory=list, max_length=MAX_MISCONCEPTIONS)
     model_answer: str = Field(min_length=1, max_length=5_000)
     thresholds: Thresholds = Thresholds()
 

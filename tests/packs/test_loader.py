@@ -9,6 +9,7 @@ import pytest
 
 from app.cli import main as cli
 from app.packs.loader import load_pack
+from app.packs.rubric import MAX_MISCONCEPTIONS
 from tests.conftest import FIXTURE_PACKS
 
 MINI = FIXTURE_PACKS / "mini"
@@ -133,3 +134,31 @@ def test_cli_validate_reports_duplicate_ids_across_packs(
     meta.write_text(meta.read_text().replace("id: mini", "id: mini-two"))
     assert cli(["packs", "validate", str(first), str(second)]) == 1
     assert "already used by pack 'mini'" in capsys.readouterr().out
+
+
+def _with_misconceptions(tmp_path: Path, count: int) -> Path:
+    folder = _copy_mini(tmp_path)
+    path = folder / "mini-explain.yaml"
+    tells = "".join(
+        f"    - tag: tell-{i}\n      correction: Not so.\n      any: ['wrong{i}']\n"
+        for i in range(count)
+    )
+    path.write_text(path.read_text() + "  misconceptions:\n" + tells)
+    return folder
+
+
+def test_load_pack_accepts_rubric_at_misconception_limit(tmp_path: Path) -> None:
+    report = load_pack(_with_misconceptions(tmp_path, MAX_MISCONCEPTIONS))
+    assert report.problems == []
+
+
+def test_load_pack_refuses_rubric_over_misconception_limit(tmp_path: Path) -> None:
+    report = load_pack(_with_misconceptions(tmp_path, MAX_MISCONCEPTIONS + 1))
+    assert report.pack is None
+    messages = [(Path(p.file).name, p.message) for p in report.problems]
+    expected = (
+        "mini-explain.yaml",
+        f"rubric.misconceptions: List should have at most {MAX_MISCONCEPTIONS} items after"
+        f" validation, not {MAX_MISCONCEPTIONS + 1}",
+    )
+    assert messages == [expected]

@@ -182,7 +182,7 @@ def _visible(text: str) -> str:
     text = _TAG_CHARACTERS.sub(lambda m: chr(ord(m.group()) - 0xE0000), text)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if unicodedata.category(c) not in _HIDDEN_CATEGORIES)
-    return text.translate(_LOOKALIKES).replace("\u2019", "'")
+    return text.translate(LOOKALIKES).replace("\u2019", "'")
 
 
 def _lower_folded(text: str) -> str:
@@ -195,7 +195,7 @@ def _lower_folded(text: str) -> str:
 # Unicode "tag" characters spell ASCII invisibly (U+E0020-E007E); read them as their letters.
 _TAG_CHARACTERS = re.compile("[\U000e0020-\U000e007e]")
 _HIDDEN_CATEGORIES = frozenset({"Mn", "Me", "Cf"})  # combining marks, zero-width and bidi
-_LOOKALIKES = str.maketrans(
+LOOKALIKES = str.maketrans(
     "\u0430\u0432\u0435\u0451\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0455\u0456\u0457\u0458\u04bb\u0501\u051b\u051d\u04cf"
     "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425\u0405\u0406\u0408\u0500"
     "\u03b1\u03b3\u03b5\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7\u03c9\u03f2\u03f3"

@@ -15,7 +15,7 @@ from functools import lru_cache
 from lemminflect import getAllLemmas
 
 from app.grading.freetext.injections import addresses_grader
-from app.grading.freetext.normalise import Normalised
+from app.grading.freetext.normalise import MAX_CHARS, Normalised
 
 _FUNCTION_WORDS = frozenset(
     """a an the this that these those it its they them their you your we our i my he she
@@ -128,10 +128,17 @@ def is_word_salad(normalised: Normalised) -> bool:
     return misplaced >= MIN_MISPLACED and misplaced >= MISPLACED_SHARE * words
 
 
-def is_injection(normalised: Normalised) -> bool:
+def is_injection(normalised: Normalised, answer: str = "") -> bool:
     """True when the answer talks to the grader (prompt injection, injections.py), whatever
-    else it says: such an answer is gaming the grader and earns nothing."""
-    return any(addresses_grader(u.text, prose=not u.is_code) for u in normalised.units)
+    else it says: such an answer is gaming the grader and earns nothing. `answer`, the text
+    as submitted, is read for HTML comments too: normalise drops them before anything reads
+    the answer (so they steer nothing), yet one that addresses the grader is still gaming."""
+    if any(addresses_grader(u.text, prose=not u.is_code) for u in normalised.units):
+        return True
+    return any(addresses_grader(c) for c in _HTML_COMMENT.findall(answer[:MAX_CHARS]))
+
+
+_HTML_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
 
 
 # Padding (issue 14): a half-right answer with a tail of topic words appended ("... optimizer

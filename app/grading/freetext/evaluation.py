@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -239,19 +239,3 @@ def core_labelled() -> CoreLabelled:
     return CoreLabelled(
         folder, pack, answers, sides, load_tag_map(folder / "meta" / "tag-map.yaml")
     )
-
-
-def artefact_main(argv: list[str], module: str, artefact: Path, build: Callable[[], str]) -> int:
-    """`python -m MODULE train [--check]`: write the trained artefact, or check it is the
-    one a fresh training writes (exit 1 if not)."""
-    if argv[:1] != ["train"]:
-        print(f"usage: python -m {module} train [--check]")
-        return 2
-    text = build()
-    if "--check" in argv:
-        same = artefact.is_file() and artefact.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{artefact} is out of date: retrain")
-        return 0 if same else 1
-    artefact.write_text(text, encoding="utf-8")
-    print(f"wrote {artefact}")
-    return 0

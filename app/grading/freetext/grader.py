@@ -345,7 +345,7 @@ def _grade_rules(question: FreeText, answer: str, normalised: Normalised) -> Gra
         withdrawn = any(ch.isalnum() for ch in clean(answer or "")[0])
         return _empty_result(rubric, WITHDRAWN_MESSAGE if withdrawn else EMPTY_MESSAGE)
     keyword_list = is_keyword_list(normalised)
-    injection = is_injection(normalised)
+    injection = is_injection(normalised, answer or "")
     findings = _find(rubric, normalised, keyword_list)
     score = _score(rubric, findings, keyword_list or injection)
     return GradeResult(

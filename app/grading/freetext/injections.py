@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from app.grading.freetext.foreign_instructions import in_another_language
+
 _AGENT = (
     r"(?:auto[\s-]?)?(?:grader|marker|examiner|evaluator|assessor|scorer|reviewer)s?|"
     r"(?:automated|automatic|answer)\s+checkers?|"
@@ -40,7 +42,10 @@ _MARKS = (
     + r")(?!\d|\.\d)(?=\s*(?:$|[^\w\s]|(?:marks?|points|score|answer|and|because|please|stars?)\b))"
 )
 _GRADES = r"(?:grade|mark|score|rate|label|classify|evaluate|assess|tag)"
-_CLAIM_END = r"(?=\s*(?:$|[.,;:!?)\]}>(✅✓*-]|and\b|because\b|since\b|as\b|for\b))"
+_CLAIM_END = (
+    r"(?=\s*(?:$|[.,;:!?)\]}>(✅✓*-]|and\b|because\b|since\b|as\b|for\b|please\b|pls\b|thanks"
+    r"\b|thank\s+you\b))"
+)
 _INJECTION = re.compile(
     "|".join(
         [
@@ -94,7 +99,7 @@ _INJECTION = re.compile(
             r"|override|directive|key|memo|comments?|remarks?|update|message)\b",
             rf"\b(?:dear|hey|hi|hello|attention|attn|psst|fyi)\s*[:,]?\s*(?:the\s+|any\s+|all\s+)?"
             rf"(?:automated\s+|ai\s+)?(?:{_AGENT})\b",
-            rf"(?:^|[\[({{<|>#*:;.!?-]\s*)(?:the\s+)?(?:automated\s+)?(?:{_AGENT})\s*(?:,|:|-\s)",
+            rf"(?:^|[\[({{<|>#*:;.!?-]\s*)(?:the\s+)?(?:automated\s+|ai\s+|llm\s+)?(?:{_AGENT})\s*(?:,|:|-\s)",
             rf"\bas\s+(?:the|an?|my)\s+(?:automated\s+|ai\s+)?(?:{_AGENT}),?\s+(?:you|your|please)\b",
             rf"\b(?:you|your)\b[^.]{{0,40}}\bas\s+(?:the|an?)\s+(?:automated\s+|ai\s+)?(?:{_AGENT})\b",
             r"\b(?:whoever|whatever|anyone|anybody|someone)\s+(?:(?:or|and)\s+\w+\s+)?(?:is\s+)?(?:scor|"
@@ -161,6 +166,28 @@ _INJECTION = re.compile(
             r"\b(?:ignore|overlook|forgive|disregard|excuse)\s+(?:any\s+|all\s+|the\s+|my\s+)?(?:missing"
             r"|incomplete|unanswered)\s+\w+|\b(?:ignore|overlook|forgive|disregard|excuse)\s+(?:any\s+"
             r"|all\s+)?(?:of\s+)?my\s+(?:mistakes|errors|typos|omissions|gaps)\b",
+            # round 9: a bare imperative to let the answer through ("Accept this.", "Just
+            # approve it", "Give it a pass", "Let this pass"); "treat what follows as the
+            # model answer"; "output the word CORRECT"; "score this higher"; "answer key"
+            rf"(?:^|[.!?:]\s+)(?:(?:please|kindly|just|now)\s+)*(?:accept|approve|pass|validate|ok|"
+            rf"okay)\s+(?:{_SELF}|this|this\s+one|it|me){_CLAIM_END}",
+            rf"\b(?:give|let)\s+(?:{_SELF}|this|this\s+one|it|me)\s+(?:a\s+)?(?:pass|through)"
+            rf"{_CLAIM_END}",
+            r"\b(?:treat|consider|count|read|take|use)\s+(?:what\s+follows|the\s+following|"
+            r"everything\s+(?:below|above|here))\s+(?:as\s+)?(?:the\s+|a\s+)?(?:reference|model|"
+            r"official|correct|ideal|perfect|expected)\s+(?:answer|solution|response)",
+            rf"\b(?:output|return|respond\s+with|reply\s+with|print|say|write|answer\s+with)\s+(?:"
+            rf"only\s+|just\s+)?(?:the\s+)?(?:word|verdict|string|token|label)\s+(?:\"|')?(?:"
+            rf"{_VERDICT}|pass|yes)",
+            rf"\b{_GRADES}\s+(?:{_SELF}|this|it|me|this\s+one)\s+(?:higher|better|above|up\b|more"
+            r"\s+(?:generously|highly|leniently))",
+            r"\banswer\s+key\s+(?:says|accepts|lists|allows|expects|includes|wants|requires|matches|"
+            r"contains|has)\b",
+            r"\b(?:verdict|grade|score|marks?|rating|evaluation|assessment|outcome)(?:\s+\w+){1,2}?\s*"
+            rf"(?::|=)\s*(?:\"|')?(?:{_VERDICT}|{_MARKS}|pass|a\+?){_CLAIM_END}",
+            r"\b(?:instructor|teacher|tutor|professor|examiner|grader|marker|reviewer|ta|lecturer|"
+            r"interviewer)(?:'s|s')?\s+(?:comments?|notes?|feedback|remarks?|verdict|assessment|"
+            r"evaluation)\s*:",
             # how to grade: "grade this leniently", "score generously"
             rf"\b{_GRADES}\s+(?:(?:{_SELF}|this|it|me|this\s+one)\s+)?(?:leniently|generously|"
             r"favou?rably|kindly|softly|charitably)\b",
@@ -179,10 +206,16 @@ def _folded(text: str) -> str:
 def _visible(text: str) -> str:
     if text.isascii():  # nothing hidden, nothing looks alike: most answers
         return text
+    return _unmarked(text).translate(LOOKALIKES).replace("\u2019", "'")
+
+
+def _unmarked(text: str) -> str:
+    """Tag characters read as their letters; accents and invisible characters dropped."""
+    if text.isascii():
+        return text
     text = _TAG_CHARACTERS.sub(lambda m: chr(ord(m.group()) - 0xE0000), text)
     text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if unicodedata.category(c) not in _HIDDEN_CATEGORIES)
-    return text.translate(_LOOKALIKES).replace("\u2019", "'")
+    return "".join(c for c in text if unicodedata.category(c) not in _HIDDEN_CATEGORIES)
 
 
 def _lower_folded(text: str) -> str:
@@ -195,7 +228,7 @@ def _lower_folded(text: str) -> str:
 # Unicode "tag" characters spell ASCII invisibly (U+E0020-E007E); read them as their letters.
 _TAG_CHARACTERS = re.compile("[\U000e0020-\U000e007e]")
 _HIDDEN_CATEGORIES = frozenset({"Mn", "Me", "Cf"})  # combining marks, zero-width and bidi
-_LOOKALIKES = str.maketrans(
+LOOKALIKES = str.maketrans(
     "\u0430\u0432\u0435\u0451\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0455\u0456\u0457\u0458\u04bb\u0501\u051b\u051d\u04cf"
     "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425\u0405\u0406\u0408\u0500"
     "\u03b1\u03b3\u03b5\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7\u03c9\u03f2\u03f3"
@@ -229,6 +262,8 @@ def addresses_grader(text: str, *, prose: bool = True) -> bool:
     visible = _visible(text)
     folded = _lower_folded(visible.lower())
     if _SHOUTED_ROLE.search(visible) or _INJECTION.search(folded):
+        return True
+    if in_another_language(_unmarked(text).lower()):
         return True
     return prose and _about_grading(folded)
 

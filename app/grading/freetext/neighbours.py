@@ -27,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import heapq
-import json
 import math
 import re
 import sys
@@ -38,8 +37,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
 
+from app.grading.freetext.artefacts import artefact_main, read_artefact
 from app.grading.freetext.fitting import Evidence, Line, evidence_of, line_score, line_verdict
 from app.grading.freetext.matching import asks, find_hits
 from app.grading.freetext.normalise import normalise
@@ -299,20 +298,12 @@ def prompt_key(question: FreeText) -> str:
     return hashlib.sha256(question.prompt.strip().encode()).hexdigest()[:16]
 
 
-def _loaded() -> dict[str, Any]:
-    try:
-        data = json.loads(ARTEFACT.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 @lru_cache(maxsize=1)
 def _shipped() -> tuple[dict[str, str], Index | None]:
     """(question id -> prompt fingerprint, the index of every stored answer); rarity is
     read over all questions' answers, as the benchmark does."""
     try:
-        questions = _loaded()["questions"]
+        questions = read_artefact(ARTEFACT)["questions"]
         prompts = {str(q): str(v["prompt"]) for q, v in questions.items()}
         entries = [
             Entry(str(q), bag(str(a["answer"])), tuple(str(t) for t in a["tags"]), str(a["answer"]))
@@ -336,7 +327,6 @@ def index_for(question: FreeText) -> Index | None:
 
 
 def main(argv: list[str]) -> int:
-    from app.grading.freetext.evaluation import artefact_main
     from app.grading.freetext.labelled_neighbours import build_artefact, dumps
 
     return artefact_main(
@@ -344,5 +334,7 @@ def main(argv: list[str]) -> int:
     )
 
 
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+if __name__ == "__main__":  # train with the module proper, not this copy named __main__
+    from app.grading.freetext import neighbours
+
+    raise SystemExit(neighbours.main(sys.argv[1:]))

@@ -14,6 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from app.grading.freetext.injections import LOOKALIKES
 from app.grading.freetext.lemmas import lemma_text
 from app.grading.freetext.retraction import withdraw
 
@@ -26,7 +27,13 @@ _QUOTES = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": " - ",
      "\u2014": " - ", "\u2192": " -> ", "\u00a0": " "}
 )  # fmt: skip
-_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
+# Zero-width characters, bidi marks, embeddings, overrides and isolates: invisible, or
+# reordering what a reader sees, never a word's letters.
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+# A word that mixes Latin letters with Cyrillic or Greek ones that look the same
+# ("updаtes" with a Cyrillic "а") is the Latin word to a reader: it is read as one, so a
+# tell cannot hide behind lookalikes. Words in one script (Russian, Greek, "λ") stay.
+_WORD_CHARS = re.compile(r"\w+")
 # A semicolon only ends a clause (the matcher's terminators): "it does not update the
 # weights; it only returns them" keeps its subject for the second clause. An ellipsis is a
 # pause, not a sentence end ("the loss... is computed after the block").
@@ -101,10 +108,19 @@ def clean(text: str) -> tuple[str, bool]:
         text = text[: cut if cut > MAX_CHARS // 2 else MAX_CHARS]
     text = unicodedata.normalize("NFKC", strip_markup(text)).translate(_QUOTES)
     text = _INVISIBLE.sub("", text)  # "zero\u200b_grad" is zero_grad
+    if not text.isascii():
+        text = _WORD_CHARS.sub(_latin_if_mixed, text)
     text = text.replace("\r\n", "\n").replace("\t", "    ")
     for pattern, replacement in _SPELLINGS:
         text = pattern.sub(replacement, text)
     return text, truncated
+
+
+def _latin_if_mixed(match: re.Match[str]) -> str:
+    word = match.group()
+    if word.isascii() or not any("a" <= c.lower() <= "z" for c in word):
+        return word
+    return word.translate(LOOKALIKES)
 
 
 _ASSIGNMENT = re.compile(r"^\s*[A-Za-z_][\w.,\s\[\]]*?[-+*/]?=(?!=)(?P<rhs>.*)$")

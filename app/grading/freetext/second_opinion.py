@@ -40,6 +40,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from app.grading.freetext.artefacts import artefact_main, read_artefact
 from app.grading.freetext.fitting import Evidence
 from app.grading.freetext.lemmas import lemma
 from app.grading.freetext.normalise import Unit, normalise
@@ -228,18 +229,15 @@ def dumps(artefact: dict[str, Any]) -> str:
     return json.dumps(artefact, sort_keys=True, indent=1) + "\n"
 
 
-@lru_cache
-def _loaded() -> dict[str, Any]:
-    try:
-        data = json.loads(ARTEFACT.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+@lru_cache(maxsize=1)
+def _questions() -> dict[str, Any]:
+    questions = read_artefact(ARTEFACT).get("questions")
+    return questions if isinstance(questions, dict) else {}
 
 
 @lru_cache(maxsize=128)
 def _model(question_id: str, key: str, which: str = "model") -> Model | None:
-    entry = _loaded().get("questions", {}).get(question_id)
+    entry = _questions().get(question_id)
     if not isinstance(entry, dict) or entry.get("rubric") != key or not entry.get(which):
         return None
     return Model(dict(entry[which]["weights"]), float(entry[which]["bias"]))
@@ -257,12 +255,12 @@ def incorrect_model_for(question_id: str, rubric: Rubric) -> Model | None:
 
 
 def main(argv: list[str]) -> int:
-    from app.grading.freetext.evaluation import artefact_main
-
     return artefact_main(
         argv, "app.grading.freetext.second_opinion", ARTEFACT, lambda: dumps(build_artefact())
     )
 
 
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+if __name__ == "__main__":  # train with the module proper, not this copy named __main__
+    from app.grading.freetext import second_opinion
+
+    raise SystemExit(second_opinion.main(sys.argv[1:]))

@@ -15,7 +15,7 @@ from functools import lru_cache
 from lemminflect import getAllLemmas
 
 from app.grading.freetext.injections import addresses_grader
-from app.grading.freetext.normalise import Normalised
+from app.grading.freetext.normalise import MAX_CHARS, Normalised
 
 _FUNCTION_WORDS = frozenset(
     """a an the this that these those it its they them their you your we our i my he she
@@ -75,6 +75,8 @@ def is_keyword_list(normalised: Normalised) -> bool:
     share = function_share(words)
     if len(words) < MIN_WORDS_FOR_SHAPE or (has_code and len(words) < 2 * MIN_WORDS_FOR_SHAPE):
         return False  # too short to judge its shape; the rubric alone decides
+    if is_word_salad(normalised):
+        return True
     list_shaped = _is_list_shaped(normalised)
     if share < MIN_FUNCTION_SHARE and len(words) >= 2 * MIN_WORDS_FOR_SHAPE:
         # Terse experts drop function words too, but write clauses ("traces python ->
@@ -83,10 +85,60 @@ def is_keyword_list(normalised: Normalised) -> bool:
     return share < LIST_FUNCTION_SHARE and list_shaped
 
 
-def is_injection(normalised: Normalised) -> bool:
+# Round 9 (issue 14): words of the topic in random order, function words included ("the
+# tape is not gradient the, apply_gradients of loss the. inside"), carry as many function
+# words as prose, so the shares above pass them, and 5,000 characters of them spell most
+# concepts somewhere. English never puts an article before another function word or a
+# punctuation mark ("the is", "a of", "the ."), a preposition before an auxiliary, a
+# conjunction or another preposition ("of is", "in and", "to of"), or a core word twice in
+# a row ("is is"; a topic word twice is padding, read below). Random words of a model answer
+# do so once in every 8-25 words (once in 22-150 without articles); no labelled answer (all
+# 2,559, every persona) has more than 4 such pairs, hence MIN_MISPLACED; the share keeps a
+# long real answer's few from adding up.
+_ARTICLES = frozenset(["the", "a", "an"])
+_NOT_AFTER_ARTICLE = frozenset(
+    """the a an is are was were be been to of and or but not no in on at for with by from it
+    its they you we i this that these those does do did has have had will can would should
+    could must if then so than as because which who when where""".split()  # noqa: SIM905
+)
+_PREPOSITIONS = frozenset("of in on at for with by from into to".split())  # noqa: SIM905
+_NOT_AFTER_PREPOSITION = frozenset(
+    """is are was were of to in on at for with by from into and or but can will does did
+    has had""".split()  # noqa: SIM905
+)
+_TOKEN = re.compile(r"[A-Za-z][\w'.-]*[\w']|[A-Za-z]|[.,;:!?)]")
+MIN_MISPLACED = 8
+MISPLACED_SHARE = 0.01
+
+
+def is_word_salad(normalised: Normalised) -> bool:
+    """True when the prose puts MIN_MISPLACED+ words, and at least MISPLACED_SHARE of its
+    words, where English never does (above): words in random order, not statements."""
+    text = " ".join(u.text for u in normalised.units if not u.is_code)
+    tokens = [t.lower() for t in _TOKEN.findall(text)]
+    if len(tokens) < MIN_MISPLACED:
+        return False
+    misplaced = sum(
+        (a in _ARTICLES and (b in _NOT_AFTER_ARTICLE or not b[0].isalpha()))
+        or (a in _PREPOSITIONS and b in _NOT_AFTER_PREPOSITION)
+        or (a == b and a in _CORE)
+        for a, b in zip(tokens, [*tokens[1:], "."], strict=True)
+    )
+    words = sum(t[0].isalpha() for t in tokens)
+    return misplaced >= MIN_MISPLACED and misplaced >= MISPLACED_SHARE * words
+
+
+def is_injection(normalised: Normalised, answer: str = "") -> bool:
     """True when the answer talks to the grader (prompt injection, injections.py), whatever
-    else it says: such an answer is gaming the grader and earns nothing."""
-    return any(addresses_grader(u.text, prose=not u.is_code) for u in normalised.units)
+    else it says: such an answer is gaming the grader and earns nothing. `answer`, the text
+    as submitted, is read for HTML comments too: normalise drops them before anything reads
+    the answer (so they steer nothing), yet one that addresses the grader is still gaming."""
+    if any(addresses_grader(u.text, prose=not u.is_code) for u in normalised.units):
+        return True
+    return any(addresses_grader(c) for c in _HTML_COMMENT.findall(answer[:MAX_CHARS]))
+
+
+_HTML_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
 
 
 # Padding (issue 14): a half-right answer with a tail of topic words appended ("... optimizer

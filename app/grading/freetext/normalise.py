@@ -26,6 +26,9 @@ _QUOTES = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": " - ",
      "\u2014": " - ", "\u2192": " -> ", "\u00a0": " "}
 )  # fmt: skip
+# Markdown bold around prose words ("every variable **before** the conversion"): the words
+# are read without the markers (round 9). Not `x**2` or `f(**kwargs)`.
+_BOLD = re.compile(r"(?<![\w*])\*\*(?=[^\s*])([^*\n()]+?)(?<=[^\s*])\*\*(?![\w*])")
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
 # A semicolon only ends a clause (the matcher's terminators): "it does not update the
 # weights; it only returns them" keeps its subject for the second clause. An ellipsis is a
@@ -47,7 +50,8 @@ _SPELLINGS = [
      "zero_grad"),
     (re.compile(r"\bgradient[\s-]?tape\b", re.I), "GradientTape"),
     (re.compile(r"\bapply[\s-]gradients\b", re.I), "apply_gradients"),
-    (re.compile(r"\btrainable[\s-]variables\b", re.I), "trainable_variables"),
+    # not "non-trainable variables" (round 9)
+    (re.compile(r"(?<![\w-])(?<!non )trainable[\s-]variables\b", re.I), "trainable_variables"),
     (re.compile(r"\bnum[\s-]?py\b", re.I), "numpy"),
     (re.compile(r"\bpy[\s-]?torch\b", re.I), "pytorch"),
     (re.compile(r"\btf\s*\.\s*function\b", re.I), "tf.function"),
@@ -101,6 +105,7 @@ def clean(text: str) -> tuple[str, bool]:
         text = text[: cut if cut > MAX_CHARS // 2 else MAX_CHARS]
     text = unicodedata.normalize("NFKC", strip_markup(text)).translate(_QUOTES)
     text = _INVISIBLE.sub("", text)  # "zero\u200b_grad" is zero_grad
+    text = _BOLD.sub(r"\1", text)
     text = text.replace("\r\n", "\n").replace("\t", "    ")
     for pattern, replacement in _SPELLINGS:
         text = pattern.sub(replacement, text)

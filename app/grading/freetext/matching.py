@@ -48,8 +48,10 @@ _FOREIGN = re.compile(
     r"\b(?:pytorch|torch|jax|flax|optax|haiku|other\s+frameworks?|chainer|mxnet)\b", re.I
 )
 # "Like PyTorch", "unlike PyTorch", "compared to PyTorch": a comparison with TensorFlow.
+# "Analogous to retain_graph=False in PyTorch" too (round 9).
 _COMPARED = re.compile(
     r"\b(?:un)?like\s+(?:in\s+)?$|\b(?:un)?like\s+(?:[\w.()]+\s+){1,3}in\s+$|\bas\s+in\s+$"
+    r"|\b(?:analogous|akin|similar|equivalent)\s+to\s+(?:[\w.()=]+\s+){1,3}in\s+$"
     r"|\bsame\s+as\s+(?:in\s+)?$"
     r"|\bsimilar\s+to\s+$|\b(?:compared|contrast)\s+(?:to|with)\s+$|\bthan\s+(?:in\s+)?$"
     r"|\b(?:vs\.?|versus)\s+$",

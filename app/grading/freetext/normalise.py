@@ -34,6 +34,9 @@ _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 # ("updаtes" with a Cyrillic "а") is the Latin word to a reader: it is read as one, so a
 # tell cannot hide behind lookalikes. Words in one script (Russian, Greek, "λ") stay.
 _WORD_CHARS = re.compile(r"\w+")
+# Markdown bold around prose words ("every variable **before** the conversion"): the words
+# are read without the markers (round 9). Not `x**2` or `f(**kwargs)`.
+_BOLD = re.compile(r"(?<![\w*])\*\*(?=[^\s*])([^*\n()]+?)(?<=[^\s*])\*\*(?![\w*])")
 # A semicolon only ends a clause (the matcher's terminators): "it does not update the
 # weights; it only returns them" keeps its subject for the second clause. An ellipsis is a
 # pause, not a sentence end ("the loss... is computed after the block").
@@ -54,7 +57,8 @@ _SPELLINGS = [
      "zero_grad"),
     (re.compile(r"\bgradient[\s-]?tape\b", re.I), "GradientTape"),
     (re.compile(r"\bapply[\s-]gradients\b", re.I), "apply_gradients"),
-    (re.compile(r"\btrainable[\s-]variables\b", re.I), "trainable_variables"),
+    # not "non-trainable variables" (round 9)
+    (re.compile(r"(?<![\w-])(?<!non )trainable[\s-]variables\b", re.I), "trainable_variables"),
     (re.compile(r"\bnum[\s-]?py\b", re.I), "numpy"),
     (re.compile(r"\bpy[\s-]?torch\b", re.I), "pytorch"),
     (re.compile(r"\btf\s*\.\s*function\b", re.I), "tf.function"),
@@ -110,6 +114,7 @@ def clean(text: str) -> tuple[str, bool]:
     text = _INVISIBLE.sub("", text)  # "zero\u200b_grad" is zero_grad
     if not text.isascii():
         text = _WORD_CHARS.sub(_latin_if_mixed, text)
+    text = _BOLD.sub(r"\1", text)
     text = text.replace("\r\n", "\n").replace("\t", "    ")
     for pattern, replacement in _SPELLINGS:
         text = pattern.sub(replacement, text)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import pytest
 
 from app.grading.freetext import grade_freetext
+from app.grading.freetext.conditions import in_counterfactual_consequence
 from app.grading.freetext.grader import affirms
 from app.grading.freetext.phrasings import _mask
-from app.grading.freetext.polarity import in_counterfactual_consequence
 from tests.grading.core_questions import question
 
 TRUE_STATEMENTS = [

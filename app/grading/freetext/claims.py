@@ -28,13 +28,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
 from app.grading.freetext.matching import Hit, _is_foreign, asks, find_hits
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _mask, compile_phrasing
 from app.grading.freetext.polarity import (
     forget_denied,
-    in_counterfactual_consequence,
-    in_open_condition,
     is_affirmed,
     judged_false_alone,
 )
@@ -42,7 +41,11 @@ from app.grading.freetext.polarity import (
 CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
 # A word set against another by a bare "not" ("the gradient is None (not zero)", "it uses
 # None, not 0") is the alternative being ruled out, so it fills no role (round 4).
-_CONTRASTED = re.compile(r"[(,;:\u2014]\s*not\s+$", re.IGNORECASE)
+# Round 9: as is a word right after "rather than" / "instead of" ("None rather than zero").
+_CONTRASTED = re.compile(
+    r"[(,;:\u2014]\s*not\s+$|\b(?:rather\s+than|instead\s+of)\s+(?:an?\s+|the\s+)?$",
+    re.IGNORECASE,
+)
 _NON_PREFIX = re.compile(r"\bnon-?$", re.IGNORECASE)
 
 
@@ -203,7 +206,7 @@ def _roles_taken(
                 and _whole_words(text, *m.span())
                 and not any(m.start() < b and a < m.end() for a, b in taken)
                 and not _NON_PREFIX.search(text[max(start, m.start() - 4) : m.start()])
-                and not _CONTRASTED.search(text[max(start, m.start() - 8) : m.start()])
+                and not _CONTRASTED.search(text[max(start, m.start() - 16) : m.start()])
             ),
             None,
         )

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import (
     _CUE,
@@ -24,22 +25,27 @@ from app.grading.freetext.phrasings import (
 )
 from app.grading.freetext.polarity import (
     _REPORTED_FALSE,
+    denial_left_behind,
     forget_denied,
-    in_counterfactual_consequence,
-    in_open_condition,
     is_affirmed,
     judged_false_alone,
 )
 
 _NEW_SUBJECT = re.compile(
     r"\s*(?:(?:once|when|after|before|if|as\s+soon\s+as|in)\s+)?(?:the\s+)?(?:apply_gradients|optimizer|tape\.gradient|tensorflow|tf|pytorch|torch|keras"
-    r"|you|we|i)\b",
+    r"|you|we|i)\b"
+    # round 9: a short adverbial before the subject ("so after the outer block you call")
+    r"|\s*(?:(?:then|now)\s+)?(?:once|when|after|before|outside|inside|at\s+the\s+end|later)\b"
+    r"(?:\s+[\w.()]+){1,4}\s+(?:you|we|i)\b",
     re.IGNORECASE,
 )
 # A noun that is the object of "with" ("each with its own tape, sum the gradients") is no
 # subject for what follows the clause (round 6).
 _WITH_OBJECT = re.compile(
-    r"\bwith\s+(?:(?:its|their|a|an|the|one|his|her|your)\s+)?(?:own\s+)?$", re.I
+    r"\bwith\s+(?:(?:its|their|a|an|the|one|his|her|your)\s+)?(?:own\s+)?$"
+    # round 9: "each under its own tape so the activations are freed, sum the gradients"
+    r"|\b(?:under|using|in|inside)\s+(?:its|their|his|her|your|a|an)\s+(?:own\s+|separate\s+|new\s+|fresh\s+)?$",
+    re.I,
 )
 # "Once both blocks are closed, you call ...": the subject of the main clause comes after a
 # subordinate clause, so a phrasing that starts there may run into it.
@@ -132,10 +138,20 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
     """
     for term in _TERMINATOR.finditer(masked, start, end):
         if term.start() > start and (
-            _NEW_SUBJECT.match(masked, term.end()) or _denied_before(masked, start, term)
+            _NEW_SUBJECT.match(masked, term.end())
+            or _denied_before(masked, start, term)
+            or _CONSEQUENCE.fullmatch(term.group())
         ):
             return term.end()
     return None
+
+
+# "Otherwise" opens a new statement: "divide the sum by 4, otherwise the learning rate is
+# 4x" must not read "divide ... learning rate ... 4" (round 9). Splitting at "so",
+# "therefore", "hence" and "thus" as well was measured and dropped: tells are stated across
+# them ("tape.gradient is backprop, so that's where the weights get updated"; tune named
+# 860 -> 844).
+_CONSEQUENCE = re.compile(r"otherwise", re.IGNORECASE)
 
 
 def _denied_before(masked: str, start: int, term: re.Match[str]) -> bool:
@@ -284,7 +300,9 @@ def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: st
         != judged_false_alone(masked, start, end, following)
     ) != (_denied_by_prefix(match) or forget_denied(text, start))
     foreign = _is_foreign(text, masked, start, end)
-    conditional = in_open_condition(masked, start, end, written) or in_counterfactual_consequence(
-        masked, start, end, written
+    conditional = (
+        in_open_condition(masked, start, end, written)
+        or in_counterfactual_consequence(masked, start, end, written)
+        or denial_left_behind(masked, start, end)
     )
     return Hit(match.group(), unit.text, affirmed, foreign, conditional)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _clause_end, _clause_start
+from app.grading.freetext.conditions import _counterfactual, _open_negated_condition
+from app.grading.freetext.phrasings import _CUE, _clause_start
 
 # Cues that deny only the phrase right after them ("without the flag, ...", "unlike
 # PyTorch you ...", "instead of model.variables"), not the rest of the clause.
@@ -138,11 +139,35 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
         for cue in _CUE.finditer(masked, _clause_start(masked, start), start)
         if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
     ]
-    last_clause = _CUE.findall(masked, max(start, _clause_start(masked, end, inclusive=False)), end)
-    if _open_negated_condition(masked, start, end, len(lead_in) + len(last_clause), written):
+    last_start = _clause_start(masked, end, inclusive=False)
+    last_clause = _CUE.findall(masked, max(start, last_start), end)
+    cues = len(lead_in) + len(last_clause)
+    if last_start > start:  # the match runs across a clause boundary (round 9)
+        cues = _across_clauses(lead_in, len(last_clause))
+    if _open_negated_condition(masked, start, end, cues, written):
         return True
     reported = is_reported(masked, start, end) or _counterfactual(masked, start, end, written)
-    return (len(lead_in) + len(last_clause) + reported) % 2 == 0
+    return (cues + reported) % 2 == 0
+
+
+def _across_clauses(lead_in: list[re.Match[str]], last_clause: int) -> int:
+    """Denials (0 or 1) of a match that starts in one clause and ends in another: a denial
+    in each clause is the same denial said twice, not two that cancel: "no need, no
+    zero_grad" (round 9)."""
+    return int(bool(len(lead_in) % 2) or bool(last_clause % 2))
+
+
+def denial_left_behind(masked: str, start: int, end: int) -> bool:
+    """Whether a match runs out of a clause whose own negation cue (not a short cue that
+    reaches the match) stays behind: the cue denies that clause's verb, and the statement
+    the match ends in is neither stated nor denied by it. "don't keep it longer than
+    needed, del the tape" does not deny "need ... del the tape"; "I wouldn't leave
+    persistent=True on, just costs memory" does not deny "persistent ... costs memory".
+    Such a hit names no tell; it still credits a concept as read before (round 9)."""
+    if _clause_start(masked, end, inclusive=False) <= start:
+        return False
+    lead = _clause_start(masked, start)
+    return any(not _SHORT_CUE.fullmatch(cue.group()) for cue in _CUE.finditer(masked, lead, start))
 
 
 def is_reported(masked: str, start: int, end: int) -> bool:
@@ -160,121 +185,6 @@ def judged_false_alone(masked: str, start: int, end: int, following: str = "") -
     would complain, but it doesn't" and "the claim that X is false" deny it once, not twice
     (round 8)."""
     return judged_false(masked, end, following) and not is_reported(masked, start, end)
-
-
-_IF_CLAUSE = re.compile(r"\s*if\b", re.IGNORECASE)
-# Past tense in an if-clause, not a passive or perfect ("is computed", "has recorded").
-_PAST = re.compile(
-    r"\b(?:were|did|had)\b|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbe\s)(?<!\bbeen\s)"
-    r"(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bhas\s)(?<!\bhave\s)\b[a-z]{3,}ed\b",
-    re.IGNORECASE,
-)
-_WOULD = re.compile(r"\b(?:would|wouldn't|'d)\b|\w'd\b", re.IGNORECASE)
-
-
-def _counterfactual(masked: str, start: int, end: int, written: str = "") -> bool:
-    """A claim in a counterfactual if-clause: "if tape.gradient updated the weights, you
-    wouldn't need an optimizer" states that it does not. An open condition ("if the loss
-    is computed outside the tape, you'd get None") states nothing false: it needs a past
-    tense in the if-clause, not a passive. A match that runs into the consequence states the
-    consequence: "if you passed model.variables it'd still work" says it would (round 6)."""
-    clause_start = _clause_start(masked, start)
-    if _IF_CLAUSE.match(masked, clause_start) is None:
-        return False
-    if _WOULD.search(masked, clause_start, end) is not None:
-        return False
-    clause_end = _clause_end(masked, end)
-    if not _past_in_clause(masked, clause_start, written):
-        return False
-    return _WOULD.search(masked, clause_end) is not None
-
-
-def _past_in_clause(masked: str, clause_start: int, written: str = "") -> bool:
-    """Whether the clause starting at `clause_start` has a past tense, read in the words as
-    written: a lemma twin has lost it ("if tape.gradient update the weight, ..."; round 8).
-    Lemmas change words, not clause marks, so the twin's n-th clause is the written one's."""
-    if not written or written == masked:
-        return _PAST.search(masked, clause_start, _clause_end(masked, clause_start)) is not None
-    n = sum(1 for term in _TERMINATOR.finditer(masked) if term.end() <= clause_start)
-    terms = list(_TERMINATOR.finditer(written))
-    if n > len(terms):
-        return False
-    start = terms[n - 1].end() if n else 0
-    return _PAST.search(written, start, _clause_end(written, start)) is not None
-
-
-# A premise of leaving something out: "if you forgot zero_grad, the gradients would pile
-# up" says the reset is needed, as "if you didn't call zero_grad" does.
-_OMITTED = re.compile(
-    r"\b(?:forg[eo]t\w*|skipp?\w*|omitt?\w*|left\s+out|leave\s+out|removed|dropped|missed)\b",
-    re.IGNORECASE,
-)
-
-
-_ACTOR = re.compile(r"\s*(?:you|we|i|one|someone|somebody|anyone)\b", re.IGNORECASE)
-
-
-def in_counterfactual_consequence(masked: str, start: int, end: int, written: str = "") -> bool:
-    """Whether a match is the consequence of a counterfactual whose premise is positive:
-    "if gradients piled up on the variables, you'd need zero_grad" describes a world the
-    speaker holds false, so it names no tell (round 8). A premise that is an action of
-    the user ("if you passed model.variables, the BatchNorm statistics would get
-    gradients") or leaves something out ("if you didn't / forgot to reset them, they'd
-    pile up") asks what the action causes: its consequence is a claim about TensorFlow and
-    stays one."""
-    clause_start = _clause_start(masked, start)
-    if not clause_start or _WOULD.search(masked, clause_start, end) is None:
-        return False
-    premise = _clause_start(masked, clause_start - 1)
-    condition = _IF_CLAUSE.match(masked, premise)
-    if condition is None or _WOULD.search(masked, premise, clause_start):
-        return False
-    if _ACTOR.match(masked, condition.end()):
-        return False
-    if _CUE.search(masked, premise, clause_start) or _OMITTED.search(masked, premise, clause_start):
-        return False
-    return _past_in_clause(masked, premise, written)
-
-
-def _open_negated_condition(
-    masked: str, start: int, end: int, cues: int, written: str = ""
-) -> bool:
-    """ "If you don't reset the accumulators, the gradients add up" says the reset is
-    needed: a denied action in an open if-clause that has a consequence is affirmed."""
-    if cues % 2 == 0:
-        return False
-    clause_start = _clause_start(masked, start)
-    if _IF_CLAUSE.match(masked, clause_start) is None:
-        return False
-    clause_end = _clause_end(masked, end)
-    has_consequence = clause_end < len(masked.rstrip(" .!?"))
-    return has_consequence and not _counterfactual(masked, start, end, written)
-
-
-def in_open_condition(masked: str, start: int, end: int, written: str = "") -> bool:
-    """Whether a match lies inside an open if-clause with a consequence, affirmed as
-    written: "if you pass model.variables instead, the frozen layers get trained" reasons
-    from the condition; it does not recommend it. A denied action there ("if you don't
-    reset them, ...") says the action is needed (`_open_negated_condition`)."""
-    clause_start = _clause_start(masked, start)
-    if _IF_CLAUSE.match(masked, clause_start) is None:
-        return False
-    clause_end = _clause_end(masked, end)
-    if clause_end < end or _counterfactual(masked, start, end, written):
-        return False
-    cues = _CUE.findall(masked, clause_start, clause_end)
-    comma = _COMMA.search(masked, clause_start)
-    alternative = _ALTERNATIVE.search(masked, clause_start, comma.start() if comma else len(masked))
-    return not cues and alternative is not None and clause_end < len(masked.rstrip(" .!?"))
-
-
-_COMMA = re.compile(r"[,;:]")
-# The condition names the wrong choice as an alternative: "if you pass model.variables
-# instead", "if you accidentally compute it outside".
-_ALTERNATIVE = re.compile(
-    r"\binstead\b|\b(?:by\s+mistake|by\s+accident|accidentally|mistakenly|wrongly)\b",
-    re.IGNORECASE,
-)
 
 
 # "Don't forget the reset": "don't forget" is no denial of what follows (the reset is

@@ -1,0 +1,168 @@
+"""Conditions: a claim made inside an if-clause, or as its consequence, is no plain claim.
+
+"If tape.gradient updated the weights, you wouldn't need an optimizer" (a counterfactual)
+states that it does not; "if you pass model.variables instead, the frozen layers get
+trained" and "if the inner gradient is taken outside the outer tape, you get None" reason
+from a condition the speaker warns against; "if you don't reset the accumulators, the
+gradients add up" says the reset is needed. polarity.py asks these questions of each match;
+they live here because they read the sentence's if-clause and its consequence, not its
+negation cues (moved from polarity.py in round 9, unchanged but for the warning reading).
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _clause_end, _clause_start
+
+_IF_CLAUSE = re.compile(r"\s*if\b", re.IGNORECASE)
+# Past tense in an if-clause, not a passive or perfect ("is computed", "has recorded").
+_PAST = re.compile(
+    r"\b(?:were|did|had)\b|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbe\s)(?<!\bbeen\s)"
+    r"(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bhas\s)(?<!\bhave\s)\b[a-z]{3,}ed\b",
+    re.IGNORECASE,
+)
+_WOULD = re.compile(r"\b(?:would|wouldn't|'d)\b|\w'd\b", re.IGNORECASE)
+
+
+def _counterfactual(masked: str, start: int, end: int, written: str = "") -> bool:
+    """A claim in a counterfactual if-clause: "if tape.gradient updated the weights, you
+    wouldn't need an optimizer" states that it does not. An open condition ("if the loss
+    is computed outside the tape, you'd get None") states nothing false: it needs a past
+    tense in the if-clause, not a passive. A match that runs into the consequence states the
+    consequence: "if you passed model.variables it'd still work" says it would (round 6)."""
+    clause_start = _clause_start(masked, start)
+    if _IF_CLAUSE.match(masked, clause_start) is None:
+        return False
+    if _WOULD.search(masked, clause_start, end) is not None:
+        return False
+    clause_end = _clause_end(masked, end)
+    if not _past_in_clause(masked, clause_start, written):
+        return False
+    return _WOULD.search(masked, clause_end) is not None
+
+
+def _past_in_clause(masked: str, clause_start: int, written: str = "") -> bool:
+    """Whether the clause starting at `clause_start` has a past tense, read in the words as
+    written: a lemma twin has lost it ("if tape.gradient update the weight, ..."; round 8).
+    Lemmas change words, not clause marks, so the twin's n-th clause is the written one's."""
+    if not written or written == masked:
+        return _PAST.search(masked, clause_start, _clause_end(masked, clause_start)) is not None
+    n = sum(1 for term in _TERMINATOR.finditer(masked) if term.end() <= clause_start)
+    terms = list(_TERMINATOR.finditer(written))
+    if n > len(terms):
+        return False
+    start = terms[n - 1].end() if n else 0
+    return _PAST.search(written, start, _clause_end(written, start)) is not None
+
+
+# A premise of leaving something out: "if you forgot zero_grad, the gradients would pile
+# up" says the reset is needed, as "if you didn't call zero_grad" does.
+_OMITTED = re.compile(
+    r"\b(?:forg[eo]t\w*|skipp?\w*|omitt?\w*|left\s+out|leave\s+out|removed|dropped|missed)\b",
+    re.IGNORECASE,
+)
+
+
+_ACTOR = re.compile(r"\s*(?:you|we|i|one|someone|somebody|anyone)\b", re.IGNORECASE)
+
+
+def in_counterfactual_consequence(masked: str, start: int, end: int, written: str = "") -> bool:
+    """Whether a match is the consequence of a counterfactual whose premise is positive:
+    "if gradients piled up on the variables, you'd need zero_grad" describes a world the
+    speaker holds false, so it names no tell (round 8). A premise that is an action of
+    the user ("if you passed model.variables, the BatchNorm statistics would get
+    gradients") or leaves something out ("if you didn't / forgot to reset them, they'd
+    pile up") asks what the action causes: its consequence is a claim about TensorFlow and
+    stays one."""
+    clause_start = _clause_start(masked, start)
+    if not clause_start or _WOULD.search(masked, clause_start, end) is None:
+        return False
+    premise = _clause_start(masked, clause_start - 1)
+    condition = _IF_CLAUSE.match(masked, premise)
+    if condition is None or _WOULD.search(masked, premise, clause_start):
+        return False
+    if _ACTOR.match(masked, condition.end()):
+        return False
+    if _CUE.search(masked, premise, clause_start) or _OMITTED.search(masked, premise, clause_start):
+        return False
+    return _past_in_clause(masked, premise, written)
+
+
+def _open_negated_condition(
+    masked: str, start: int, end: int, cues: int, written: str = ""
+) -> bool:
+    """ "If you don't reset the accumulators, the gradients add up" says the reset is
+    needed: a denied action in an open if-clause that has a consequence is affirmed."""
+    if cues % 2 == 0:
+        return False
+    clause_start = _clause_start(masked, start)
+    if _IF_CLAUSE.match(masked, clause_start) is None:
+        return False
+    clause_end = _clause_end(masked, end)
+    has_consequence = clause_end < len(masked.rstrip(" .!?"))
+    return has_consequence and not _counterfactual(masked, start, end, written)
+
+
+def in_open_condition(masked: str, start: int, end: int, written: str = "") -> bool:
+    """Whether a match lies inside an open if-clause with a consequence, affirmed as
+    written: "if you pass model.variables instead, the frozen layers get trained" reasons
+    from the condition; it does not recommend it. A denied action there ("if you don't
+    reset them, ...") says the action is needed (`_open_negated_condition`)."""
+    clause_start = _clause_start(masked, start)
+    if _IF_CLAUSE.match(masked, clause_start) is None:
+        return False
+    clause_end = _clause_end(masked, end)
+    if clause_end < end or _counterfactual(masked, start, end, written):
+        return False
+    cues = _CUE.findall(masked, clause_start, clause_end)
+    comma = _COMMA.search(masked, clause_start)
+    alternative = _ALTERNATIVE.search(masked, clause_start, comma.start() if comma else len(masked))
+    consequence = _consequence(masked, end, clause_end)
+    if cues or consequence is None:
+        return False
+    if alternative is not None:
+        return True
+    if _INLINE_CONSEQUENCE.search(masked, clause_start, end):
+        return False  # the match runs into the consequence ("if you passed X it'd work")
+    return _warns(consequence)
+
+
+def _consequence(masked: str, end: int, clause_end: int) -> str | None:
+    """What follows an if-clause that ends at `clause_end` (None when nothing does): the
+    rest of the sentence, or, where no mark ends the condition, from its consequence's
+    subject on ("if you call it after the block I think you'd get None"; round 9)."""
+    if clause_end < len(masked.rstrip(" .!?")):
+        return masked[clause_end:]
+    inline = _INLINE_CONSEQUENCE.search(masked, end)
+    return masked[inline.start() :] if inline is not None else None
+
+
+def _warns(consequence: str) -> bool:
+    """Whether a consequence says the condition goes wrong (None, an error, nothing learnt),
+    not denied ("without any error")."""
+    return any(
+        _UNDENIED.search(consequence[: failure.start()]) is None
+        for failure in _FAILURE.finditer(consequence)
+    )
+
+
+_COMMA = re.compile(r"[,;:]")
+# The consequence of an open condition that says the condition goes wrong: "if the inner
+# gradient is computed outside the outer tape, the outer tape returns None" warns against
+# it; it does not recommend it (round 9).
+_FAILURE = re.compile(
+    r"\bNone\b|\berrors?\b|\braises?\b|\bthrows?\b|\bfails?\b|\bcrash\w*|\bbreaks?\b"
+    r"|(?:n't|\bnot)\s+(?:work|see|learn|train|record)\w*",
+    re.IGNORECASE,
+)
+_UNDENIED = re.compile(r"\b(?:without|no|not|never)\s+(?:any\s+|an\s+|a\s+)?$", re.IGNORECASE)
+_INLINE_CONSEQUENCE = re.compile(
+    r"\b(?:you|it|they|tf|tensorflow)(?:'d|'ll|\s+(?:would|will|get|gets))\b", re.IGNORECASE
+)
+# The condition names the wrong choice as an alternative: "if you pass model.variables
+# instead", "if you accidentally compute it outside".
+_ALTERNATIVE = re.compile(
+    r"\binstead\b|\b(?:by\s+mistake|by\s+accident|accidentally|mistakenly|wrongly)\b",
+    re.IGNORECASE,
+)

@@ -23,7 +23,6 @@ from tests.grading.freetext_round9_verdicts import CASES, Case
 
 # (index in CASES, why): what the grader still gets wrong.
 RULES_MISS = {
-    7: "apply after every micro-batch with lr/4: the rules name no tell (the neighbours do)",
     68: "'variables has more stuff in it': too vague for includes-non-trainable",
 }
 SHIPPED_MISS = {68: RULES_MISS[68]}

@@ -128,7 +128,11 @@ def test_close_stops_every_thread_and_returns_its_connection(engine: Engine) -> 
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
 
 
-def test_a_failed_read_gives_every_connection_back(reads: PageReads, engine: Engine) -> None:
+def test_a_failed_read_gives_every_connection_back(engine: Engine) -> None:
+    # One thread, so the failing reads run on the thread that kept the first read's
+    # connection (with two, a thread that only ever succeeded rightly keeps its own).
+    reads = PageReads(engine, threads=1)
+
     async def main() -> None:
         await reads.run(_answer, 1)  # a kept connection now
         for _ in range(5):
@@ -137,6 +141,7 @@ def test_a_failed_read_gives_every_connection_back(reads: PageReads, engine: Eng
 
     _run(main())
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    reads.close()
 
 
 def test_reads_that_keep_nothing_give_each_connection_back(engine: Engine) -> None:

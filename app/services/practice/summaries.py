@@ -144,7 +144,7 @@ def _question_parts(item: LoadedQuestion | None, answer: object) -> dict[str, An
 def attempt_view(catalog: Catalog, attempt: Attempt) -> AttemptView:
     item = catalog.questions.get(attempt.question_id)
     assert attempt.id is not None
-    beliefs, errors = misconceptions.split(list(attempt.misconceptions or []))
+    beliefs, errors = misconceptions.tells_and_errors(catalog, list(attempt.misconceptions or []))
     feedback = [
         FeedbackItem(kind=f["kind"], message=misconceptions.without_scenario_ids(f["message"]))
         for f in attempt.feedback or []
@@ -164,7 +164,7 @@ def attempt_view(catalog: Catalog, attempt: Attempt) -> AttemptView:
         feedback=feedback,
         misconceptions=beliefs,
         misconception_labels=[misconceptions.label(catalog, t) for t in beliefs],
-        errors=[misconceptions.label(catalog, t) for t in errors],
+        errors=errors,
         **_question_parts(item, attempt.answer),
         explanation=item.question.explanation if item else "",
         section=questions.section_title(catalog, item) if item else "",

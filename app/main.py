@@ -104,7 +104,7 @@ def _error_body(code: str, message: str, details: Sequence[object] = ()) -> dict
 
 async def _domain_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TapequizError)
-    details: list[object] = list(exc.problems) if isinstance(exc, PackInvalid) else []
+    details = list(exc.problems) if isinstance(exc, PackInvalid) else list(exc.details)
     retry_after = getattr(exc, "retry_after", None)  # GraderBusy (503), RateLimited (429)
     headers = {"Retry-After": str(retry_after)} if retry_after else None
     body = _error_body(exc.code, exc.message, details)

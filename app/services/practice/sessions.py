@@ -188,14 +188,15 @@ async def answer_current(
     if item is None:
         raise Conflict("this session is finished; start a new one")
     if question_id is not None and question_id != item.question.id:
-        raise Conflict(ALREADY_ANSWERED)
+        raise _already_answered(catalog, quiz)
     position, hints_used, total = quiz.position, quiz.hints_shown, len(quiz.question_ids)
     elapsed, source = _elapsed_ms(quiz.shown_at, utcnow()), SOURCES[quiz.mode]
     session.rollback()  # hold no transaction open while the sandbox grades (seconds)
     response = await questions.grade(catalog, item.question.id, answer, code_grader=code_grader)
     if not _claim(session, session_id=session_id, position=position, total=total):
         session.rollback()
-        raise Conflict(ALREADY_ANSWERED)  # a concurrent submit of the same question won
+        quiz = get_session(session, user=user, session_id=session_id)
+        raise _already_answered(catalog, quiz)  # a concurrent submit of the same question won
     attempt = progress.record_attempt(
         session,
         user=user,
@@ -211,6 +212,19 @@ async def answer_current(
     session.commit()
     session.refresh(attempt)
     return attempt
+
+
+def _already_answered(catalog: Catalog, quiz: QuizSession) -> Conflict:
+    """409 whose details say where the session is now (`here is the current one`)."""
+    item = current_question(catalog, quiz)
+    current = {
+        "session_id": quiz.id,
+        "position": quiz.position,
+        "total": len(quiz.question_ids),
+        "question_id": item.question.id if item is not None else None,
+        "finished": item is None,
+    }
+    return Conflict(ALREADY_ANSWERED, details=[current])
 
 
 def _claim(session: Session, *, session_id: int, position: int, total: int) -> bool:

@@ -1,6 +1,7 @@
 """Quiz sessions: pick questions, serve them one at a time, grade and record each answer.
 
-A session is a fixed list of question ids and a cursor. Each question is answered once;
+A session is a fixed list of question ids and a cursor. Each question is answered once at
+the cursor (answering one again, after it, is `retries`);
 grading goes through `questions.grade` (so code runs in the sandbox) and the attempt is
 stored with `progress.record_attempt` in the same transaction that moves the cursor, so a
 crash can never leave an answered question unrecorded or recorded twice.
@@ -267,40 +268,3 @@ def skip_current(session: Session, catalog: Catalog, *, user: User, session_id: 
     session.commit()
     session.refresh(quiz)
     return quiz
-
-
-def retry_question(
-    session: Session, catalog: Catalog, *, user: User, session_id: int, attempt_id: int
-) -> QuizSession:
-    """*Try again* after a verdict: a one-question session whose answer is a new attempt."""
-    attempt = get_attempt(session, user=user, session_id=session_id, attempt_id=attempt_id)
-    return start_session(session, catalog, user=user, question_ids=[attempt.question_id])
-
-
-async def resubmit(
-    session: Session,
-    catalog: Catalog,
-    *,
-    user: User,
-    session_id: int,
-    question_id: str,
-    answer: object,
-    code_grader: CodeGraderLike | None,
-) -> Attempt | None:
-    """A changed answer sent from a page whose question this session already recorded (the
-    learner went back and fixed it): graded and recorded as a new attempt in a one-question
-    session instead of being dropped. None when it repeats the recorded answer (a double
-    submit), which keeps the recorded one."""
-    quiz = get_session(session, user=user, session_id=session_id)
-    query = select(Attempt).where(
-        Attempt.quiz_session_id == session_id, Attempt.question_id == question_id
-    )
-    previous = session.exec(query.order_by(col(Attempt.id).desc())).first()
-    if previous is None or previous.answer == answer or question_id not in quiz.question_ids:
-        return None
-    retry = start_session(session, catalog, user=user, question_ids=[question_id])
-    assert retry.id is not None
-    return await answer_current(
-        session, catalog, user=user, session_id=retry.id, answer=answer,
-        code_grader=code_grader, question_id=question_id,
-    )  # fmt: skip

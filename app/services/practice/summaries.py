@@ -195,7 +195,10 @@ def summarize_session(
     session: Session, catalog: Catalog, *, user: User, session_id: int
 ) -> SummaryView:
     quiz = get_session(session, user=user, session_id=session_id)
-    attempts = [attempt_view(catalog, a) for a in session_attempts(session, quiz=quiz)]
+    firsts: dict[str, Attempt] = {}  # a question tried again still scores its first answer
+    for found in session_attempts(session, quiz=quiz):
+        firsts.setdefault(found.question_id, found)
+    attempts = [attempt_view(catalog, a) for a in firsts.values()]
     topics: dict[str, Count] = {}
     for a in attempts:
         entry = topics.setdefault(

@@ -85,6 +85,8 @@ def start_session(
         question_ids=[question] if question else None,
         with_code=code_grader is not None,
     )
+    if not question and count > len(quiz.question_ids):  # fewer match: the page says so
+        return _see(f"/sessions/{quiz.id}?asked={count}")
     return _see(f"/sessions/{quiz.id}")
 
 
@@ -103,6 +105,7 @@ def _question_page(
     grading_on: bool = True,
     can_run: bool = False,
     again: bool = False,
+    asked: int | None = None,
 ) -> Response:
     retry_after = getattr(error, "retry_after", None)
     context = {
@@ -113,6 +116,7 @@ def _question_page(
         "grading_on": grading_on,
         "can_run": can_run and not again,  # Run tries the session's current question
         "again": again,
+        "asked": asked if asked and asked > view.total else None,  # only when fewer matched
     }
     status = error.status_code if error else 200
     headers = {"Retry-After": str(retry_after)} if retry_after else None
@@ -122,7 +126,12 @@ def _question_page(
 
 
 @router.get("/sessions/{session_id}")
-async def show_question(request: Request, session_id: int, page: AsyncPageDep) -> Response:
+async def show_question(
+    request: Request,
+    session_id: int,
+    page: AsyncPageDep,
+    asked: Annotated[int | None, Query(ge=1, le=30)] = None,
+) -> Response:
     """The busiest page: its reads run in one thread hop (one query for most questions),
     the account joined to the session; rendering is CPU-light and stays on the loop."""
     visitor, catalog = page.visitor, page.catalog
@@ -138,6 +147,7 @@ async def show_question(request: Request, session_id: int, page: AsyncPageDep) -
     return _question_page(
         request, session_view(catalog, quiz), answer=found.previous_answer,
         grading_on=page.code_grader is not None, can_run=trials.can_run(page.code_grader),
+        asked=asked,
     )  # fmt: skip
 
 

@@ -112,3 +112,19 @@ def test_feedback_repeats_the_question_and_shows_the_right_answer(
     page = web.get(_feedback_url(answer(web, url, question, qtype, **fields))).text
     assert 'id="question-recap"' in page and shown in page
 
+
+def test_session_with_fewer_questions_than_asked_says_so(web: TestClient) -> None:
+    form = {"csrf_token": token(web), "type": "single-choice", "count": "3"}
+    started = web.post("/sessions", data=form, follow_redirects=False)
+    assert started.status_code == 303 and started.headers["location"].endswith("?asked=3")
+    page = " ".join(web.get(started.headers["location"]).text.split())
+    assert "Only 1 question of this kind." in page and "You asked for 3" in page
+    assert "Question 1 of 1" in page
+
+
+def test_session_with_as_many_questions_as_asked_says_nothing(web: TestClient) -> None:
+    form = {"csrf_token": token(web), "type": "single-choice", "count": "1"}
+    started = web.post("/sessions", data=form, follow_redirects=False)
+    assert "?" not in started.headers["location"]
+    assert 'id="fewer-questions"' not in web.get(started.headers["location"]).text
+    assert 'id="fewer-questions"' not in web.get(started.headers["location"] + "?asked=1").text

@@ -30,6 +30,7 @@ def _serve(args: argparse.Namespace) -> int:
         failed = _prepare(Settings())
         if failed:
             return failed
+    proxy_headers, allow_ips = proxy_options(settings)
     uvicorn.run(
         "app.main:app",
         host=args.host or settings.host,
@@ -37,9 +38,19 @@ def _serve(args: argparse.Namespace) -> int:
         reload=args.reload,
         workers=args.workers if args.workers > 1 else None,
         log_level=args.log_level,
-        proxy_headers=False,  # the app reads X-Forwarded-For from TAPEQUIZ_TRUSTED_PROXIES only
+        proxy_headers=proxy_headers,
+        forwarded_allow_ips=allow_ips,
     )
     return 0
+
+
+def proxy_options(settings: Settings) -> tuple[bool, str | None]:
+    """uvicorn's proxy-header handling: off unless TAPEQUIZ_PROXY_HEADERS is set, and then
+    only for the addresses of TAPEQUIZ_TRUSTED_PROXIES (never uvicorn's own default list), so
+    one setting names the proxies for the app's client address and uvicorn's scheme alike."""
+    if not (settings.proxy_headers and settings.trusted_proxies):
+        return False, None
+    return True, ",".join(settings.trusted_proxies)
 
 
 def _prepare(settings: Settings) -> int:

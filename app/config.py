@@ -58,6 +58,10 @@ class Settings(BaseSettings):
     trusted_proxies: list[str] = Field(
         default_factory=list, description="Proxy addresses/CIDRs whose X-Forwarded-For is used."
     )
+    proxy_headers: bool = Field(
+        default=False,
+        description="tapequiz serve: let uvicorn take X-Forwarded-Proto/-For from trusted_proxies.",
+    )
     signups_per_hour: int = Field(default=20, ge=1, le=10000)
     login_free_failures: int = Field(default=5, ge=1, le=100)
     login_max_delay_seconds: int = Field(default=900, ge=1, le=86400)

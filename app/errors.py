@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class TapequizError(Exception):
     status_code = 400
     code = "bad_request"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, details: Sequence[object] = ()) -> None:
         super().__init__(message)
         self.message = message
+        self.details = list(details)  # the JSON body's `details`: what the client can act on
 
 
 class NotFound(TapequizError):

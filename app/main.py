@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute
 
 from app import ratelimits
 from app.config import REPO_ROOT, Settings, get_settings
@@ -44,7 +45,7 @@ from app.routes import pages as web_pages
 from app.routes import quiz as quiz_pages
 from app.services.instructor.publishing import load_serving_catalog
 from app.web.htmlerrors import render_error
-from app.web.limits import BodySizeLimit
+from app.web.limits import BodySizeLimit, upload_paths
 from app.web.reads import PageReads
 from app.web.wellformed import WellFormedText
 
@@ -103,7 +104,7 @@ def _error_body(code: str, message: str, details: Sequence[object] = ()) -> dict
 
 async def _domain_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TapequizError)
-    details: list[object] = list(exc.problems) if isinstance(exc, PackInvalid) else []
+    details = list(exc.problems) if isinstance(exc, PackInvalid) else list(exc.details)
     retry_after = getattr(exc, "retry_after", None)  # GraderBusy (503), RateLimited (429)
     headers = {"Retry-After": str(retry_after)} if retry_after else None
     body = _error_body(exc.code, exc.message, details)
@@ -162,6 +163,29 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(_error_body("invalid_request", readable, details), status_code=422)
 
 
+def _too_large_page(pack_max: int) -> Callable[[Request, int], Response]:
+    def page(request: Request, limit: int) -> Response:
+        message = f"What was sent is over {limit // 1024} KiB, more than this page accepts."
+        if limit > pack_max:  # an upload route: say what the learner can act on
+            message = f"That file is too large: a zipped pack may be up to {pack_max // 1024} KiB."
+        error = TapequizError(message)
+        error.status_code, error.code = 413, "too_large"
+        return render_error(request, error)
+
+    return page
+
+
+def _add_middleware(app: FastAPI, routes: list[BaseRoute]) -> None:
+    settings: Settings = app.state.settings
+    # Multipart framing adds a little to the zip itself, hence the margin on upload paths.
+    upload_limit = settings.pack_upload_max_bytes + 64 * 1024
+    uploads = dict.fromkeys(upload_paths(routes), upload_limit)
+    page = _too_large_page(settings.pack_upload_max_bytes)
+    app.add_middleware(WellFormedText)  # inside the size limit: it buffers bodies
+    app.add_middleware(BodySizeLimit, max_bytes=256 * 1024, larger=uploads, page=page)
+    app.add_middleware(IdentityCookies, secure=settings.cookie_secure)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="tapequiz",
@@ -170,12 +194,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings or get_settings()
-    # Multipart framing adds a little to the zip itself, hence the margin on upload paths.
-    upload_limit = app.state.settings.pack_upload_max_bytes + 64 * 1024
-    uploads = {"/api/instructor/packs": upload_limit, "/instructor/packs": upload_limit}
-    app.add_middleware(WellFormedText)  # inside the size limit: it buffers bodies
-    app.add_middleware(BodySizeLimit, max_bytes=256 * 1024, larger=uploads)
-    app.add_middleware(IdentityCookies, secure=app.state.settings.cookie_secure)
     app.add_exception_handler(TapequizError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
@@ -183,6 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(PoolTimeout, _storage_error)
     app.add_exception_handler(OverflowError, _id_out_of_range)
     app.add_exception_handler(Exception, _server_error)
+    routes: list[BaseRoute] = []
     # Matched in this order, one route at a time (~2 us each): the pages a class hits most
     # come first. No path of one router can match another's, so the order changes nothing else.
     for router in (
@@ -199,6 +218,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         interview_pages.router,
     ):
         app.include_router(router)
+        routes.extend(router.routes)
+    _add_middleware(app, routes)
     static = Path(REPO_ROOT / "static")
     app.mount("/static", StaticFiles(directory=static), name="static")
     return app

@@ -43,6 +43,12 @@ class GradeResponse(BaseModel):
     section: str
     details: dict[str, Any] = Field(default_factory=dict)
     elapsed_ms: float
+    errors: list[str] = Field(
+        default_factory=list,
+        description="POST /api/questions/{id}/grade: why the answer failed to run or check "
+        "(syntax error, exception, wrong numbers, sandbox limit, ...) in words, as a session's "
+        "attempt shows them; such tags are never misconceptions.",
+    )
     solution: Any = Field(
         default=None,
         description="The right answer in the answer's shape: the right choice id(s), the right "

@@ -147,6 +147,7 @@ class Scores(BaseModel):
     topics: list[TopicScore]
     unreached: int = Field(default=0, description="Planned questions never reached (count 0).")
     unanswered: int = Field(default=0, description="Questions shown but not answered (count 0).")
+    skipped: int = Field(default=0, description="Questions skipped (answer null; count 0).")
 
 
 class Dimension(BaseModel):

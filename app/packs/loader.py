@@ -55,10 +55,13 @@ def _problems_from(err: ValidationError, doc: YamlDoc, file: str) -> list[Proble
     problems = []
     for item in err.errors():
         loc = tuple(p for p in item["loc"] if not _is_union_tag(p))
+        message = f"{'.'.join(str(p) for p in loc) or '(top level)'}: {item['msg']}"
         if item["type"] in ("union_tag_invalid", "union_tag_not_found"):
             loc = ("type",)
-        where = ".".join(str(p) for p in loc) or "(top level)"
-        problems.append(Problem(file, doc.line_of(loc), f"{where}: {item['msg']}"))
+            message = f"type: {item['msg']}"
+        if item["type"] == "union_tag_not_found":  # pydantic: "Unable to extract tag using..."
+            message = f"missing field `type` (one of: {', '.join(sorted(_TYPE_TAGS))})"
+        problems.append(Problem(file, doc.line_of(loc), message))
     return problems
 
 

@@ -34,9 +34,12 @@ def list_attempts(
     catalog: CatalogDep,
     question: str | None = Query(default=None, max_length=64),
     limit: int = Query(default=100, ge=1, le=500),
+    page: int = Query(default=1, ge=1, le=100_000, description="1-based page of `limit` answers"),
 ) -> list[AttemptView]:
     assert user.id is not None
-    found = progress.attempts_of(session, user_id=user.id, limit=limit, question_id=question)
+    found = progress.attempts_of(
+        session, user_id=user.id, limit=limit, question_id=question, offset=(page - 1) * limit
+    )
     return [attempt_view(catalog, a) for a in found]
 
 

@@ -86,4 +86,6 @@ async def grade(
         session, user_id=user_id, question_id=question_id[:64]
     ):
         raise Conflict("this question is part of your running interview; answer it there")
-    return await questions.grade(catalog, question_id, body.answer, code_grader=code_grader)
+    return await questions.grade_unrecorded(
+        catalog, question_id, body.answer, code_grader=code_grader
+    )

@@ -20,7 +20,7 @@ from app.identity import CsrfFormDep, CurrentUserDep, adopt_reader, limit_gradin
 from app.offload import offloaded
 from app.security import RateLimited
 from app.services import browse
-from app.services.practice import question_pages, sessions, trials
+from app.services.practice import question_pages, retries, sessions, trials
 from app.services.practice.summaries import (
     SessionView,
     attempt_view,
@@ -85,6 +85,8 @@ def start_session(
         question_ids=[question] if question else None,
         with_code=code_grader is not None,
     )
+    if not question and count > len(quiz.question_ids):  # fewer match: the page says so
+        return _see(f"/sessions/{quiz.id}?asked={count}")
     return _see(f"/sessions/{quiz.id}")
 
 
@@ -102,6 +104,8 @@ def _question_page(
     answer: object = None,
     grading_on: bool = True,
     can_run: bool = False,
+    again: bool = False,
+    asked: int | None = None,
 ) -> Response:
     retry_after = getattr(error, "retry_after", None)
     context = {
@@ -110,7 +114,9 @@ def _question_page(
         "answer": answer,
         "retry_after": retry_after,
         "grading_on": grading_on,
-        "can_run": can_run,
+        "can_run": can_run and not again,  # Run tries the session's current question
+        "again": again,
+        "asked": asked if asked and asked > view.total else None,  # only when fewer matched
     }
     status = error.status_code if error else 200
     headers = {"Retry-After": str(retry_after)} if retry_after else None
@@ -120,7 +126,12 @@ def _question_page(
 
 
 @router.get("/sessions/{session_id}")
-async def show_question(request: Request, session_id: int, page: AsyncPageDep) -> Response:
+async def show_question(
+    request: Request,
+    session_id: int,
+    page: AsyncPageDep,
+    asked: Annotated[int | None, Query(ge=1, le=30)] = None,
+) -> Response:
     """The busiest page: its reads run in one thread hop (one query for most questions),
     the account joined to the session; rendering is CPU-light and stays on the loop."""
     visitor, catalog = page.visitor, page.catalog
@@ -136,6 +147,7 @@ async def show_question(request: Request, session_id: int, page: AsyncPageDep) -
     return _question_page(
         request, session_view(catalog, quiz), answer=found.previous_answer,
         grading_on=page.code_grader is not None, can_run=trials.can_run(page.code_grader),
+        asked=asked,
     )  # fmt: skip
 
 
@@ -164,16 +176,16 @@ async def answer(
             code_grader=code_grader,
             question_id=question_id,
         )
-    except Conflict:
-        resubmitted = None
+    except Conflict:  # not the current question: Try again, or a page from before (Back)
+        again = None
         if question_id is not None:
-            resubmitted = await sessions.resubmit(
+            again = await retries.answer_again(
                 session, catalog, user=user, session_id=session_id, question_id=question_id,
-                answer=given, code_grader=code_grader,
+                answer=given, code_grader=code_grader, again=form.get("again") == "1",
             )  # fmt: skip
-        if resubmitted is None:
+        if again is None:  # a double submit: the recorded answer stands; back to your place
             return _see(f"/sessions/{session_id}")
-        attempt = resubmitted
+        attempt = again
     except RETRYABLE as exc:
         view = session_view(
             catalog, sessions.get_session(session, user=user, session_id=session_id)
@@ -256,13 +268,27 @@ def feedback(
 
 
 @router.post("/sessions/{session_id}/attempts/{attempt_id}/retry", dependencies=[CsrfFormDep])
-def retry(
-    session_id: int, attempt_id: int, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
+def retry(session_id: int, attempt_id: int, user: CurrentUserDep, session: SessionDep) -> Response:
+    """*Try again*: the question once more, in this session (see `again`)."""
+    sessions.get_attempt(session, user=user, session_id=session_id, attempt_id=attempt_id)
+    return _see(f"/sessions/{session_id}/attempts/{attempt_id}/again")
+
+
+@router.get("/sessions/{session_id}/attempts/{attempt_id}/again")
+def again(
+    request: Request,
+    session_id: int,
+    attempt_id: int,
+    user: CurrentUserDep,
+    session: SessionDep,
+    catalog: CatalogDep,
 ) -> Response:
-    quiz = sessions.retry_question(
+    """The question of an attempt, to answer again; the session stays where it was, and the
+    feedback of the new attempt leads back there."""
+    view = retries.retry_view(
         session, catalog, user=user, session_id=session_id, attempt_id=attempt_id
     )
-    return _see(f"/sessions/{quiz.id}")
+    return _question_page(request, view, again=True)
 
 
 @router.get("/sessions/{session_id}/summary")

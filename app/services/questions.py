@@ -9,6 +9,7 @@ from app.packs.catalog import Catalog
 from app.packs.loader import LoadedQuestion
 from app.packs.public import QuestionDetail, QuestionSummary, detail, summarize
 from app.schemas import GradeResponse, Hint, PackSummary
+from app.services.progress import misconceptions
 
 
 def list_packs(catalog: Catalog) -> list[PackSummary]:
@@ -97,3 +98,14 @@ async def grade(
         elapsed_ms=graded.elapsed_ms,
         solution=solution_of(item.question),
     )
+
+
+async def grade_unrecorded(
+    catalog: Catalog, question_id: str, answer: object, *, code_grader: CodeGraderLike | None
+) -> GradeResponse:
+    """The stateless grade endpoint: graded as a session's answer is, and reported as a
+    session's attempt is (`attempt_view`): errors apart from misconceptions. Sessions store
+    every tag and split them when shown, so `grade` itself keeps them all."""
+    response = await grade(catalog, question_id, answer, code_grader=code_grader)
+    beliefs, errors = misconceptions.tells_and_errors(catalog, response.misconceptions)
+    return response.model_copy(update={"misconceptions": beliefs, "errors": errors})

@@ -20,6 +20,7 @@ TITLES = {
     403: "Not allowed",
     404: "Not found",
     409: "Not possible right now",
+    413: "Too large to accept",
     422: "Please check your input",
     429: "Slow down a little",
     501: "Not available on this server",

@@ -1,23 +1,51 @@
-"""Refuse oversized request bodies before any handler buffers them (413, JSON body).
+"""Refuse oversized request bodies before any handler buffers them (413).
 
 Answers are small (code is capped at 64 KiB); a body several times larger is a mistake or
-an attack, and reading it into memory first would already be the damage.
+an attack, and reading it into memory first would already be the damage. The API answers
+JSON; a browser form gets a page (`page`), not a JSON body shown as text.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable, Iterable
 
+from fastapi import UploadFile
+from fastapi.routing import APIRoute
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+TooLargePage = Callable[[Request, int], Response]
+
+
+def upload_paths(routes: Iterable[BaseRoute]) -> list[str]:
+    """Paths of the routes that take an uploaded file: the ones a larger limit is for.
+
+    Read from the routes themselves, so a new upload form cannot be missed (issue: the
+    instructor page's form posted to a path the hand-written list did not name)."""
+    return [
+        route.path
+        for route in routes
+        if isinstance(route, APIRoute)
+        and any(p.field_info.annotation is UploadFile for p in route.dependant.body_params)
+    ]
 
 
 class BodySizeLimit:
     """`max_bytes` for every path except those in `larger` (e.g. pack uploads)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, larger: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        larger: dict[str, int] | None = None,
+        page: TooLargePage | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.larger = larger or {}
+        self.page = page
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -29,7 +57,7 @@ class BodySizeLimit:
             return
         limit = self.larger.get(scope.get("path", ""), self.max_bytes)
         if declared is not None and declared.isdigit() and int(declared) > limit:
-            await self._refuse(send, limit)
+            await self._refuse(scope, receive, send, limit)
             return
         received = 0
 
@@ -52,18 +80,17 @@ class BodySizeLimit:
             await self.app(scope, limited_receive, tracking_send)
         except _TooLarge:
             if not started:  # a handler that already answered keeps its answer
-                await self._refuse(send, limit)
+                await self._refuse(scope, receive, send, limit)
 
-    async def _refuse(self, send: Send, limit: int) -> None:
-        body = json.dumps(
-            {"error": "too_large", "message": f"request body over {limit // 1024} KiB"}
-        ).encode()
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-        ]
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        path = scope.get("path", "")
+        response: Response
+        if self.page is not None and not (path.startswith("/api/") or path == "/api"):
+            response = self.page(Request(scope), limit)
+        else:
+            message = f"request body over {limit // 1024} KiB"
+            response = JSONResponse({"error": "too_large", "message": message}, status_code=413)
+        await response(scope, receive, send)
 
 
 def _body_headers(scope: Scope) -> tuple[bytes | None, bool]:

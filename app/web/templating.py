@@ -15,7 +15,6 @@ import jinja2
 from fastapi.templating import Jinja2Templates
 from markdown_it import MarkdownIt
 from markupsafe import Markup
-from starlette.datastructures import URL
 from starlette.requests import Request
 
 from app.config import REPO_ROOT
@@ -87,16 +86,19 @@ templates.env.filters.update(
 
 
 @jinja2.pass_context
-def url_for(context: dict[str, Any], name: str, /, **path_params: Any) -> URL:
-    """Starlette's url_for, remembered: resolving a name walks every route, raising and
-    catching NoMatchFound on each (~0.7 ms a call, 4 calls per page: issue 16 profile)."""
+def url_for(context: dict[str, Any], name: str, /, **path_params: Any) -> str:
+    """A root-relative URL path (`/static/css/app.css`), never an absolute URL built from
+    the request: behind an HTTPS proxy an `http://` asset is blocked as mixed content, and a
+    forged Host header must not reach a page (or a cache) through `<script src>`.
+
+    Remembered: resolving a name walks every route, raising and catching NoMatchFound on
+    each (~0.7 ms a call, 4 calls per page: issue 16 profile)."""
     request: Request = context["request"]
-    scope = request.scope  # what the base URL is made of, cheaper than building it
-    where = (scope.get("scheme"), request.headers.get("host"), tuple(scope.get("server") or ()))
-    key = (where, scope.get("root_path", ""), name, tuple(sorted(path_params.items())))
+    root = str(request.scope.get("root_path", ""))
+    key = (root, name, tuple(sorted(path_params.items())))
     found = _urls.get(key)
     if found is None:
-        found = request.url_for(name, **path_params)
+        found = root + str(request.app.url_path_for(name, **path_params))
         if len(_urls) < 4096:  # static files and a few pages; ids would only fill it
             _urls[key] = found
     return found
@@ -154,7 +156,7 @@ def _macros() -> Any:
 
 
 _parts: dict[tuple[str, str], tuple[Any, Markup]] = {}
-_urls: dict[tuple[Any, str, str, tuple[tuple[str, Any], ...]], URL] = {}
+_urls: dict[tuple[str, str, tuple[tuple[str, Any], ...]], str] = {}
 templates.env.globals.update(
     url_for=url_for,
     csrf_token=csrf_token,

@@ -66,6 +66,7 @@ BROKEN = [
     ("mini-code.yaml", "contract: train-step\n", "", 1, "contract: Field required"),
     ("mini-predict.yaml", "code: |", "code: [unclosed", 12, "invalid YAML"),
     ("pack.yaml", "version: 0.1.0", "version: one", 4, "version: String should match"),
+    ("mini-single.yaml", "type: single-choice\n", "", 1, "missing field `type` (one of: code, "),
     ("pack.yaml", "  - id: tapes\n", "  - id: basics\n  - id: tapes\n", 9, "title: Field required"),
 ]
 
@@ -162,3 +163,12 @@ def test_load_pack_refuses_rubric_over_misconception_limit(tmp_path: Path) -> No
         f" validation, not {MAX_MISCONCEPTIONS + 1}",
     )
     assert messages == [expected]
+
+
+def test_load_pack_names_the_missing_type_field_plainly(tmp_path: Path) -> None:
+    folder = _copy_mini(tmp_path)
+    path = folder / "mini-single.yaml"
+    path.write_text(path.read_text().replace("type: single-choice\n", "", 1))
+    [problem] = load_pack(folder).problems
+    assert "discriminator" not in problem.message
+    assert problem.message.startswith("missing field `type` (one of: code, code-fix, ")

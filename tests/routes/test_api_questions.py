@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import Settings
+from app.grading.results import GradeResult
 from app.main import create_app
 from app.packs.loader import load_pack
 from tests.conftest import CORE_PACK, FIXTURE_PACKS
@@ -284,3 +285,39 @@ def test_unknown_page_is_html_404(mini_client: TestClient) -> None:
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("text/html")
     assert "Not found" in response.text
+
+
+class _TaggingGrader:
+    """A code grader whose verdict carries fixed tags (a sandbox is not needed to see how
+    the endpoint reports them)."""
+
+    def __init__(self, tags: list[str]) -> None:
+        self.tags = tags
+
+    async def grade(self, question: object, source: str) -> GradeResult:
+        return GradeResult("incorrect", 0.0, misconceptions=list(self.tags))
+
+
+@pytest.mark.parametrize(
+    ("tag", "label"),
+    [
+        ("syntax-error", "Syntax error"),
+        ("exception", "The code raised an exception"),
+        ("missing-function", "The required function is missing"),
+        ("resource-limit", "Exceeded a sandbox limit"),
+    ],
+)
+def test_grade_code_error_is_never_a_misconception(
+    mini_client: TestClient, tag: str, label: str
+) -> None:
+    mini_client.app.state.code_grader = _TaggingGrader([tag, "tape-outside"])  # type: ignore[attr-defined]
+    graded = mini_client.post("/api/questions/mini-code/grade", json={"answer": "def f(:"})
+    assert graded.status_code == 200
+    assert graded.json()["misconceptions"] == ["tape-outside"]
+    assert graded.json()["errors"] == [label]
+    started = mini_client.post("/api/sessions", json={"question_ids": ["mini-code"]}).json()
+    answered = mini_client.post(
+        f"/api/sessions/{started['id']}/answers", json={"answer": "def f(:"}
+    ).json()  # a session's answer: the same split
+    assert answered["attempt"]["misconceptions"] == graded.json()["misconceptions"]
+    assert answered["attempt"]["errors"] == graded.json()["errors"]

@@ -87,6 +87,24 @@ def test_skip_then_finish_shows_report(web: TestClient) -> None:
     assert "Skipped" in report and "Review next" in report
 
 
+def test_report_after_skipping_every_question_counts_them_as_not_answered(
+    web: TestClient,
+) -> None:
+    url = start(web)
+    for _ in range(20):  # bounded: the plan of a 10-minute interview is a few questions
+        page = web.get(url)
+        if page.status_code != 200 or 'name="question_id"' not in page.text:
+            break
+        qid, qtype = current_question(page.text)
+        form = {"csrf_token": csrf(page.text), "question_id": qid, "question_type": qtype}
+        assert web.post(f"{url}/answer", data={**form, "skip": "1"}).status_code == 303
+    report = " ".join(web.get(f"{url}/report").text.split())
+    planned = re.search(r"Answered 0 of (\d+) planned question\(s\)\.", report)
+    assert planned and int(planned.group(1)) >= 3  # skips are not answers
+    assert f"<b>{planned.group(1)}</b><span>planned, not answered</span>" in report
+    assert "all questions answered" not in report
+
+
 def test_late_form_answer_lands_on_report_with_notice(web: TestClient, clock: FakeClock) -> None:
     url = start(web)
     page = web.get(url).text

@@ -196,3 +196,23 @@ def test_one_easy_answer_is_too_thin_to_be_a_strength(catalog: Catalog) -> None:
     assert {d.id: d for d in solo.dimensions}["concepts"].standing == "thin"
     assert not solo.strengths
     assert any(r.question_id == "w-updates" for r in report.recommended_reviews)
+
+
+def test_skipped_questions_are_not_counted_as_answered(catalog: Catalog) -> None:
+    ids = ["w-records", "w-updates", "k-train-step"]
+    rows = [row(i, q, "skipped") for i, q in enumerate(ids)] + [row(3, "w-records", "unanswered")]
+    report = build_report(interview(), rows, catalog, History())
+    assert report.signal is not None
+    assert report.signal.reasons[0] == "Answered 0 of 4 planned question(s)."
+    assert any(g.startswith("Coverage: 4 planned question(s) not answered") for g in report.gaps)
+    assert "4 planned question(s) went unanswered" in report.summary
+
+
+def test_fast_wrong_answers_make_no_speed_strength(catalog: Catalog) -> None:
+    ids = ["w-records", "w-updates", "k-train-step"]
+    wrong = [row(i, q, "graded", 0.0) for i, q in enumerate(ids)]  # 40 s each: fast
+    dims = {d.id: d for d in build_report(interview(), wrong, catalog, History()).dimensions}
+    assert dims["speed"].standing != "strength" and "Not a strength" in dims["speed"].evidence
+    right = [row(i, q, "graded", 1.0) for i, q in enumerate(ids)]
+    dims = {d.id: d for d in build_report(interview(), right, catalog, History()).dimensions}
+    assert dims["speed"].standing == "strength"

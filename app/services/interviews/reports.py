@@ -133,6 +133,7 @@ def score_answers(
         questions=len(answers),
         unreached=len(missed),
         unanswered=sum(1 for a in answers if a.status == "unanswered"),
+        skipped=sum(1 for a in answers if a.status == "skipped"),
         topics=[
             TopicScore(
                 topic=t,
@@ -240,8 +241,8 @@ def summarize(
     if scores.overall is None:
         return "Nothing was scored in this interview; answer a few questions next time."
     parts = [f"Overall {scores.overall:.0%} over {scores.questions} question(s)."]
-    if scores.unreached or scores.unanswered:
-        missing = scores.unreached + scores.unanswered
+    missing = scores.unreached + scores.unanswered + scores.skipped
+    if missing:
         parts.append(f"{missing} planned question(s) went unanswered and count as misses.")
     ranked = sorted((t for t in scores.topics if t.score is not None), key=lambda t: t.score or 0)
     if len(ranked) > 1 and ranked[0].score != ranked[-1].score:

@@ -28,6 +28,7 @@ MIN_ANSWERED = 3
 MIN_WEIGHT = 2.0
 WEIGHTS = {"free-text": 2.0, "code": 3.0, "code-fix": 3.0}
 MIN_COVERAGE = 0.6
+SPEED_NEEDS_SCORE = 0.5  # answering fast counts only when the answers are mostly right
 
 
 def _standing(score: float | None, weight: float) -> str:
@@ -68,6 +69,8 @@ def _dimension(
 
 
 def _speed(answers: list[ReportAnswer]) -> Dimension:
+    """Time against an interviewer's allowance; fast throw-away answers (wrong, or skipped
+    around them) are no strength, so speed counts as one only when the answers held up."""
     timed = [a for a in answers if a.seconds is not None and a.status == "graded"]
     if not timed:
         return Dimension(
@@ -79,13 +82,13 @@ def _speed(answers: list[ReportAnswer]) -> Dimension:
     evidence = (
         f"{round(used)} s for {len(timed)} answer(s); an interviewer allows about {budget} s."
     )
-    return Dimension(
-        id="speed",
-        title="Speed",
-        score=score,
-        standing=_standing(score, float(len(timed))),
-        evidence=evidence,
-    )
+    standing = _standing(score, float(len(timed)))
+    asked = [a for a in answers if a.status in ("graded", "skipped", "unanswered")]
+    quality = sum(a.score or 0 for a in asked) / len(asked)
+    if standing == "strength" and quality < SPEED_NEEDS_SCORE:
+        standing = "thin"
+        evidence += f" Not a strength: the answers scored {quality:.0%} (skips count 0)."
+    return Dimension(id="speed", title="Speed", score=score, standing=standing, evidence=evidence)
 
 
 def dimensions(answers: list[ReportAnswer]) -> list[Dimension]:
@@ -95,7 +98,7 @@ def dimensions(answers: list[ReportAnswer]) -> list[Dimension]:
 def strengths_and_gaps(dims: list[Dimension], scores: Scores) -> tuple[list[str], list[str]]:
     strengths = [f"{d.title}: {d.evidence}" for d in dims if d.standing == "strength"]
     gaps = [f"{d.title}: {d.evidence}" for d in dims if d.standing == "gap"]
-    missing = scores.unreached + scores.unanswered
+    missing = scores.unreached + scores.unanswered + scores.skipped
     if missing:
         gaps.append(
             f"Coverage: {missing} planned question(s) not answered, each counted as a miss."
@@ -104,7 +107,7 @@ def strengths_and_gaps(dims: list[Dimension], scores: Scores) -> tuple[list[str]
 
 
 def signal(scores: Scores, dims: list[Dimension], flags: list[RedFlag]) -> Signal:
-    answered = scores.scored - scores.unanswered
+    answered = scores.scored - scores.unanswered - scores.skipped  # a skip answers nothing
     planned = scores.questions + scores.unreached
     coverage = answered / planned if planned else 0.0
     tells = sorted({f.label for f in flags if f.kind == "tell"})

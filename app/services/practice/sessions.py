@@ -1,6 +1,7 @@
 """Quiz sessions: pick questions, serve them one at a time, grade and record each answer.
 
-A session is a fixed list of question ids and a cursor. Each question is answered once;
+A session is a fixed list of question ids and a cursor. Each question is answered once at
+the cursor (answering one again, after it, is `retries`);
 grading goes through `questions.grade` (so code runs in the sandbox) and the attempt is
 stored with `progress.record_attempt` in the same transaction that moves the cursor, so a
 crash can never leave an answered question unrecorded or recorded twice.
@@ -188,14 +189,15 @@ async def answer_current(
     if item is None:
         raise Conflict("this session is finished; start a new one")
     if question_id is not None and question_id != item.question.id:
-        raise Conflict(ALREADY_ANSWERED)
+        raise _already_answered(catalog, quiz)
     position, hints_used, total = quiz.position, quiz.hints_shown, len(quiz.question_ids)
     elapsed, source = _elapsed_ms(quiz.shown_at, utcnow()), SOURCES[quiz.mode]
     session.rollback()  # hold no transaction open while the sandbox grades (seconds)
     response = await questions.grade(catalog, item.question.id, answer, code_grader=code_grader)
     if not _claim(session, session_id=session_id, position=position, total=total):
         session.rollback()
-        raise Conflict(ALREADY_ANSWERED)  # a concurrent submit of the same question won
+        quiz = get_session(session, user=user, session_id=session_id)
+        raise _already_answered(catalog, quiz)  # a concurrent submit of the same question won
     attempt = progress.record_attempt(
         session,
         user=user,
@@ -211,6 +213,19 @@ async def answer_current(
     session.commit()
     session.refresh(attempt)
     return attempt
+
+
+def _already_answered(catalog: Catalog, quiz: QuizSession) -> Conflict:
+    """409 whose details say where the session is now (`here is the current one`)."""
+    item = current_question(catalog, quiz)
+    current = {
+        "session_id": quiz.id,
+        "position": quiz.position,
+        "total": len(quiz.question_ids),
+        "question_id": item.question.id if item is not None else None,
+        "finished": item is None,
+    }
+    return Conflict(ALREADY_ANSWERED, details=[current])
 
 
 def _claim(session: Session, *, session_id: int, position: int, total: int) -> bool:
@@ -253,40 +268,3 @@ def skip_current(session: Session, catalog: Catalog, *, user: User, session_id: 
     session.commit()
     session.refresh(quiz)
     return quiz
-
-
-def retry_question(
-    session: Session, catalog: Catalog, *, user: User, session_id: int, attempt_id: int
-) -> QuizSession:
-    """*Try again* after a verdict: a one-question session whose answer is a new attempt."""
-    attempt = get_attempt(session, user=user, session_id=session_id, attempt_id=attempt_id)
-    return start_session(session, catalog, user=user, question_ids=[attempt.question_id])
-
-
-async def resubmit(
-    session: Session,
-    catalog: Catalog,
-    *,
-    user: User,
-    session_id: int,
-    question_id: str,
-    answer: object,
-    code_grader: CodeGraderLike | None,
-) -> Attempt | None:
-    """A changed answer sent from a page whose question this session already recorded (the
-    learner went back and fixed it): graded and recorded as a new attempt in a one-question
-    session instead of being dropped. None when it repeats the recorded answer (a double
-    submit), which keeps the recorded one."""
-    quiz = get_session(session, user=user, session_id=session_id)
-    query = select(Attempt).where(
-        Attempt.quiz_session_id == session_id, Attempt.question_id == question_id
-    )
-    previous = session.exec(query.order_by(col(Attempt.id).desc())).first()
-    if previous is None or previous.answer == answer or question_id not in quiz.question_ids:
-        return None
-    retry = start_session(session, catalog, user=user, question_ids=[question_id])
-    assert retry.id is not None
-    return await answer_current(
-        session, catalog, user=user, session_id=retry.id, answer=answer,
-        code_grader=code_grader, question_id=question_id,
-    )  # fmt: skip

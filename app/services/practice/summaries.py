@@ -144,7 +144,7 @@ def _question_parts(item: LoadedQuestion | None, answer: object) -> dict[str, An
 def attempt_view(catalog: Catalog, attempt: Attempt) -> AttemptView:
     item = catalog.questions.get(attempt.question_id)
     assert attempt.id is not None
-    beliefs, errors = misconceptions.split(list(attempt.misconceptions or []))
+    beliefs, errors = misconceptions.tells_and_errors(catalog, list(attempt.misconceptions or []))
     feedback = [
         FeedbackItem(kind=f["kind"], message=misconceptions.without_scenario_ids(f["message"]))
         for f in attempt.feedback or []
@@ -164,7 +164,7 @@ def attempt_view(catalog: Catalog, attempt: Attempt) -> AttemptView:
         feedback=feedback,
         misconceptions=beliefs,
         misconception_labels=[misconceptions.label(catalog, t) for t in beliefs],
-        errors=[misconceptions.label(catalog, t) for t in errors],
+        errors=errors,
         **_question_parts(item, attempt.answer),
         explanation=item.question.explanation if item else "",
         section=questions.section_title(catalog, item) if item else "",
@@ -195,7 +195,10 @@ def summarize_session(
     session: Session, catalog: Catalog, *, user: User, session_id: int
 ) -> SummaryView:
     quiz = get_session(session, user=user, session_id=session_id)
-    attempts = [attempt_view(catalog, a) for a in session_attempts(session, quiz=quiz)]
+    firsts: dict[str, Attempt] = {}  # a question tried again still scores its first answer
+    for found in session_attempts(session, quiz=quiz):
+        firsts.setdefault(found.question_id, found)
+    attempts = [attempt_view(catalog, a) for a in firsts.values()]
     topics: dict[str, Count] = {}
     for a in attempts:
         entry = topics.setdefault(

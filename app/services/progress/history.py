@@ -75,13 +75,19 @@ def _answered_in(session: Session, *, quiz_session_id: int, question_id: str) ->
 
 
 def attempts_of(
-    session: Session, *, user_id: int, limit: int = 200, question_id: str | None = None
+    session: Session,
+    *,
+    user_id: int,
+    limit: int = 200,
+    question_id: str | None = None,
+    offset: int = 0,
 ) -> list[Attempt]:
-    """The user's attempts, newest first (never anyone else's)."""
+    """The user's attempts, newest first (never anyone else's), `offset` of them skipped."""
     query = select(Attempt).where(Attempt.user_id == user_id)
     if question_id is not None:
         query = query.where(Attempt.question_id == question_id)
-    return list(session.exec(query.order_by(col(Attempt.created_at).desc()).limit(limit)).all())
+    newest = query.order_by(col(Attempt.created_at).desc(), col(Attempt.id).desc())
+    return list(session.exec(newest.offset(offset).limit(limit)).all())
 
 
 HISTORY_PAGE = 20

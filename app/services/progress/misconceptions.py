@@ -101,6 +101,14 @@ def split(tags: list[str]) -> tuple[list[str], list[str]]:
     return [t for t in tags if not is_error(t)], [t for t in tags if is_error(t)]
 
 
+def tells_and_errors(catalog: Catalog, tags: list[str]) -> tuple[list[str], list[str]]:
+    """(misconception tags, error labels) of one graded answer: what every view of an answer
+    (a session's attempt, the stateless grade endpoint) reports, so none calls a syntax
+    error a misconception."""
+    beliefs, errors = split(tags)
+    return beliefs, [label(catalog, t) for t in errors]
+
+
 def scenario_words(scenario_id: str) -> tuple[list[str], list[str]]:
     """(plain words, tokens without words) of a scenario id, in order."""
     tokens, words, unknown = scenario_id.split("-"), [], []

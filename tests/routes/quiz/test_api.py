@@ -96,3 +96,32 @@ def test_openapi_documents_the_endpoint(web: TestClient, path: str) -> None:
 
 def test_pages_are_not_in_openapi(web: TestClient) -> None:
     assert "/sessions/{session_id}" not in web.get("/openapi.json").json()["paths"]
+
+
+def test_attempts_page_below_one_is_422(web: TestClient) -> None:
+    for page in ("-1", "0"):
+        assert web.get(f"/api/progress/attempts?page={page}").status_code == 422
+
+
+def test_attempts_pages_follow_each_other(web: TestClient) -> None:
+    for answer in ("session", "tape", "session"):
+        sid = start(web)["id"]
+        web.post(f"/api/sessions/{sid}/answers", json={"answer": answer})
+    everything = [a["id"] for a in web.get("/api/progress/attempts").json()]
+    pages = [
+        [a["id"] for a in web.get(f"/api/progress/attempts?limit=2&page={n}").json()]
+        for n in (1, 2, 3)
+    ]
+    assert pages == [everything[:2], everything[2:], []]
+
+
+def test_double_submit_409_says_where_the_session_is(web: TestClient) -> None:
+    sid = web.post("/api/sessions", json={"question_ids": ["mini-single", "mini-tf"]}).json()["id"]
+    body = {"answer": "session", "question_id": "mini-single"}
+    assert web.post(f"/api/sessions/{sid}/answers", json=body).status_code == 201
+    again = web.post(f"/api/sessions/{sid}/answers", json=body)
+    assert again.status_code == 409
+    assert "here is the current one" in again.json()["message"]
+    assert again.json()["details"] == [
+        {"session_id": sid, "position": 1, "total": 2, "question_id": "mini-tf", "finished": False}
+    ]

@@ -25,21 +25,46 @@ def test_double_submit_of_the_same_answer_records_it_once(web: TestClient) -> No
     assert rows.count("data-attempt=") == 1 and first.endswith("/attempts/1")
 
 
-def test_changed_answer_from_a_stale_page_is_a_new_attempt(web: TestClient) -> None:
-    url = start(web, "mini-single")
-    answer(web, url, "mini-single", "single-choice", answer="session")
-    fixed = _feedback_url(answer(web, url, "mini-single", "single-choice", answer="tape"))
-    assert not fixed.startswith(url + "/")  # recorded in a new one-question session
+def _three_questions(client: TestClient) -> str:
+    ids = ["mini-tf", "mini-single", "mini-multi"]
+    started = client.post("/api/sessions", json={"question_ids": ids})
+    assert started.status_code == 201
+    return f"/sessions/{started.json()['id']}"
+
+
+def test_changed_answer_from_a_stale_page_is_a_new_attempt_in_the_same_session(
+    web: TestClient,
+) -> None:
+    url = _three_questions(web)
+    answer(web, url, "mini-tf", "true-false", answer="true")  # now at Q2 of 3
+    fixed = _feedback_url(answer(web, url, "mini-tf", "true-false", answer="false"))
+    assert fixed.startswith(url + "/attempts/")  # no new session: recorded in this one
     assert '<h1 id="verdict">Correct</h1>' in web.get(fixed).text
+    assert "Question 2 of 3" in web.get(url).text  # and the learner is still at Q2
 
 
-def test_try_again_starts_a_new_attempt_at_the_same_question(web: TestClient) -> None:
-    url = start(web, "mini-tf")
+def test_stale_double_submit_goes_back_to_where_the_learner_is(web: TestClient) -> None:
+    url = _three_questions(web)
+    answer(web, url, "mini-tf", "true-false", answer="true")
+    again = answer(web, url, "mini-tf", "true-false", answer="true")  # Back, then resubmit
+    assert _feedback_url(again) == url
+    assert "Question 2 of 3" in web.get(url).text
+
+
+def test_try_again_retries_in_the_session_then_continues(web: TestClient) -> None:
+    url = _three_questions(web)
     feedback = _feedback_url(answer(web, url, "mini-tf", "true-false", answer="true"))
     reply = web.post(f"{feedback}/retry", data={"csrf_token": token(web)}, follow_redirects=False)
-    assert reply.status_code == 303
+    assert reply.status_code == 303 and reply.headers["location"] == f"{feedback}/again"
     page = web.get(reply.headers["location"]).text
-    assert 'name="question_id" value="mini-tf"' in page
+    assert 'name="question_id" value="mini-tf"' in page and 'name="again" value="1"' in page
+    assert "Question 1 of 3 · trying it again" in page and 'id="hint-form"' not in page
+    same = answer(web, url, "mini-tf", "true-false", answer="true", again="1")
+    retried = _feedback_url(same)  # the same answer again is a new attempt when retrying
+    assert retried.startswith(url + "/attempts/") and retried != feedback
+    assert f'href="{url}" id="next"' in web.get(retried).text
+    assert "Question 2 of 3" in web.get(url).text
+    assert web.get(f"{url}/summary").status_code == 200
 
 
 def test_submissions_of_another_identity_are_neither_listed_nor_diffed(
@@ -86,3 +111,20 @@ def test_feedback_repeats_the_question_and_shows_the_right_answer(
     url = start(web, question)
     page = web.get(_feedback_url(answer(web, url, question, qtype, **fields))).text
     assert 'id="question-recap"' in page and shown in page
+
+
+def test_session_with_fewer_questions_than_asked_says_so(web: TestClient) -> None:
+    form = {"csrf_token": token(web), "type": "single-choice", "count": "3"}
+    started = web.post("/sessions", data=form, follow_redirects=False)
+    assert started.status_code == 303 and started.headers["location"].endswith("?asked=3")
+    page = " ".join(web.get(started.headers["location"]).text.split())
+    assert "Only 1 question of this kind." in page and "You asked for 3" in page
+    assert "Question 1 of 1" in page
+
+
+def test_session_with_as_many_questions_as_asked_says_nothing(web: TestClient) -> None:
+    form = {"csrf_token": token(web), "type": "single-choice", "count": "1"}
+    started = web.post("/sessions", data=form, follow_redirects=False)
+    assert "?" not in started.headers["location"]
+    assert 'id="fewer-questions"' not in web.get(started.headers["location"]).text
+    assert 'id="fewer-questions"' not in web.get(started.headers["location"] + "?asked=1").text

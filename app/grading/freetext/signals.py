@@ -128,11 +128,13 @@ def is_word_salad(normalised: Normalised) -> bool:
     return misplaced >= MIN_MISPLACED and misplaced >= MISPLACED_SHARE * words
 
 
-def is_injection(normalised: Normalised, answer: str = "") -> bool:
+def is_injection(normalised: Normalised, answer: str) -> bool:
     """True when the answer talks to the grader (prompt injection, injections.py), whatever
     else it says: such an answer is gaming the grader and earns nothing. `answer`, the text
     as submitted, is read for HTML comments too: normalise drops them before anything reads
-    the answer (so they steer nothing), yet one that addresses the grader is still gaming."""
+    the answer (so they steer nothing), yet one that addresses the grader is still gaming.
+    It is required (round 10): with a default, a caller passing only the normalised text
+    silently read no comment."""
     if any(addresses_grader(u.text, prose=not u.is_code) for u in normalised.units):
         return True
     return any(addresses_grader(c) for c in _HTML_COMMENT.findall(answer[:MAX_CHARS]))

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from app.grading.freetext import grade_freetext, stated_misconceptions
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.signals import is_injection, is_word_salad
 from tests.grading.core_questions import question
@@ -101,3 +102,43 @@ def test_topic_words_each_written_twice_are_padding_not_salad() -> None:
         w for w in words for _ in (0, 1)
     )
     assert not is_word_salad(normalise(text))
+
+
+# "barely / hardly / scarcely" deny like "not"; a phrasing that spells one keeps it as what
+# the claim says (tf-function-speedup's "small models ~ barely ~ benefit" is a tell).
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "tape.gradient hardly updates the weights.",
+        "tape.gradient scarcely changes the variables.",
+        "tape.gradient barely modifies the weights at all.",
+    ],
+)
+def test_a_soft_negation_denies_the_tell(sentence: str) -> None:
+    tells = question("gradient-vs-apply").rubric.misconceptions
+    plain = re.sub(r"\s*\b(?:hardly|scarcely|barely)\b", "", sentence)
+    assert stated_misconceptions(plain, tells)  # without the cue it is the tell
+    assert stated_misconceptions(sentence, tells) == {}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "tag"),
+    [
+        ("It removes Python overhead. Small models barely benefit.", "big-models-gain-most"),
+        ("It removes Python overhead. Tiny models hardly gain.", "big-models-gain-most"),
+    ],
+)
+def test_a_soft_cue_the_phrasing_spells_is_content(sentence: str, tag: str) -> None:
+    assert tag in stated_misconceptions(
+        sentence, question("tf-function-speedup").rubric.misconceptions
+    )
+
+
+def test_a_soft_cue_the_concept_spells_still_credits_it() -> None:
+    result = grade_freetext(
+        question("tf-function-speedup"),
+        "It removes Python overhead. Large models hardly benefit.",
+        second_opinion=False,
+        neighbours=False,
+    )
+    assert "small-models" in result.details["concepts_found"]

@@ -142,3 +142,18 @@ def test_a_soft_cue_the_concept_spells_still_credits_it() -> None:
         neighbours=False,
     )
     assert "small-models" in result.details["concepts_found"]
+
+
+# "track" reads as "record" (lexicon.GROUPS), measured and kept in round 10: without the
+# group LOPO loses tune exact 2, correct-vs-not 4, named 2 and not-read correct-vs-not 1.
+def test_track_reads_as_record_in_the_recording_sense() -> None:
+    tells = question("numpy-inside-tape").rubric.misconceptions
+    text = "NumPy results are converted back into a tensor, so the tape can still track it."
+    assert "numpy-is-recorded" in stated_misconceptions(text, tells)
+
+
+@pytest.mark.xfail(strict=True, reason="'track' in the watching sense reads as 'record' (left)")
+def test_track_in_the_watching_sense_is_not_recording() -> None:
+    text = "Without that, the tape doesn't know which things to track and gives you None."
+    result = grade_freetext(question("why-none-gradients"), text, second_opinion=False)
+    assert "not-recorded" not in result.details["concepts_found"]

@@ -157,3 +157,45 @@ def test_track_in_the_watching_sense_is_not_recording() -> None:
     text = "Without that, the tape doesn't know which things to track and gives you None."
     result = grade_freetext(question("why-none-gradients"), text, second_opinion=False)
     assert "not-recorded" not in result.details["concepts_found"]
+
+
+# Off-topic answers, written before the reading: three of four are caught (the football
+# line shares "run" with why-none-gradients' text, 1 of its 9 words: over the 10% share).
+OFF_TOPIC = [
+    "Paris is the capital of France and has many museums along the river.",
+    "To bake bread, mix flour, water, salt and yeast, knead it and let it rise for an hour.",
+    "SQL joins combine rows from two tables based on a related column between them.",
+]
+ON_TOPIC_WRONG = [
+    "I'm not sure, maybe the model is too small?",
+    "It depends on the learning rate and the optimizer you picked.",
+    "Vanishing gradients: with deep sigmoid networks they underflow to None.",
+    "I don't know.",
+]
+
+
+@pytest.mark.parametrize("text", OFF_TOPIC)
+def test_an_answer_about_something_else_is_told_so(text: str) -> None:
+    result = grade_freetext(question("why-none-gradients"), text)
+    assert result.verdict == "incorrect" and result.details["off_topic"]
+    assert result.feedback[0].kind == "info"
+    assert result.feedback[0].message.startswith("Your answer does not address this question")
+
+
+@pytest.mark.parametrize("text", ON_TOPIC_WRONG)
+def test_a_wrong_answer_on_the_topic_is_not_off_topic(text: str) -> None:
+    assert not grade_freetext(question("why-none-gradients"), text).details["off_topic"]
+
+
+def test_no_labelled_answer_that_earns_anything_is_off_topic() -> None:
+    from app.grading.freetext.evaluation import core_labelled
+
+    core = core_labelled()
+    off = [
+        a
+        for a in core.answers
+        if grade_freetext(question(a.question_id), a.answer, second_opinion=False).details.get(
+            "off_topic"
+        )
+    ]
+    assert [a.verdict for a in off] == ["incorrect", "incorrect"]

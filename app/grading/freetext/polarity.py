@@ -12,6 +12,7 @@ denied too; one inside an open condition is a hypothesis, not a claim.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from app.grading.freetext.conditions import _counterfactual, _open_negated_condition
 from app.grading.freetext.phrasings import _CUE, _clause_start
@@ -221,6 +222,8 @@ _SOFT_CUE = re.compile(r"\b(?:barely|hardly|scarcely)\b", re.IGNORECASE)
 def softly_denied(masked: str, start: int, end: int, phrasing: str) -> bool:
     """Whether an odd number of soft cues the phrasing does not name sit in the match's
     lead-in (its clause before it) or the last clause it spans."""
+    if not _has_soft_cue(masked):
+        return False  # most sentences: no clause scan per hit
     last_start = max(start, _clause_start(masked, end, inclusive=False))
     spans = [(_clause_start(masked, start), start), (last_start, end)]
     named = phrasing.lower()
@@ -231,3 +234,8 @@ def softly_denied(masked: str, start: int, end: int, phrasing: str) -> bool:
         if not (a == last_start and cue.group().lower() in named)
     ]
     return len(cues) % 2 == 1
+
+
+@lru_cache(maxsize=2048)
+def _has_soft_cue(masked: str) -> bool:
+    return _SOFT_CUE.search(masked) is not None

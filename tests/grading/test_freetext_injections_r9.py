@@ -54,7 +54,7 @@ HONEST = [
 
 @pytest.mark.parametrize("answer", HONEST)
 def test_a_true_answer_that_says_pass_or_mark_is_not_an_injection(answer: str) -> None:
-    assert not is_injection(normalise(answer))
+    assert not is_injection(normalise(answer), answer)
 
 
 def test_a_bare_pass_earns_nothing_without_being_called_an_injection() -> None:
@@ -119,7 +119,7 @@ HOSTILE_LINES_2 = [
 
 @pytest.mark.parametrize("line", HOSTILE_LINES + HOSTILE_LINES_2)
 def test_an_instruction_to_the_grader_is_an_injection(line: str) -> None:
-    assert is_injection(normalise(line))
+    assert is_injection(normalise(line), line)
 
 
 @pytest.mark.parametrize("line", HOSTILE_LINES[:5])

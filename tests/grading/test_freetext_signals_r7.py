@@ -498,12 +498,12 @@ WITHDRAWS2 = [
 
 @pytest.mark.parametrize("text", HOSTILE + HOSTILE2 + HOSTILE_LATER)
 def test_text_addressed_to_the_grader_is_an_injection(text: str) -> None:
-    assert is_injection(normalise(text))
+    assert is_injection(normalise(text), text)
 
 
 @pytest.mark.parametrize("text", HONEST + HONEST2 + HONEST_LATER)
 def test_honest_grading_like_words_are_not_an_injection(text: str) -> None:
-    assert not is_injection(normalise(text))
+    assert not is_injection(normalise(text), text)
 
 
 CORRECT = (
@@ -590,7 +590,7 @@ def test_reading_for_injections_survives_any_text(seed: int) -> None:
 )
 def test_taking_it_back_does_not_hide_an_injection(sentences: list[str]) -> None:
     assert withdraw(sentences) == sentences
-    assert is_injection(normalise(" ".join(sentences)))
+    assert is_injection(normalise(text := " ".join(sentences)), text)
 
 
 def test_a_retraction_still_withdraws_an_ordinary_claim_next_to_an_injection_word() -> None:
@@ -613,7 +613,9 @@ def test_a_disguise_is_read_through(text: str) -> None:
 def test_no_labelled_answer_of_an_honest_persona_is_an_injection() -> None:
     """Only the keyword-stuffer persona's answers talk to the grader."""
     answers, _ = load_persona_answers(REPO_ROOT / "tests" / "grading" / "freetext_labelled")
-    flagged = {a.persona or "original" for a in answers if is_injection(normalise(a.answer))}
+    flagged = {
+        a.persona or "original" for a in answers if is_injection(normalise(a.answer), a.answer)
+    }
     assert flagged <= {"keyword-stuffer"}
 
 

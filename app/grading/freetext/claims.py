@@ -24,6 +24,7 @@ personas nobody read (docs/freetext.md "Round 8: reading a claim across its clau
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,6 +37,7 @@ from app.grading.freetext.polarity import (
     forget_denied,
     is_affirmed,
     judged_false_alone,
+    softly_denied,
 )
 
 CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
@@ -111,7 +113,11 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
                 taken = taken if taken is not None and _span(taken)[1] > start else None
             if taken is not None and not _excluded(claim, unit.text, text):
                 read = _roles_as_content(masked, taken)
-                found.append(_claim_hit(unit, text, read, _span(taken), following))
+                hit = _claim_hit(unit, text, read, _span(taken), following)
+                named = " ".join(role.pattern for role in claim.roles)
+                if softly_denied(masked, *_span(taken), named):
+                    hit = dataclasses.replace(hit, affirmed=not hit.affirmed)
+                found.append(hit)
         if found:  # the lemma twin is read only where the words as written say nothing
             return found
     return []

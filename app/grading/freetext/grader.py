@@ -32,6 +32,7 @@ from app.grading.freetext.second_opinion import (
     second_verdict,
 )
 from app.grading.freetext.signals import is_injection, is_keyword_list, without_padding
+from app.grading.freetext.topic import is_off_topic
 from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
 from app.packs.schema import FreeText
@@ -56,6 +57,10 @@ LOWERED_MESSAGE = (
 LOWERED_TO_INCORRECT_MESSAGE = (
     "Not counted yet: next to answers interviewers have judged, this one reads as not "
     "explaining the mechanism. Say what happens and why, as in the model answer."
+)
+OFF_TOPIC_MESSAGE = (
+    "Your answer does not address this question: it is about something else. Read the "
+    "question again and answer what it asks, as you would to an interviewer."
 )
 KEYWORD_LIST_MESSAGE = (
     "Your answer lists terms without saying how they relate. Write it as statements "
@@ -348,10 +353,14 @@ def _grade_rules(question: FreeText, answer: str, normalised: Normalised) -> Gra
     injection = is_injection(normalised, answer or "")
     findings = _find(rubric, normalised, keyword_list)
     score = _score(rubric, findings, keyword_list or injection)
+    off_topic = not (keyword_list or injection or findings.found or findings.tells) and (
+        is_off_topic(question, normalised)
+    )
+    feedback = _feedback(findings, keyword_list, normalised.truncated, injection)
     return GradeResult(
         verdict=_verdict(rubric, score),
         score=score,
-        feedback=_feedback(findings, keyword_list, normalised.truncated, injection),
+        feedback=[Feedback("info", OFF_TOPIC_MESSAGE), *feedback] if off_topic else feedback,
         misconceptions=[tell.tag for tell, _ in findings.tells],
         details={
             "model_answer": rubric.model_answer,
@@ -359,6 +368,7 @@ def _grade_rules(question: FreeText, answer: str, normalised: Normalised) -> Gra
             "concepts_missed": [c.id for c in findings.missed],
             "keyword_list": keyword_list,
             "injection": injection,
+            "off_topic": off_topic,
             "truncated": normalised.truncated,
         },
     )

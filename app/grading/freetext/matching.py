@@ -29,6 +29,7 @@ from app.grading.freetext.polarity import (
     forget_denied,
     is_affirmed,
     judged_false_alone,
+    softly_denied,
 )
 
 _NEW_SUBJECT = re.compile(
@@ -299,6 +300,7 @@ def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: st
         is_affirmed(masked, start, end, written)
         != judged_false_alone(masked, start, end, following)
     ) != (_denied_by_prefix(match) or forget_denied(text, start))
+    affirmed = affirmed != softly_denied(masked, start, end, match.re.pattern)
     foreign = _is_foreign(text, masked, start, end)
     conditional = (
         in_open_condition(masked, start, end, written)

@@ -12,6 +12,7 @@ denied too; one inside an open condition is a hypothesis, not a claim.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from app.grading.freetext.conditions import _counterfactual, _open_negated_condition
 from app.grading.freetext.phrasings import _CUE, _clause_start
@@ -208,3 +209,33 @@ def _reaches(between: str) -> bool:
     if words and words[0].strip(",") in _PRONOUNS:  # "without it, BN uses ...": it is the object
         return False
     return not any(word in _OPENERS for word in words[1:])
+
+
+# Round 10: "barely", "hardly", "scarcely" deny like "not" ("tape.gradient hardly changes
+# the weights", "you barely need persistent=True"), in the match's lead-in or its last
+# clause; kept out of `_CUE` because the rubrics spell them as content ("small models ~
+# barely ~ matter" is big-models-gain-most): a soft cue the phrasing itself names is what
+# the claim says, not a denial of it (as a "non-" the phrasing asks for, matching.py).
+_SOFT_CUE = re.compile(r"\b(?:barely|hardly|scarcely)\b", re.IGNORECASE)
+
+
+def softly_denied(masked: str, start: int, end: int, phrasing: str) -> bool:
+    """Whether an odd number of soft cues the phrasing does not name sit in the match's
+    lead-in (its clause before it) or the last clause it spans."""
+    if not _has_soft_cue(masked):
+        return False  # most sentences: no clause scan per hit
+    last_start = max(start, _clause_start(masked, end, inclusive=False))
+    spans = [(_clause_start(masked, start), start), (last_start, end)]
+    named = phrasing.lower()
+    cues = [
+        cue.group().lower()
+        for a, b in spans
+        for cue in _SOFT_CUE.finditer(masked, a, b)
+        if not (a == last_start and cue.group().lower() in named)
+    ]
+    return len(cues) % 2 == 1
+
+
+@lru_cache(maxsize=2048)
+def _has_soft_cue(masked: str) -> bool:
+    return _SOFT_CUE.search(masked) is not None

@@ -93,8 +93,8 @@ def is_keyword_list(normalised: Normalised) -> bool:
 # conjunction or another preposition ("of is", "in and", "to of"), or a core word twice in
 # a row ("is is"; a topic word twice is padding, read below). Random words of a model answer
 # do so once in every 8-25 words (once in 22-150 without articles); no labelled answer (all
-# 2,559, every persona) has more than 4 such pairs, hence MIN_MISPLACED; the share keeps a
-# long real answer's few from adding up.
+# 2,559, every persona; round 10: 2,799, one has 5) has more than 4 such pairs, hence
+# MIN_MISPLACED; the share keeps a long real answer's few from adding up.
 _ARTICLES = frozenset(["the", "a", "an"])
 _NOT_AFTER_ARTICLE = frozenset(
     """the a an is are was were be been to of and or but not no in on at for with by from it
@@ -106,9 +106,28 @@ _NOT_AFTER_PREPOSITION = frozenset(
     """is are was were of to in on at for with by from into and or but can will does did
     has had""".split()  # noqa: SIM905
 )
+# Round 10: "not" and "no" are never followed by a form of "be", a conjunction or another
+# cue ("not is", "no and", "not never"), "never" by a conjunction or "no" ("never was" is
+# English), nor a subordinator by a finite "be" or "have" ("if is", "because was"): none of
+# these pairs occurs in the 2,799 labelled answers, while random words without articles
+# (whose other misplaced pairs are rarer) write them as often as the pairs above.
+_NOT_AFTER_NEGATION = {
+    "not": frozenset("is are was were and or but not no never".split()),  # noqa: SIM905
+    "no": frozenset("is are was were and or but not no never".split()),  # noqa: SIM905
+    "never": frozenset("and or but no never".split()),  # noqa: SIM905
+}
+_SUBORDINATORS = frozenset("because if while unless although whereas since".split())  # noqa: SIM905
+_NOT_AFTER_SUBORDINATOR = frozenset("is are was were has had".split())  # noqa: SIM905
 _TOKEN = re.compile(r"[A-Za-z][\w'.-]*[\w']|[A-Za-z]|[.,;:!?)]")
 MIN_MISPLACED = 8
 MISPLACED_SHARE = 0.01
+# Round 10: any other word twice in a row ("outer outer", "x x") counts too - random words
+# of a model answer whose function words are few (higher-order-derivatives) double their
+# topic words 6-30 times in 5,000 characters, labelled answers at most twice ("w w") - but
+# doubled words alone never make salad: a padded answer with its topic words each written
+# twice is padding, cut (round 9). At least MIN_GRAMMAR_MISPLACED pairs must be the
+# function-word pairs above.
+MIN_GRAMMAR_MISPLACED = 4
 
 
 def is_word_salad(normalised: Normalised) -> bool:
@@ -118,21 +137,36 @@ def is_word_salad(normalised: Normalised) -> bool:
     tokens = [t.lower() for t in _TOKEN.findall(text)]
     if len(tokens) < MIN_MISPLACED:
         return False
-    misplaced = sum(
+    pairs = list(zip(tokens, [*tokens[1:], "."], strict=True))
+    grammar = sum(_misplaced(a, b) for a, b in pairs)
+    doubled = sum(a == b and a[0].isalpha() and a not in _CORE for a, b in pairs)
+    misplaced = grammar + doubled
+    words = sum(t[0].isalpha() for t in tokens)
+    return (
+        grammar >= MIN_GRAMMAR_MISPLACED
+        and misplaced >= MIN_MISPLACED
+        and misplaced >= MISPLACED_SHARE * words
+    )
+
+
+def _misplaced(a: str, b: str) -> bool:
+    """Whether English never writes word `b` right after word `a` (lowercase tokens)."""
+    return (
         (a in _ARTICLES and (b in _NOT_AFTER_ARTICLE or not b[0].isalpha()))
         or (a in _PREPOSITIONS and b in _NOT_AFTER_PREPOSITION)
+        or b in _NOT_AFTER_NEGATION.get(a, ())
+        or (a in _SUBORDINATORS and b in _NOT_AFTER_SUBORDINATOR)
         or (a == b and a in _CORE)
-        for a, b in zip(tokens, [*tokens[1:], "."], strict=True)
     )
-    words = sum(t[0].isalpha() for t in tokens)
-    return misplaced >= MIN_MISPLACED and misplaced >= MISPLACED_SHARE * words
 
 
-def is_injection(normalised: Normalised, answer: str = "") -> bool:
+def is_injection(normalised: Normalised, answer: str) -> bool:
     """True when the answer talks to the grader (prompt injection, injections.py), whatever
     else it says: such an answer is gaming the grader and earns nothing. `answer`, the text
     as submitted, is read for HTML comments too: normalise drops them before anything reads
-    the answer (so they steer nothing), yet one that addresses the grader is still gaming."""
+    the answer (so they steer nothing), yet one that addresses the grader is still gaming.
+    It is required (round 10): with a default, a caller passing only the normalised text
+    silently read no comment."""
     if any(addresses_grader(u.text, prose=not u.is_code) for u in normalised.units):
         return True
     return any(addresses_grader(c) for c in _HTML_COMMENT.findall(answer[:MAX_CHARS]))

@@ -58,6 +58,15 @@ def code_lines(items: list[object]) -> bool:
     return all(any(tok in t for tok in ("(", " = ", ":")) and ". " not in t for t in texts)
 
 
+def indent_levels(items: list[object]) -> dict[str, int]:
+    """Each code line's nesting depth (0, 1, 2, ...) from its leading whitespace, whatever
+    the indent unit: the page draws the depth, so a wrapped line keeps its structure."""
+    texts = {str(getattr(i, "id", "")): str(getattr(i, "text", "")).expandtabs(4) for i in items}
+    widths = {key: len(t) - len(t.lstrip(" ")) for key, t in texts.items()}
+    depth = {w: n for n, w in enumerate(sorted(set(widths.values())))}
+    return {key: depth[w] for key, w in widths.items()}
+
+
 def when(moment: datetime | None) -> str:
     return moment.strftime("%d %b %Y, %H:%M") if moment else ""
 
@@ -82,6 +91,7 @@ templates.env.filters.update(
     short_when=short_when,
     sentence=sentence,
     code_lines=code_lines,
+    indent_levels=indent_levels,
 )
 
 

@@ -1,12 +1,12 @@
-"""Code on the page stays readable in light and dark mode: the contrast of the text actually
-painted (WCAG ratio, measured in Chromium)."""
+"""Code on the page stays readable in light and dark mode and on a phone: the contrast of the
+text actually painted (WCAG ratio, measured in Chromium), and nothing cut off at 375 px."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ServerFactory
+from tests.browser.conftest import LiveServer, ServerFactory
 from tests.browser.test_journey import shoot
 from tests.browser.test_pages import CORE, open_question, submit
 
@@ -68,3 +68,45 @@ def test_light_code_blocks_keep_readable_text(
     wanted = ["pre.snippet code", "#t-same", "#t-add", "#t-del", "#t-output"]
     ratios = page.evaluate(CONTRASTS, wanted)
     assert all(ratios[s] is not None and ratios[s] >= AA for s in wanted), ratios
+
+
+def _first_glyph_x(page: Page, item_id: str) -> float:
+    """Where the first character of a code line is painted (its drawn indentation)."""
+    return float(
+        page.evaluate(
+            """id => {
+                const code = document.querySelector(`[data-id="${id}"] code`);
+                const range = document.createRange();
+                range.setStart(code.firstChild, 0);
+                range.setEnd(code.firstChild, 1);
+                return range.getBoundingClientRect().left;
+            }""",
+            item_id,
+        )
+    )
+
+
+class TestPhone:
+    @pytest.fixture
+    def browser_context_args(self) -> dict[str, object]:
+        return {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touch": True}
+
+    def test_ordering_code_lines_wrap_and_keep_their_indentation(
+        self, page: Page, live_server_core: LiveServer
+    ) -> None:
+        page.emulate_media(color_scheme="dark")
+        open_question(page, live_server_core, "order-accumulation-scaled-loop")
+        shoot(page, "phone-dark-ordering-code")
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('code.code-line')]
+                .filter(c => c.scrollWidth > c.clientWidth + 1
+                          || c.getBoundingClientRect().right > window.innerWidth)
+                .map(c => c.textContent)"""
+        )
+        depth = [_first_glyph_x(page, i) for i in ("loop", "open-tape", "scaled-loss")]
+        assert (cut, depth[0] < depth[1] < depth[2]) == ([], True), (cut, depth)
+
+
+@pytest.fixture
+def live_server_core(make_live_server: ServerFactory) -> LiveServer:
+    return make_live_server(packs=CORE)

@@ -52,6 +52,8 @@ DIFF_AND_OUTPUT = """() => {
         '<div class="trial"><pre class="output" id="t-output">call 1: loss 0.52</pre></div>');
 }"""
 
+EDITOR_SURFACE = "getComputedStyle(document.querySelector('.CodeMirror')).backgroundColor"
+
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_light_code_blocks_keep_readable_text(
@@ -105,6 +107,19 @@ class TestPhone:
         )
         depth = [_first_glyph_x(page, i) for i in ("loop", "open-tape", "scaled-loss")]
         assert (cut, depth[0] < depth[1] < depth[2]) == ([], True), (cut, depth)
+
+    def test_code_editor_follows_dark_mode(self, page: Page, live_server_core: LiveServer) -> None:
+        page.emulate_media(color_scheme="dark")
+        open_question(page, live_server_core, "accumulate")
+        page.wait_for_function("() => window.tapequizEditor !== undefined")
+        page.evaluate("() => window.tapequizEditor.setValue('def f(x):\\n    return 1  # one')")
+        shoot(page, "phone-dark-code")
+        wanted = [".CodeMirror", ".cm-keyword", ".cm-def", ".cm-number", ".cm-comment"]
+        ratios = page.evaluate(CONTRASTS, wanted)
+        surface = page.evaluate(EDITOR_SURFACE)
+        dark = sum(int(v) for v in surface[4:-1].split(",")[:3]) < 3 * 64
+        readable = all(ratios[s] is not None and ratios[s] >= AA for s in wanted)
+        assert (dark, readable) == (True, True), (surface, ratios)
 
 
 @pytest.fixture

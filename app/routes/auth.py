@@ -37,10 +37,22 @@ FORM_ERRORS = (AnswerInvalid, Conflict, RateLimited)
 
 
 def _form(
-    request: Request, page: str, *, error: Exception | None = None, email: str = ""
+    request: Request,
+    page: str,
+    *,
+    error: Exception | None = None,
+    email: str = "",
+    display_name: str = "",
 ) -> Response:
+    """The form again with what was typed (never the password); the page states the server's
+    own password minimum, so the form and the check cannot disagree."""
     status = getattr(error, "status_code", 200)
-    context = {"error": getattr(error, "message", None), "email": email}
+    context = {
+        "error": getattr(error, "message", None),
+        "email": email,
+        "display_name": display_name,
+        "min_password": accounts.MIN_PASSWORD,
+    }
     return templates.TemplateResponse(request, f"auth/{page}.html", context, status_code=status)
 
 
@@ -64,7 +76,7 @@ def signup(
             session, guest=user, email=email, password=password, display_name=display_name
         )
     except FORM_ERRORS as exc:
-        return _form(request, "signup", error=exc, email=email)
+        return _form(request, "signup", error=exc, email=email, display_name=display_name)
     remember(request, account, rotate=True)
     return RedirectResponse("/progress?welcome=1", status_code=303)
 

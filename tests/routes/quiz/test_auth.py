@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.security import COOKIE_NAME
+from app.services.accounts import MIN_PASSWORD
 from tests.routes.quiz.conftest import answer, mini_settings, start, token
 
 PASSWORD = "correct horse battery"
@@ -103,3 +104,21 @@ def test_log_out_voids_the_accounts_other_cookies(web: TestClient) -> None:
     web.cookies.clear()
     web.cookies.update(copied)
     assert answered(web) == 0
+
+
+def test_sign_up_form_states_the_servers_password_minimum(web: TestClient) -> None:
+    page = web.get("/signup").text
+    wanted = (f'minlength="{MIN_PASSWORD}"', f"at least {MIN_PASSWORD} characters")
+    assert [w in page for w in wanted] == [True, True]
+
+
+def test_sign_up_refusal_keeps_the_name_and_reads_as_a_sentence(web: TestClient) -> None:
+    form = {
+        "csrf_token": token(web),
+        "email": "ada@example.com",
+        "password": "x1y2z3w4v",  # one short of the minimum
+        "display_name": "Ada L.",
+    }
+    reply = web.post("/signup", data=form)
+    seen = (reply.status_code, 'value="Ada L."' in reply.text, "Choose a password of" in reply.text)
+    assert seen == (422, True, True), reply.text

@@ -26,7 +26,10 @@ from app.packs.schema import (
     TrueFalse,
 )
 
-MAX_FREE_TEXT_CHARS = 10_000
+MAX_FREE_TEXT_CHARS = 10_000  # characters (code points), what a learner sees and counts
+# Only a safety net: 10,000 characters are at most 40,000 UTF-8 bytes, so a byte cap at the
+# characters' limit refused Chinese or Japanese answers at ~3,300 characters (QA round 10).
+MAX_FREE_TEXT_BYTES = 64 * 1024
 MAX_SOURCE_BYTES = 64 * 1024
 
 
@@ -48,8 +51,15 @@ def _text(answer: object, limit: int, what: str) -> str:
     return answer
 
 
+def _explanation(answer: object) -> str:
+    if isinstance(answer, str) and len(answer) > MAX_FREE_TEXT_CHARS:
+        limit = f"{MAX_FREE_TEXT_CHARS:,}"
+        raise AnswerInvalid(f"explanation is too long: the limit is {limit} characters")
+    return _text(answer, MAX_FREE_TEXT_BYTES, "explanation")
+
+
 def _grade_free_text(question: FreeText, answer: object) -> GradeResult:
-    return grade_freetext(question, _text(answer, MAX_FREE_TEXT_CHARS, "explanation"))
+    return grade_freetext(question, _explanation(answer))
 
 
 def grade_closed(question: object, answer: object) -> GradeResult | None:

@@ -18,6 +18,7 @@ from markupsafe import Markup
 from starlette.requests import Request
 
 from app.config import REPO_ROOT
+from app.grading.dispatch import MAX_FREE_TEXT_CHARS
 from app.identity import csrf_token
 
 _md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
@@ -176,6 +177,7 @@ templates.env.globals.update(
     progress_meter=progress_meter,
     type_labels=QUESTION_TYPE_LABELS,
     verdict_labels=VERDICT_LABELS,
+    free_text_limit=MAX_FREE_TEXT_CHARS,
 )
 # `_macros.html` as a module built once, for pages that call its macros many times a second:
 # `{% from ... import %}` re-checks the importing context's globals on every render (~3% of

@@ -205,7 +205,12 @@
     var area = form.querySelector("textarea[data-counter]");
     var out = form.querySelector("[data-count]");
     if (!area || !out) return;
-    function update() { out.textContent = area.value.length + " characters"; }
+    var limit = parseInt(out.dataset.limit || "0", 10);
+    // Characters as the server counts them (code points: an emoji is one, not two).
+    function update() {
+      var n = Array.from(area.value).length;
+      out.textContent = n.toLocaleString("en") + (limit ? " of " + limit.toLocaleString("en") : "") + " characters";
+    }
     area.addEventListener("input", update);
     update();
   }

@@ -157,6 +157,8 @@ MALFORMED = [
     ("mini-order", {"a": 1}, "must be a list of item ids"),
     ("mini-explain", 42, "answer must be a string"),
     ("mini-explain", "x" * 20_000, "too long"),
+    ("mini-explain", "x" * 10_001, "too long: the limit is 10,000 characters"),
+    ("mini-explain", "梯" * 10_001, "too long: the limit is 10,000 characters"),
     ("mini-code", ["def f(): pass"], "answer must be a string"),
     ("mini-code", "#" * 70_000, "too long: the limit is 64 KiB"),
 ]
@@ -169,6 +171,15 @@ def test_grade_malformed_answer_is_422(
     response = mini_client.post(f"/api/questions/{question_id}/grade", json={"answer": answer})
     assert response.status_code == 422, response.text
     assert fragment in response.json()["message"]
+
+
+@pytest.mark.parametrize("text", ["梯度" * 5_000, "🙂" * 10_000, "x" * 10_000])
+def test_grade_explanation_up_to_10000_characters_in_any_script(
+    mini_client: TestClient, text: str
+) -> None:
+    """The limit counts characters: 10,000 CJK characters are 30,000 UTF-8 bytes."""
+    response = mini_client.post("/api/questions/mini-explain/grade", json={"answer": text})
+    assert response.status_code == 200, response.text[:300]
 
 
 def test_grade_missing_answer_field_is_422(mini_client: TestClient) -> None:

@@ -130,3 +130,15 @@ def test_double_submit_does_not_answer_the_next_question(web: TestClient) -> Non
 )
 def test_question_browser_filters(web: TestClient, query: str, expected: int) -> None:
     assert web.get(f"/questions{query}").text.count('class="title"') == expected
+
+
+def test_free_text_page_states_the_limit_in_characters(web: TestClient) -> None:
+    page = web.get(start(web, "mini-explain")).text
+    wanted = ('maxlength="10000"', 'data-limit="10000"', "0 of 10,000 characters")
+    assert [w in page for w in wanted] == [True, True, True]
+
+
+def test_free_text_page_grades_a_long_cjk_explanation(web: TestClient) -> None:
+    url = start(web, "mini-explain")
+    reply = answer(web, url, "mini-explain", "free-text", answer="梯度带记录前向计算。" * 400)
+    assert reply.status_code == 303, reply.text[:300]  # type: ignore[attr-defined]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 
+from app.config import REPO_ROOT
 from app.deps import AsyncPageDep, CatalogDep, SessionDep
 from app.identity import CurrentUserDep, adopt_reader
 from app.services import browse, questions
@@ -20,6 +21,17 @@ from app.web.templating import templates
 
 router = APIRouter(route_class=HtmlErrorRoute, include_in_schema=False)
 Filter = Annotated[str, Query(max_length=64)]  # Annotated: each parameter gets its own copy
+
+
+FAVICON = REPO_ROOT / "static" / "favicon.ico"
+
+
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    """Browsers and crawlers ask for /favicon.ico whatever the page links: a 404 per visit."""
+    return FileResponse(
+        FAVICON, media_type="image/x-icon", headers={"Cache-Control": "max-age=86400"}
+    )
 
 
 @router.get("/")

@@ -7,6 +7,7 @@ with raw HTML disabled, so a pack (or anything a learner typed) can never inject
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import jinja2
 from fastapi.templating import Jinja2Templates
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.requests import Request
 
 from app.config import REPO_ROOT
@@ -45,6 +46,26 @@ VERDICT_LABELS = {
 @functools.lru_cache(maxsize=4096)  # prompts and explanations: the same few texts every page
 def markdown(text: str | None) -> Markup:
     return Markup(_md.render(text or ""))  # noqa: S704 (markdown-it escapes; raw HTML is off)
+
+
+# A CommonMark code span: a run of backticks, then text, then a run of the same length.
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+def inline_code(text: str | None) -> Markup:
+    """Backtick code spans as <code>, everything else escaped text: for short strings that
+    mix pack Markdown (choice texts) with what learners typed, where full Markdown would
+    turn a learner's `# comment` into a heading or `[x](url)` into a link."""
+    parts, last = [], 0
+    source = text or ""
+    for found in _CODE_SPAN.finditer(source):
+        code = found.group(2)
+        if code.strip() and code.startswith(" ") and code.endswith(" "):
+            code = code[1:-1]  # CommonMark: one space each side is padding
+        parts += [escape(source[last : found.start()]), Markup("<code>%s</code>") % code]
+        last = found.end()
+    parts.append(escape(source[last:]))
+    return Markup("").join(parts)
 
 
 def humanize_tag(tag: str | None) -> str:
@@ -87,6 +108,7 @@ templates = Jinja2Templates(directory=str(REPO_ROOT / "templates"))
 templates.env.auto_reload = False
 templates.env.filters.update(
     markdown=markdown,
+    inline_code=inline_code,
     humanize=humanize_tag,
     when=when,
     short_when=short_when,

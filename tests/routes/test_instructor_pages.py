@@ -137,3 +137,37 @@ def test_another_identity_cannot_see_a_publishing_job(teacher: TestClient) -> No
     _until_done(teacher, url)
     teacher.cookies.clear()
     assert teacher.get(url, follow_redirects=False).status_code in (403, 404)
+
+
+def _cohort_with_answers(client: TestClient, answers: dict[str, object]) -> tuple[str, int]:
+    """A cohort of one guest learner who answered `answers`; the client ends as the teacher.
+    Returns the dashboard's path and the learner's id."""
+    promote_current_user(client)
+    body = {"name": "Spring", "pack_id": "gradient-tape"}
+    cohort = client.post("/api/instructor/cohorts", json=body).json()
+    teacher = dict(client.cookies)
+    client.cookies.clear()
+    client.post("/api/cohorts/join", json={"code": cohort["join_code"]})
+    for question, answer in answers.items():
+        sid = client.post("/api/sessions", json={"question_ids": [question]}).json()["id"]
+        client.post(f"/api/sessions/{sid}/answers", json={"answer": answer})
+    client.cookies.clear()
+    client.cookies.update(teacher)
+    board = f"/instructor/cohorts/{cohort['id']}"
+    return board, client.get(f"/api{board}").json()["learners"][0]["user_id"]
+
+
+def test_cohort_pages_show_backticked_answers_as_code_and_nothing_else(
+    client: TestClient,
+) -> None:
+    board, learner = _cohort_with_answers(
+        client,
+        {
+            "tape-auto-watches-trainable": "only-x",  # choice text: "Only `x`: the tape ..."
+            "gradient-vs-apply": "see [docs](http://evil.example) and `apply_gradients`",
+        },
+    )
+    for page in (client.get(board).text, client.get(f"{board}/learners/{learner}").text):
+        shown = ("Only <code>x</code>:" in page, "<code>apply_gradients</code>" in page)
+        assert (shown, "`" in page, "http://evil.example" in page) == ((True, True), False, True)
+        assert '<a href="http://evil.example' not in page

@@ -1,21 +1,36 @@
 # The two set-up commands of the README: `make run` and `make test`. Both build everything
-# they need on a fresh machine (virtualenv, Python packages, Debian packages) first.
+# they need on a fresh machine first, in this order: check the interpreter (Python 3.11;
+# another one is refused up front, and a .venv built with one is removed), the Debian
+# packages (scripts/install-system-deps names or installs them), then the virtualenv.
+# Another interpreter: PYTHON=/usr/bin/python3.11 make run
+PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+export PYTHON
 
-.PHONY: run test lint bench setup system-deps
+# The steps of `setup` depend on each other's order (system packages before the venv).
+.NOTPARALLEL:
+.PHONY: run test lint bench setup venv python-check system-deps
 
-$(STAMP): pyproject.toml
-	python3 -m venv $(VENV) || { echo "python3 -m venv failed: sudo apt-get install -y python3-venv" >&2; exit 1; }
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev,grading]"
-	touch $(STAMP)
+python-check:
+	@scripts/check-python "$(PYTHON)" "$(VENV)"
 
 system-deps:
 	scripts/install-system-deps
 
-setup: $(STAMP) system-deps
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV) || { echo "$(PYTHON) -m venv failed: sudo apt-get install -y python3-venv" >&2; exit 1; }
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev,grading]"
+	touch $(STAMP)
+
+# A sub-make, so the stamp is looked at after python-check may have removed a wrong .venv.
+venv: python-check
+	@$(MAKE) --no-print-directory $(STAMP)
+
+setup: python-check system-deps
+	@$(MAKE) --no-print-directory $(STAMP)
 
 run: setup
 	$(VENV)/bin/tapequiz serve
@@ -27,7 +42,7 @@ test: setup
 	$(PY) -m pytest
 	scripts/test-rootless  # the sandbox suites again as a real non-root user (rootless backend)
 
-lint: $(STAMP)
+lint: venv
 	$(PY) -m ruff check . && $(PY) -m ruff format --check . && $(PY) -m mypy app
 
 bench: setup

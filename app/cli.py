@@ -186,19 +186,46 @@ def _set_role(args: argparse.Namespace) -> int:
     from app.errors import NotFound
     from app.services.instructor.roles import set_role
 
-    engine = make_engine(get_settings())
+    settings = get_settings()
+    where = _database_named(settings)
+    if _sqlite_missing(settings):
+        print(f"error: no database at {where}: {NO_DATABASE}", file=sys.stderr)
+        return 2
+    engine = make_engine(settings)
     init_db(engine)
     role = "instructor" if args.users_command == "promote" else "learner"
     try:
         with Session(engine) as session:
             user = set_role(session, email=args.email, role=role)
     except NotFound as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
+        print(f"error: {exc.message} (database: {where})", file=sys.stderr)
         return 2
     finally:
         engine.dispose()
-    print(f"{user.email} is now {user.role}")
+    print(f"{user.email} is now {user.role} (database: {where})")
     return 0
+
+
+NO_DATABASE = (
+    "no server has run with this data dir yet (start it with `make run`, sign up, then "
+    "promote; or set TAPEQUIZ_DATA_DIR to the server's)"
+)
+
+
+def _sqlite_missing(settings: Settings) -> bool:
+    """A role is set on an existing account: an absent SQLite file is a wrong data dir."""
+    url = settings.resolved_database_url
+    return url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file()
+
+
+def _database_named(settings: Settings) -> str:
+    """Which database a command used, so a wrong data dir is visible (no password shown)."""
+    from sqlalchemy.engine import make_url
+
+    url = settings.resolved_database_url
+    if url.startswith("sqlite:///"):
+        return url.removeprefix("sqlite:///")
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def _grade(args: argparse.Namespace) -> int:

@@ -19,7 +19,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TAPEQUIZ_", env_file=None, extra="ignore")
 
-    data_dir: Path = Field(default=Path("data"), description="Runtime data: database, uploads.")
+    # The checkout's data/ wherever the command runs (a relative TAPEQUIZ_DATA_DIR is taken
+    # from the working directory): `tapequiz users promote` run elsewhere must find the
+    # server's database, not create a new ./data.
+    data_dir: Path = Field(
+        default=REPO_ROOT / "data", description="Runtime data: database, uploads."
+    )
     database_url: str = Field(default="", description="SQLAlchemy URL; default SQLite in data_dir.")
     packs_dir: Path = Field(default=REPO_ROOT / "questions", description="Built-in packs.")
     secret_key: str = Field(default="", description="Cookie signing key; generated if empty.")

@@ -187,8 +187,22 @@ CurrentUserDep = Annotated[User, Depends(get_current_user)]
 
 def require_instructor(user: CurrentUserDep) -> User:
     if user.role != "instructor":
-        raise Forbidden("this page is for instructors")
+        raise Forbidden(f"this page is for instructors. {how_to_become_instructor(user)}")
     return user
+
+
+def how_to_become_instructor(user: User) -> str:
+    """The role is given on the server's command line only (no page grants it)."""
+    promote = ".venv/bin/tapequiz users promote"  # from the checkout the server runs in
+    if user.email is None:
+        return (
+            "To become one, sign up (Save progress); then whoever runs this server runs, in "
+            f"its folder: {promote} <your email>"
+        )
+    return (
+        "To become one, whoever runs this server runs, in its folder: "
+        f"{promote} {user.email} - then reload this page."
+    )
 
 
 InstructorDep = Annotated[User, Depends(require_instructor)]

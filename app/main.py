@@ -36,6 +36,7 @@ from app.routes import (
     api_progress,
     api_questions,
     api_sessions,
+    apidocs,
     auth,
     health,
 )
@@ -192,6 +193,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         description="Interview practice on how a tf.GradientTape training step works.",
         lifespan=lifespan,
+        docs_url=None,  # app/routes/apidocs.py serves /docs without a CDN
     )
     app.state.settings = settings or get_settings()
     app.add_exception_handler(TapequizError, _domain_error)
@@ -216,6 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         auth.router,
         api_interviews.router,
         interview_pages.router,
+        apidocs.router,
     ):
         app.include_router(router)
         routes.extend(router.routes)

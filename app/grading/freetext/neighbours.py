@@ -4,12 +4,14 @@ On every fresh set the commonest miss is an answer labelled incorrect that the r
 partial because no tell phrasing fired: people state a known misconception in words no
 phrasing fits. Other people, answering the same prompt, have stated it in similar words.
 So, per question, the answer's words (lemmas, with "n't" read as "not") and word pairs are
-weighted by rarity (tf-idf) and compared with the labelled tune answers (cosine). When the
-rules named no tell and did not grade the answer correct, and at least `VOTES` of its `K`
-nearest labelled answers, the nearest at least `MIN_SIMILARITY` alike, carry the same tag of
-this rubric, that tag is named, with a message that says how it was found, and its cap
-applies. It never raises a verdict, never touches an answer graded correct, a keyword list
-or an injection, and adds nothing where a tell is already named.
+weighted by rarity (tf-idf) and compared with the labelled tune answers (cosine); the
+verbs of updating are one word (round 10: "nudges", "changes" and "updates" the weights
+vote together). When the rules named no tell and did not grade the answer correct, and at
+least `VOTES` of its `K` nearest labelled answers, the nearest at least `MIN_SIMILARITY`
+alike, carry the same tag of this rubric, that tag is named, with a message that says how
+it was found, and its cap applies. It never raises a verdict, never touches an answer
+graded correct, a keyword list or an injection, and adds nothing where a tell is already
+named.
 
 `python -m app.grading.freetext.neighbours train` writes `neighbours.json` beside this file:
 the labelled tune personas' answers as written, with their tags (meta/sides.yaml,
@@ -40,6 +42,7 @@ from pathlib import Path
 
 from app.grading.freetext.artefacts import artefact_main, read_artefact
 from app.grading.freetext.fitting import Evidence, Line, evidence_of, line_score, line_verdict
+from app.grading.freetext.lexicon import CANDIDATE_GROUPS
 from app.grading.freetext.matching import asks, find_hits
 from app.grading.freetext.normalise import normalise
 from app.grading.results import Feedback, GradeResult
@@ -62,16 +65,38 @@ _STOP = frozenset(
     them its at from do does so""".split()  # noqa: SIM905
 )
 
+# Round 10: words of one synonym group are one word here, in the cosine, as marking words
+# and in the claim reading, so "tape.gradient nudges the weights" meets answers saying it
+# "updates" or "changes" them. One group: the shared lexicon's update verbs (lexicon.py)
+# with "nudge", "tweak" and "alter", which labelled answers use of the weights. All twelve
+# candidate groups read the same leave one persona out (+-1) but named a tell on a true
+# statement of the suites (docs/freetext.md, round 10).
+_UPDATE = next(g for g in CANDIDATE_GROUPS if "updat\\w*" in g)
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    (*_UPDATE, "nudg(e|es|ed|ing)", "tweak\\w*", "alter(s|ed|ing)?"),
+)
+# A group's word: its first member's leading letters ("updat\\w*" -> "~updat"), marked
+# with a character no lemma carries, so it never meets a word as written.
+_GROUP_WORDS = {"~" + re.match(r"[a-z]*", g[0]).group(): g for g in SYNONYMS}  # type: ignore[union-attr]
+_GROUP_OF = [(re.compile("|".join(f"(?:{m})" for m in g)), w) for w, g in _GROUP_WORDS.items()]
+
 Bag = dict[str, int]
 
 
 def words(text: str) -> list[str]:
-    """The answer's word lemmas in order, stop words out, "n't" read as "not"."""
+    """The answer's word lemmas in order, stop words out, "n't" read as "not", a synonym
+    read as its group's word."""
     found: list[str] = []
     for unit in normalise(text or "").units:
         line = _NOT.sub(" not", (unit.lemmas or unit.text).lower())
         found += [w.rstrip(".") for w in _WORD.findall(line) if w.rstrip(".") not in _STOP]
-    return found
+    return [synonym(w) for w in found]
+
+
+@lru_cache(maxsize=20_000)
+def synonym(word: str) -> str:
+    """The word of the synonym group `word` belongs to ("nudge" -> "~updat"), or `word`."""
+    return next((name for group, name in _GROUP_OF if group.fullmatch(word)), word)
 
 
 def bag_of(sequence: Sequence[str]) -> Bag:
@@ -260,7 +285,10 @@ def _uses(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
 
 
 def _phrasing(word: str) -> str:
-    return r"\b" + re.escape(word) + r"(?!\w)"
+    """The word as a phrasing; a synonym group's word matches any member of its group."""
+    group = _GROUP_WORDS.get(word)
+    found = "|".join(f"(?:{m})" for m in group) if group else re.escape(word)
+    return r"\b(?:" + found + r")(?!\w)"
 
 
 def eligible(evidence: Evidence, verdict: str, named: Sequence[str]) -> bool:

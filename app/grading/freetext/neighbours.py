@@ -262,6 +262,8 @@ def _stated(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
     if not text:
         return {}
     found = _uses(text, marks)
+    if not found or _OTHERWISE_CLAUSE.search(text) is None:
+        return found  # nothing to read again without the "otherwise" clauses
     plain = _uses(_OTHERWISE_CLAUSE.sub(" ", text), marks)
     return {word: plain.get(word, {False}) for word in found}
 

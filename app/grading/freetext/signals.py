@@ -17,7 +17,7 @@ from lemminflect import getAllLemmas
 from app.grading.freetext.injections import addresses_grader
 from app.grading.freetext.normalise import MAX_CHARS, Normalised
 
-_FUNCTION_WORDS = frozenset(
+FUNCTION_WORDS = frozenset(
     """a an the this that these those it its they them their you your we our i my he she
     is are was were be been being am do does did done doing has have had having will would
     can could should must may might shall need needs needed to of in on at for from by with
@@ -44,7 +44,7 @@ def prose_words(normalised: Normalised) -> list[str]:
 def function_share(words: list[str]) -> float:
     if not words:
         return 0.0
-    return sum(w in _FUNCTION_WORDS for w in words) / len(words)
+    return sum(w in FUNCTION_WORDS for w in words) / len(words)
 
 
 def _is_list_shaped(normalised: Normalised) -> bool:
@@ -65,7 +65,7 @@ def _is_term(item: str) -> bool:
     """A bare term: at most three words, none of them a function word. Terse statements
     ("Nothing recorded", "Indent it") carry one."""
     words = [w.lower() for w in _WORD.findall(item)]
-    return len(words) <= 3 and not any(w in _FUNCTION_WORDS for w in words)
+    return len(words) <= 3 and not any(w in FUNCTION_WORDS for w in words)
 
 
 def is_keyword_list(normalised: Normalised) -> bool:

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from app.grading.freetext.lemmas import lemma
 from app.grading.freetext.normalise import Normalised
-from app.grading.freetext.signals import _FUNCTION_WORDS
+from app.grading.freetext.signals import FUNCTION_WORDS
 from app.packs.schema import FreeText
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z_]+")
@@ -35,7 +35,7 @@ def _content(text: str) -> frozenset[str]:
     return frozenset(
         lemma(w)
         for w in (m.group().lower() for m in _WORD.finditer(text))
-        if len(w) > 2 and w not in _FUNCTION_WORDS and w not in _GENERIC
+        if len(w) > 2 and w not in FUNCTION_WORDS and w not in _GENERIC
     )
 
 

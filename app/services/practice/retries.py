@@ -15,7 +15,7 @@ from app.models.progress import Attempt
 from app.models.users import User, utcnow
 from app.packs.catalog import Catalog
 from app.services import questions
-from app.services.practice.sessions import SOURCES, _elapsed_ms, get_attempt, get_session
+from app.services.practice.sessions import SOURCES, elapsed_ms, get_attempt, get_session
 from app.services.practice.summaries import SessionView, session_view
 from app.services.progress import history as progress
 
@@ -58,7 +58,7 @@ async def answer_again(
     if previous.answer == answer and not again:
         return None
     item = questions.find_question(catalog, question_id)
-    elapsed = _elapsed_ms(previous.created_at, utcnow())  # since its last verdict
+    elapsed = elapsed_ms(previous.created_at, utcnow())  # since its last verdict
     session.rollback()  # hold no transaction open while the sandbox grades (seconds)
     response = await questions.grade(catalog, question_id, answer, code_grader=code_grader)
     return progress.record_attempt(

@@ -162,7 +162,7 @@ def reveal_hint(session: Session, catalog: Catalog, *, user: User, session_id: i
     return Hint(question_id=item.question.id, index=index, count=len(hints), text=hints[index])
 
 
-def _elapsed_ms(shown_at: datetime | None, now: datetime) -> int:
+def elapsed_ms(shown_at: datetime | None, now: datetime) -> int:
     if shown_at is None:
         return 0
     return int(min(now - shown_at, MAX_THINKING).total_seconds() * 1000)
@@ -191,7 +191,7 @@ async def answer_current(
     if question_id is not None and question_id != item.question.id:
         raise _already_answered(catalog, quiz)
     position, hints_used, total = quiz.position, quiz.hints_shown, len(quiz.question_ids)
-    elapsed, source = _elapsed_ms(quiz.shown_at, utcnow()), SOURCES[quiz.mode]
+    elapsed, source = elapsed_ms(quiz.shown_at, utcnow()), SOURCES[quiz.mode]
     session.rollback()  # hold no transaction open while the sandbox grades (seconds)
     response = await questions.grade(catalog, item.question.id, answer, code_grader=code_grader)
     if not _claim(session, session_id=session_id, position=position, total=total):

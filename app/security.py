@@ -11,6 +11,7 @@ import functools
 import hmac
 import ipaddress
 import math
+import os
 import secrets
 import threading
 import time
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
 COOKIE_NAME = "tapequiz_id"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 _hasher = PasswordHasher()
+# argon2id is CPU- and memory-bound (4 lanes, 64 MiB a hash): a class signing up at once ran
+# 40 hashes side by side, 2.5 GiB, and starved the threads holding SQLite's write lock past
+# the busy time-out (503s). One hash per core is as fast in total; the rest wait their turn.
+_hashing = threading.BoundedSemaphore(os.cpu_count() or 1)
 
 
 class RateLimited(TapequizError):
@@ -177,15 +182,17 @@ def _in(address: str, networks: tuple[Network, ...]) -> bool:
 
 
 def hash_password(password: str) -> str:
-    return _hasher.hash(password)
+    with _hashing:
+        return _hasher.hash(password)
 
 
 def verify_password(password_hash: str | None, password: str) -> bool:
     if not password_hash:
-        _hasher.hash(password)  # spend the same time, so timing does not reveal unknown emails
+        hash_password(password)  # spend the same time, so timing does not reveal unknown emails
         return False
     try:
-        return _hasher.verify(password_hash, password)
+        with _hashing:
+            return _hasher.verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
 

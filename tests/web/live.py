@@ -38,6 +38,14 @@ class Server:
     url: str
     data_dir: Path
     log: Path
+    pid: int = 0
+
+    def peak_rss_bytes(self) -> int:
+        """The server process's peak resident memory so far (VmHWM)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+        raise RuntimeError("no VmHWM in /proc")
 
     def rows(self, table: str) -> int:
         with sqlite3.connect(self.data_dir / "tapequiz.db") as db:
@@ -62,7 +70,7 @@ def live_server(tmp_path: Path, **env: str) -> Iterator[Server]:
         process = subprocess.Popen(
             command, cwd=REPO_ROOT, env={**os.environ, **values}, stdout=out, stderr=out
         )
-    server = Server(url=f"http://127.0.0.1:{port}", data_dir=data_dir, log=log)
+    server = Server(url=f"http://127.0.0.1:{port}", data_dir=data_dir, log=log, pid=process.pid)
     try:
         _wait_up(process, server)
         yield server

@@ -26,7 +26,7 @@ from app.grading.code.references import (
     tolerance_of,
 )
 from app.grading.code.static import analyse
-from app.grading.code.workers import Outcome
+from app.grading.code.workers import Outcome, died
 from app.grading.results import Feedback, GradeResult
 from app.grading.sandbox.launcher import MIB, Limits
 from app.packs.schema import Code, CodeFix
@@ -101,7 +101,7 @@ class CodeGrader:
         # Both runs are awaited even when one fails, so no sandbox job outlives its grade.
         reference, outcome = await asyncio.gather(
             self.references.get(question, self._trusted),
-            self.pool.run(job, self.limits.wall_seconds),
+            self._run_candidate(job),
             return_exceptions=True,
         )
         for failed in (reference, outcome):
@@ -120,6 +120,15 @@ class CodeGrader:
             return with_sandbox(result, outcome)
         except MALFORMED as err:
             return with_sandbox(malformed_report(err, outcome), outcome)
+
+    async def _run_candidate(self, job: dict[str, Any]) -> Outcome:
+        """A worker that died with no report and no limit gets one fresh worker more before
+        the answer is blamed: a kill from outside must not be graded as the learner's crash,
+        and code that kills its worker does so again."""
+        outcome = await self.pool.run(job, self.limits.wall_seconds)
+        if died(outcome):
+            outcome = await self.pool.run(job, self.limits.wall_seconds)
+        return outcome
 
     async def trial(self, question: Code | CodeFix, source: str) -> dict[str, Any]:
         """*Run*: the worker's observations of one call on a public scenario (see

@@ -29,6 +29,9 @@ class WorkerFailed(RuntimeError):
     """A worker could not be started (infrastructure, not the candidate)."""
 
 
+DIED = "the worker process ended without reporting"  # no report, no limit: see died()
+
+
 @dataclass
 class Outcome:
     """What came back from one job: a result, or the limit or crash that prevented one."""
@@ -174,7 +177,13 @@ def _explain_death(code: int | None, outcome: Outcome, limits: Limits) -> None:
     ):
         outcome.limit, outcome.limit_value = "CPU time", f"{limits.cpu_seconds} s"
     elif not outcome.crash:
-        outcome.crash = f"the worker process ended without reporting (exit status {code})"
+        outcome.crash = f"{DIED} (exit status {code})"
+
+
+def died(outcome: Outcome) -> bool:
+    """The worker ended with no report and no limit breached: its own code, or a kill from
+    outside (the kernel's OOM killer, an operator) that the worker cannot tell apart."""
+    return outcome.result is None and not outcome.limit and outcome.crash.startswith(DIED)
 
 
 async def close(worker: Worker) -> dict[str, int]:

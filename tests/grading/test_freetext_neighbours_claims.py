@@ -183,7 +183,8 @@ def test_a_true_statement_gains_no_tell(qid: str, text: str) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="since round 10's set joined tune the nearest answer is 0.13 alike (MIN_SIMILARITY 0.2)",
+    reason="since round 10's set joined tune the nearest answer is 0.13 alike (MIN_SIMILARITY 0.2) "
+    "and 3 of the 7 nearest carry no tag (UNTAGGED 2); at 0.12 the margin still refuses it",
 )
 def test_a_misconception_in_new_words_is_still_named() -> None:
     q = question("gradient-vs-apply")
@@ -221,12 +222,18 @@ def test_a_denial_the_voters_share_is_no_conflict() -> None:
     assert nb.reads_as_stated("No need for apply_gradients here.", ["apply_gradients"], voters)
 
 
+def _entry(question_id: str, text: str, tags: tuple[str, ...]) -> nb.Entry:
+    """A labelled answer as the shipped index holds it: its words and its text (round 11:
+    the voters' text says which marking words they state)."""
+    return nb.Entry(question_id, nb.bag(text), tags, text)
+
+
 def _index(near: int, untagged: int) -> nb.Index:
     said = "the optimizer resets the gradients after each step for you"
-    entries = [nb.Entry("q", nb.bag(f"{said} variant {i}"), ("resets",)) for i in range(near)]
-    entries += [nb.Entry("q", nb.bag(f"{said} other {i}"), ()) for i in range(untagged)]
-    entries += [nb.Entry("q", nb.bag(f"tape returns fresh tensors {i}"), ()) for i in range(40)]
-    entries += [nb.Entry("other", nb.bag(f"filler words {i} apple pear"), ()) for i in range(20)]
+    entries = [_entry("q", f"{said} variant {i}", ("resets",)) for i in range(near)]
+    entries += [_entry("q", f"{said} other {i}", ()) for i in range(untagged)]
+    entries += [_entry("q", f"tape returns fresh tensors {i}", ()) for i in range(40)]
+    entries += [_entry("other", f"filler words {i} apple pear", ()) for i in range(20)]
     return nb.build_index(entries)
 
 
@@ -240,9 +247,9 @@ def test_needs_a_margin_over_untagged_neighbours(near: int, untagged: int, named
 def _ordered_index(extra: str) -> nb.Index:
     """Tagged and untagged answers with the same words in another order: only word pairs
     (and `extra`, if given) tell the tagged ones apart."""
-    tagged = [nb.Entry("q", nb.bag(f"weights update gradient step {extra}"), ("t",))] * 5
-    untagged = [nb.Entry("q", nb.bag("gradient update weights step"), ())] * 12
-    filler = [nb.Entry("other", nb.bag(f"filler words {i} apple pear"), ()) for i in range(20)]
+    tagged = [_entry("q", f"weights update gradient step {extra}", ("t",))] * 5
+    untagged = [_entry("q", "gradient update weights step", ())] * 12
+    filler = [_entry("other", f"filler words {i} apple pear", ()) for i in range(20)]
     return nb.build_index([*tagged, *untagged, *filler])
 
 

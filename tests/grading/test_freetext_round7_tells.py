@@ -205,8 +205,9 @@ def test_a_question_with_another_prompt_gets_no_index() -> None:
 
 
 def _index(*answers: tuple[str, tuple[str, ...]]) -> nb.Index:
+    """Labelled answers with their text, as shipped: round 11 reads what the voters state."""
     return nb.build_index(
-        [nb.Entry("q", nb.bag(text), tags) for text, tags in answers]
+        [nb.Entry("q", nb.bag(text), tags, text) for text, tags in answers]
         + [nb.Entry("other", nb.bag(f"filler words {i} apple pear"), ()) for i in range(20)]
     )
 

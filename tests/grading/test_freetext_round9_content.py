@@ -166,15 +166,7 @@ CORRECT = [
 CORRECT_HELD = [
     ("no-zero-grad", "Each step opens a new tape, and the old one is garbage collected once nothing refers to it."),
     ("persistent-tape", "With a persistent tape you can call gradient, apply the update, and call gradient again."),
-    pytest.param(
-        "no-zero-grad",
-        "A new tape records each step from scratch, so nothing from the previous step is mixed in.",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="neighbours since round 10's set joined tune: 'previous' and 'mix' mark "
-            "needs-zero-grad (its answers say tape.reset() keeps the previous step from mixing in)",
-        ),
-    ),
+    ("no-zero-grad", "A new tape records each step from scratch, so nothing from the previous step is mixed in."),
     ("persistent-tape", "The stored intermediate values are released after the first call; persistent=True keeps them for more calls."),
     ("tf-function-speedup", "If your step is bound by the input pipeline, tf.function won't help much; use prefetch for that."),
     ("trainable-vs-all-variables", "The trainable variables are all in model.variables as the same objects, but model.variables has more."),

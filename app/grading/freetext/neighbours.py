@@ -184,7 +184,8 @@ def nearest_tag(
     `MIN_SIMILARITY` alike and carries the tag itself (round 10: "the tape records the
     forward pass either way" is nearest to a right answer, then to five stating that the
     flag makes the tape record) and the answer (`text`, as written) states a word that marks the
-    tag as the answers carrying it do (`reads_as_stated`); None otherwise."""
+    tag as the answers carrying it do (`reads_as_stated`), counting only the marking words
+    most of those answers state (`voters_state`); None otherwise."""
     known = set(tags)
     query = index.vector(words)
     if not query or not known:
@@ -206,6 +207,7 @@ def nearest_tag(
     marks = [w for w in marking_words(index, question_id, words, tag) if "|" not in w]
     texts = index.texts.get(question_id, ())
     voters = [texts[i] for _, i in nearest if tag in answers[i] and i < len(texts)]
+    marks = [w for w in marks if voters_state(w, voters)]
     return tag if marks and reads_as_stated(text, marks, voters) else None
 
 
@@ -236,6 +238,17 @@ def marking_words(index: Index, question_id: str, words: Bag, tag: str) -> list[
         if hits >= MARK_ANSWERS and hits / len(numbers) >= MARK_LIFT * base:
             found.append(word)
     return found
+
+
+def voters_state(word: str, voters: Sequence[str]) -> bool:
+    """Whether most of the voting answers that use `word` state it (`_stated`), so it marks
+    the belief and not its consequence (round 11). Answers stating "call tape.reset() each
+    step, otherwise the previous step gets mixed in" make "previous" and "mix" mark
+    needs-zero-grad, but they state the reset, not the mixing; "a new tape records each step
+    from scratch, so nothing from the previous step is mixed in" is true. A word no voter
+    uses says nothing of what they state."""
+    theirs = [s[word] for s in (_stated(v, [word]) for v in voters) if word in s]
+    return sum(s == {True} for s in theirs) * 2 > len(theirs)
 
 
 def reads_as_stated(text: str, marks: Sequence[str], voters: Sequence[str]) -> bool:

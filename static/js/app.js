@@ -253,7 +253,9 @@
         var label = document.createElement("strong");
         label.textContent = "Hint " + (hint.index + 1) + ". ";
         box.appendChild(label);
-        box.appendChild(document.createTextNode(hint.text));
+        // The page renders hints as Markdown (`code`); the server sends that HTML, escaped.
+        if (hint.html) box.insertAdjacentHTML("beforeend", hint.html);
+        else box.appendChild(document.createTextNode(hint.text));
         list.appendChild(box);
         var counter = form.querySelector(".muted");
         if (counter) counter.textContent = "(" + (hint.index + 1) + "/" + hint.count + ")";

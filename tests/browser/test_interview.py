@@ -156,3 +156,27 @@ def test_reload_keeps_the_answer_being_written(make_live_server: ServerFactory, 
     expect(page.locator("#countdown")).to_be_visible()
     assert page.evaluate("() => window.tapequizEditor.getValue()") == code
     shoot(page, "interview-code-after-reload")
+
+
+def test_time_up_sends_the_answer_on_screen(make_live_server: ServerFactory, page: Page) -> None:
+    """QA Q2: when the clock ran out, the choice the candidate had picked (or the text written)
+    was dropped and the question reported 'Not answered'; the page now sends it (the server
+    takes an answer up to 2 s after the deadline) and only an untouched form goes straight
+    to the report."""
+    server = make_live_server(packs=FIXTURES)
+    page.clock.install()
+    page.goto(f"{server.url}/interviews")
+    page.get_by_label("10 minutes").check()
+    page.get_by_role("button", name="Start the interview").click()
+    expect(page.locator("#countdown")).to_be_visible()
+    qid = page.locator("input[name=question_id]").input_value()
+    page.locator("#answer-form input[type=radio]").first.check()
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/answer")):
+        page.clock.fast_forward("10:01")  # the page's clock runs out; the server's has not
+    expect(page.locator("input[name=question_id]")).not_to_have_value(qid)  # it moved on
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Finish the interview now").click()
+    expect(page.locator("#report-h")).to_be_visible()
+    first = page.locator(".glance tbody tr").first
+    expect(first).not_to_contain_text("Not answered")
+    shoot(page, "interview-report-time-up-answer-sent")

@@ -164,3 +164,18 @@ def test_upload_refuses_a_reference_that_never_steps_the_optimizer(teacher: Test
     assert detail.startswith("ex-write-train-step.yaml:24: ex-write-train-step: reference steps:")
     assert "once per call, as the train-step contract says" in detail
     assert teacher.get("/api/questions/ex-write-train-step").status_code == 404
+
+
+def test_upload_with_an_overlong_version_is_refused_not_a_500(
+    teacher: TestClient, settings: Settings
+) -> None:
+    """QA Q2: version 999...9.0.0 (300 digits) validated, then publishing failed renaming the
+    staging folder to it ('File name too long'): a 500 and an empty folder under packs/."""
+    meta = (
+        (EXAMPLE / "pack.yaml").read_text().replace("version: 1.0.0", f"version: {'9' * 300}.0.0")
+    )
+    response = _upload(teacher, zip_folder(EXAMPLE, {"pack.yaml": meta}))
+    assert response.status_code == 422, response.text
+    [detail] = response.json()["details"]
+    assert detail.startswith("pack.yaml:8: version: String should have at most 32 characters")
+    assert not (settings.data_dir / "packs" / "tape-example").exists()

@@ -165,3 +165,25 @@ def test_written_answers_carry_a_draft_key_per_interview_and_question(web: TestC
         assert key == f"tapequiz:interview-draft:{interview_id}:{qid}"
     closed = [key for qtype, (_, key) in keys.items() if qtype not in ("free-text", "code")]
     assert closed and closed == [None] * len(closed)
+
+
+def test_answer_in_the_grace_after_the_deadline_ends_it_by_the_clock(
+    web: TestClient, clock: FakeClock
+) -> None:
+    """QA Q2: an answer sent as the countdown hit zero (the page sends it; the server takes it
+    for 2 s) was recorded, then the plan's remaining slots were dropped as not fitting and the
+    report said 'all questions answered', 0 unreached, as if the interview had completed."""
+    url = start(web)
+    interview_id = url.rsplit("/", 1)[1]
+    page = web.get(url).text
+    qid, qtype = current_question(page)
+    clock.advance(minutes=10, seconds=1)  # past ends_at, inside the grace
+    form = {"csrf_token": csrf(page), "question_id": qid, "question_type": qtype,
+            "answer": str(WRONG[qid]).lower()}  # fmt: skip
+    response = web.post(f"{url}/answer", data=form)
+    assert response.headers["location"] == f"{url}/report"  # taken, not refused as late
+    report = web.get(f"/api/interviews/{interview_id}/report").json()
+    assert report["finish_reason"] == "deadline"
+    assert report["scores"]["unreached"] >= 2
+    assert [a["question_id"] for a in report["answers"]][:1] == [qid]
+    assert "ended by the clock" in web.get(f"{url}/report").text

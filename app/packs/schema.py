@@ -49,7 +49,7 @@ class PackMeta(Strict):
     id: Slug
     title: str = Field(min_length=1, max_length=200)
     description: str = Field(min_length=1, max_length=MAX_TEXT)
-    version: str = Field(pattern=r"^\d+\.\d+\.\d+$")
+    version: str = Field(pattern=r"^\d+\.\d+\.\d+$", max_length=32)  # a folder name
     source: str = Field(default="", max_length=500)
     sections: list[Section] = Field(min_length=1)
     topics: list[Topic] = Field(min_length=1)

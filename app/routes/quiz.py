@@ -29,7 +29,7 @@ from app.services.practice.summaries import (
 )
 from app.web.forms import answer_from_form
 from app.web.htmlerrors import HtmlErrorRoute
-from app.web.templating import templates
+from app.web.templating import markdown, templates
 
 router = APIRouter(route_class=HtmlErrorRoute, include_in_schema=False)
 Text = Annotated[str, Form(max_length=64)]
@@ -240,7 +240,8 @@ def hint(
 ) -> Response:
     shown = sessions.reveal_hint(session, catalog, user=user, session_id=session_id)
     if "application/json" in request.headers.get("accept", ""):
-        return JSONResponse(shown.model_dump())
+        # `html` is the hint as the page renders it (Markdown, raw HTML escaped), for the script
+        return JSONResponse({**shown.model_dump(), "html": str(markdown(shown.text))})
     return _see(f"/sessions/{session_id}#hints")
 
 

@@ -123,17 +123,23 @@
     setupRetry(form);
   }
 
-  /* The editor keeps the learner's code per question and identity across reloads. */
+  /* The editor keeps the learner's code per question and identity across reloads; an
+     interview page keeps its explanation too (a reload must not cost a candidate the answer). */
   function setupDraft(form, editor) {
     var key = form.dataset.draftKey;
-    if (!key || !editor || !window.localStorage) return;
+    var text = editor ? null : form.querySelector("textarea[name=answer]");
+    if (!key || !(editor || text) || !window.localStorage) return;
     var alert = document.getElementById("answer-error");
+    var current = function () { return editor ? editor.getValue() : text.value; };
     var saved = null;
     try { saved = localStorage.getItem(key); } catch (e) { return; }
-    if (saved !== null && !alert && saved !== editor.getValue()) editor.setValue(saved);
-    editor.on("change", function () {
-      try { localStorage.setItem(key, editor.getValue()); } catch (e) { /* quota: keep going */ }
-    });
+    if (saved !== null && !alert && saved !== current()) {
+      if (editor) editor.setValue(saved); else text.value = saved;
+    }
+    var keep = function () {
+      try { localStorage.setItem(key, current()); } catch (e) { /* quota: keep going */ }
+    };
+    if (editor) editor.on("change", keep); else text.addEventListener("input", keep);
   }
 
   function addObservation(list, kind, text) {
@@ -247,7 +253,9 @@
         var label = document.createElement("strong");
         label.textContent = "Hint " + (hint.index + 1) + ". ";
         box.appendChild(label);
-        box.appendChild(document.createTextNode(hint.text));
+        // The page renders hints as Markdown (`code`); the server sends that HTML, escaped.
+        if (hint.html) box.insertAdjacentHTML("beforeend", hint.html);
+        else box.appendChild(document.createTextNode(hint.text));
         list.appendChild(box);
         var counter = form.querySelector(".muted");
         if (counter) counter.textContent = "(" + (hint.index + 1) + "/" + hint.count + ")";

@@ -2,7 +2,8 @@
    server's deadline; the server refuses late answers whatever this shows. It re-syncs with
    GET /api/interviews/{id} when the tab becomes visible again (timers sleep in background
    tabs), pauses while an answer is being graded (so does the server's clock) and, when time
-   runs out, goes to the report, which the server finishes itself. */
+   runs out, sends the answer on screen if the candidate has given one (the server takes it
+   within its 2 s grace) or else goes to the report, which the server finishes itself. */
 (function () {
   "use strict";
 
@@ -11,6 +12,26 @@
     var m = Math.floor(s / 60);
     var rest = s % 60;
     return m + ":" + (rest < 10 ? "0" : "") + rest;
+  }
+
+  /* Whether the form differs from what the server rendered: a choice picked, steps moved,
+     text or code written (a draft restored after a reload counts; the starter code does not). */
+  function answerGiven(form) {
+    if (window.tapequizEditor) window.tapequizEditor.save();
+    var order = Array.prototype.map.call(form.querySelectorAll("input[name=order]"),
+      function (el) { return el.value; }).join(",");
+    if (order && order !== form.dataset.initialOrder) return true;
+    return Array.prototype.some.call(form.querySelectorAll("input, textarea"), function (el) {
+      if (el.type === "radio" || el.type === "checkbox") return el.checked !== el.defaultChecked;
+      return el.tagName === "TEXTAREA" && el.value.trim() !== "" && el.value !== el.defaultValue;
+    });
+  }
+
+  function rememberOrder() {
+    var form = document.getElementById("answer-form");
+    if (!form) return;
+    form.dataset.initialOrder = Array.prototype.map.call(form.querySelectorAll("input[name=order]"),
+      function (el) { return el.value; }).join(",");
   }
 
   function setupCountdown() {
@@ -34,6 +55,13 @@
     function timeUp() {
       clearInterval(timer);
       if (clock) clock.classList.add("out");
+      var form = document.getElementById("answer-form");
+      var button = document.getElementById("submit-answer");
+      if (form && button && answerGiven(form) && form.checkValidity() && form.requestSubmit) {
+        if (announcer) announcer.textContent = "Time is up. Sending the answer you gave.";
+        form.requestSubmit(button);
+        return;
+      }
       if (announcer) announcer.textContent = "Time is up.";
       document.querySelectorAll("#answer-form button, #answer-form input, #answer-form textarea")
         .forEach(function (el) { el.disabled = true; });
@@ -92,6 +120,7 @@
     });
   }
 
+  rememberOrder();
   setupCountdown();
   setupFinishConfirm();
   setupPrint();

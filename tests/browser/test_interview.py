@@ -124,3 +124,59 @@ def test_finish_now_asks_first(make_live_server: ServerFactory, page: Page) -> N
     page.get_by_role("button", name="Finish the interview now").click()
     expect(page.locator("#report-h")).to_be_visible()
     expect(page.locator(".glance tbody tr")).to_have_count(1)
+
+
+def _skip_to(page: Page, wanted: str) -> None:
+    for _ in range(12):
+        if page.locator("#answer-form").get_attribute("data-question-type") == wanted:
+            return
+        page.locator("#skip-question").click()
+        page.wait_for_load_state()
+    raise AssertionError(f"no {wanted} question in the plan")
+
+
+def test_reload_keeps_the_answer_being_written(make_live_server: ServerFactory, page: Page) -> None:
+    """QA Q2: a reload mid-interview (or the redirect back from an early report) emptied the
+    explanation and the editor; what the candidate had written is back after it."""
+    server = make_live_server(packs=FIXTURES)
+    page.goto(f"{server.url}/interviews")
+    page.get_by_label("45 minutes").check()
+    page.get_by_role("button", name="Start the interview").click()
+    _skip_to(page, "free-text")
+    mine = "The loss was computed after the with block, so the tape never recorded it."
+    page.get_by_label("Your explanation").fill(mine)
+    page.reload()
+    expect(page.get_by_label("Your explanation")).to_have_value(mine)
+    expect(page.locator("[data-count]")).to_have_text(f"{len(mine)} of 10,000 characters")
+    page.locator("#skip-question").click()
+    _skip_to(page, "code")
+    code = "def train_step(model, optimizer, loss_fn, x, y):\n    return 42  # mine\n"
+    page.evaluate("code => window.tapequizEditor.setValue(code)", code)
+    page.reload()
+    expect(page.locator("#countdown")).to_be_visible()
+    assert page.evaluate("() => window.tapequizEditor.getValue()") == code
+    shoot(page, "interview-code-after-reload")
+
+
+def test_time_up_sends_the_answer_on_screen(make_live_server: ServerFactory, page: Page) -> None:
+    """QA Q2: when the clock ran out, the choice the candidate had picked (or the text written)
+    was dropped and the question reported 'Not answered'; the page now sends it (the server
+    takes an answer up to 2 s after the deadline) and only an untouched form goes straight
+    to the report."""
+    server = make_live_server(packs=FIXTURES)
+    page.clock.install()
+    page.goto(f"{server.url}/interviews")
+    page.get_by_label("10 minutes").check()
+    page.get_by_role("button", name="Start the interview").click()
+    expect(page.locator("#countdown")).to_be_visible()
+    qid = page.locator("input[name=question_id]").input_value()
+    page.locator("#answer-form input[type=radio]").first.check()
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/answer")):
+        page.clock.fast_forward("10:01")  # the page's clock runs out; the server's has not
+    expect(page.locator("input[name=question_id]")).not_to_have_value(qid)  # it moved on
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Finish the interview now").click()
+    expect(page.locator("#report-h")).to_be_visible()
+    first = page.locator(".glance tbody tr").first
+    expect(first).not_to_contain_text("Not answered")
+    shoot(page, "interview-report-time-up-answer-sent")

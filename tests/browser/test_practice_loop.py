@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from app.config import REPO_ROOT
 from tests.browser.conftest import LiveServer, ServerFactory
 from tests.browser.test_interview import answer_current as answer_interview_question
 from tests.browser.test_journey import read_verdict, shoot
@@ -302,3 +303,19 @@ def test_reviews_page_forecasts_with_relative_times_and_intervals(
     expect(upcoming.locator("time")).to_contain_text(re.compile(r"^in \d+ (day|days|week)"))
     expect(upcoming).to_contain_text(re.compile(r"interval \d+(\.\d)? days?"))
     shoot(page, "reviews-forecast")
+
+
+def test_hint_revealed_in_place_shows_its_markdown(
+    page: Page, make_live_server: ServerFactory
+) -> None:
+    """QA Q2: a hint shown without reloading printed `with tf.GradientTape()` with its
+    backticks; it reads as code, the way the page renders it after a reload."""
+    server = make_live_server(packs=REPO_ROOT / "questions")
+    open_question(page, server, "train-step")
+    page.get_by_role("button", name=re.compile("Show a hint")).click()
+    hint = page.locator("#hint-list .hint").first
+    expect(hint.locator("code")).to_have_text("with tf.GradientTape()")
+    expect(hint).not_to_contain_text("`")
+    shoot(page, "hint-in-place")
+    page.reload()
+    expect(page.locator("#hint-list .hint code").first).to_have_text("with tf.GradientTape()")

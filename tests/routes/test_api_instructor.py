@@ -10,8 +10,10 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from app.config import Settings
+from app.grading.results import GradeResult
 from app.main import create_app
 from app.models.users import User
+from app.packs.schema import Code, CodeFix
 from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
 
 HEADERS = {"X-Requested-With": "test"}
@@ -135,3 +137,45 @@ def test_upload_over_configured_limit_is_refused(settings: Settings) -> None:
         response = _upload(client, zip_folder(EXAMPLE))
     assert response.status_code == 422
     assert "larger than the limit of 2,048 bytes" in " ".join(response.json()["details"])
+
+
+class StepCountingGrader(FakeGrader):
+    """Like the checker's step rule: more apply_gradients calls than the reference makes is
+    'optimizer-applied-too-often' (the real sandbox compares optimizer.iterations)."""
+
+    async def grade(self, question: Code | CodeFix, source: str) -> GradeResult:
+        want, have = (s.count(".apply_gradients(") for s in (question.reference, source))
+        if have > want:
+            return GradeResult("incorrect", 0.0, misconceptions=["optimizer-applied-too-often"])
+        return await super().grade(question, source)
+
+
+def test_upload_refuses_a_reference_that_never_steps_the_optimizer(teacher: TestClient) -> None:
+    """QA Q2: a train-step reference without apply_gradients passed its self-test, was
+    published, and then graded the textbook step 'incorrect: stepped more often'."""
+    teacher.app.state.code_grader = StepCountingGrader()  # type: ignore[attr-defined]
+    question = (EXAMPLE / "ex-write-train-step.yaml").read_text()
+    apply = "      optimizer.apply_gradients(zip(grads, model.trainable_variables))\n"
+    reference, wrong = question.split("wrong:", 1)
+    edits = {"ex-write-train-step.yaml": reference.replace(apply, "", 1) + "wrong:" + wrong}
+    response = _upload(teacher, zip_folder(EXAMPLE, edits))
+    assert response.status_code == 422, response.text
+    detail = response.json()["details"][0]
+    assert detail.startswith("ex-write-train-step.yaml:24: ex-write-train-step: reference steps:")
+    assert "once per call, as the train-step contract says" in detail
+    assert teacher.get("/api/questions/ex-write-train-step").status_code == 404
+
+
+def test_upload_with_an_overlong_version_is_refused_not_a_500(
+    teacher: TestClient, settings: Settings
+) -> None:
+    """QA Q2: version 999...9.0.0 (300 digits) validated, then publishing failed renaming the
+    staging folder to it ('File name too long'): a 500 and an empty folder under packs/."""
+    meta = (
+        (EXAMPLE / "pack.yaml").read_text().replace("version: 1.0.0", f"version: {'9' * 300}.0.0")
+    )
+    response = _upload(teacher, zip_folder(EXAMPLE, {"pack.yaml": meta}))
+    assert response.status_code == 422, response.text
+    [detail] = response.json()["details"]
+    assert detail.startswith("pack.yaml:8: version: String should have at most 32 characters")
+    assert not (settings.data_dir / "packs" / "tape-example").exists()

@@ -144,3 +144,46 @@ def test_code_question_warns_when_code_is_not_graded(
         web.post(f"{url}/answer", data=skip)
         page = web.get(url).text
     assert ('id="code-grading-off"' in page) is warned
+
+
+def test_written_answers_carry_a_draft_key_per_interview_and_question(web: TestClient) -> None:
+    """A reload must not cost a candidate the answer being written (QA Q2: it was lost)."""
+    url = start(web, minutes=45)
+    interview_id = url.rsplit("/", 1)[1]
+    page, keys = web.get(url).text, {}
+    for _ in range(12):
+        qid, qtype = current_question(page)
+        key = re.search(r'data-draft-key="([^"]+)"', page)
+        keys[qtype] = (qid, key.group(1) if key else None)
+        if "code" in keys and "free-text" in keys:
+            break
+        skip = {"csrf_token": csrf(page), "question_id": qid, "question_type": qtype, "skip": "1"}
+        web.post(f"{url}/answer", data=skip)
+        page = web.get(url).text
+    for qtype in ("free-text", "code"):
+        qid, key = keys[qtype]
+        assert key == f"tapequiz:interview-draft:{interview_id}:{qid}"
+    closed = [key for qtype, (_, key) in keys.items() if qtype not in ("free-text", "code")]
+    assert closed and closed == [None] * len(closed)
+
+
+def test_answer_in_the_grace_after_the_deadline_ends_it_by_the_clock(
+    web: TestClient, clock: FakeClock
+) -> None:
+    """QA Q2: an answer sent as the countdown hit zero (the page sends it; the server takes it
+    for 2 s) was recorded, then the plan's remaining slots were dropped as not fitting and the
+    report said 'all questions answered', 0 unreached, as if the interview had completed."""
+    url = start(web)
+    interview_id = url.rsplit("/", 1)[1]
+    page = web.get(url).text
+    qid, qtype = current_question(page)
+    clock.advance(minutes=10, seconds=1)  # past ends_at, inside the grace
+    form = {"csrf_token": csrf(page), "question_id": qid, "question_type": qtype,
+            "answer": str(WRONG[qid]).lower()}  # fmt: skip
+    response = web.post(f"{url}/answer", data=form)
+    assert response.headers["location"] == f"{url}/report"  # taken, not refused as late
+    report = web.get(f"/api/interviews/{interview_id}/report").json()
+    assert report["finish_reason"] == "deadline"
+    assert report["scores"]["unreached"] >= 2
+    assert [a["question_id"] for a in report["answers"]][:1] == [qid]
+    assert "ended by the clock" in web.get(f"{url}/report").text

@@ -47,7 +47,8 @@ def test_selftest_passes_example_pack_with_agreeing_grader() -> None:
 def test_selftest_runs_reference_and_every_wrong_solution() -> None:
     grader = FakeGrader()
     _selftest(_pack(EXAMPLE), grader)
-    assert grader.calls == 4  # two code questions: one reference + one wrong each
+    # two train-step questions: the reference, the plain step against it, one wrong each
+    assert grader.calls == 6
 
 
 def test_selftest_fails_wrong_solution_with_other_tag_at_its_line(tmp_path: Path) -> None:

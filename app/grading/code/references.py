@@ -113,14 +113,21 @@ class ReferenceStore:
         return self.cache_dir / f"{key}.json" if self.cache_dir else None
 
 
+def _error_text(error: Any) -> str:
+    """A worker's error report as the author reads it: the message and the lines of the code."""
+    if not isinstance(error, dict):
+        return str(error)
+    lines = ", ".join(str(line) for line in error.get("lines") or [])
+    return str(error.get("message", "")) + (f" (line {lines} of the reference)" if lines else "")
+
+
 def _parse(question: Code | CodeFix, result: dict[str, Any]) -> Reference:
     runs = {run["name"]: run for run in result["runs"]}
     reference = runs["reference"]
     problems = [s["error"] for s in reference["scenarios"] if s["error"]]
     if reference["load_error"] or problems:
-        raise ReferenceFailed(
-            f"reference solution of {question.id} failed: {reference['load_error'] or problems[0]}"
-        )
+        error = _error_text(reference["load_error"] or problems[0])
+        raise ReferenceFailed(f"reference solution of {question.id} failed: {error}")
     known = [
         KnownWrong(w.tag, w.label, runs[f"wrong:{i}"])
         for i, w in enumerate(question.wrong)

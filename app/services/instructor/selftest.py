@@ -176,6 +176,46 @@ async def _run(grade: Grade, question: Code | CodeFix, source: str) -> GradeResu
         return f"the sandbox could not grade it: {exc}"
 
 
+# The plain step of a built-in contract, graded against a pack's reference: if it is told it
+# steps the optimizer too often or too rarely, the reference does not step the way the contract
+# says (QA Q2: a reference without apply_gradients passed, then marked every right answer wrong).
+STANDARD_STEPS = {
+    "train-step": (
+        "def train_step(model, optimizer, loss_fn, x, y):\n"
+        "    import tensorflow as tf\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        loss = loss_fn(y, model(x, training=True))\n"
+        "    grads = tape.gradient(loss, model.trainable_variables)\n"
+        "    optimizer.apply_gradients(zip(grads, model.trainable_variables))\n"
+        "    return loss\n"
+    ),
+}
+STEP_TAGS = frozenset(
+    {
+        "missing-apply",
+        "optimizer-bypassed",
+        "optimizer-stepped-twice",
+        "optimizer-applied-too-often",
+        "optimizer-applied-too-rarely",
+    }
+)
+
+
+async def _contract_check(grade: Grade, question: Code | CodeFix, where: _Where) -> list[Check]:
+    standard = STANDARD_STEPS.get(question.contract) if question.checker is None else None
+    if standard is None:
+        return []
+    outcome = await _run(grade, question, standard)
+    if isinstance(outcome, str):  # a sandbox fault: the reference check reports it already
+        return []
+    ok = not STEP_TAGS & set(outcome.misconceptions)
+    expect = (
+        f"must step the optimizer once per call, as the {question.contract} contract says; "
+        f"the plain step (loss on the tape, one apply_gradients) against it: {_describe(outcome)}"
+    )
+    return [where.check("reference steps", ok, ("reference",), expect)]
+
+
 async def code_checks(item: LoadedQuestion, grade: Grade) -> list[Check]:
     question, where = item.question, _Where(item)
     assert isinstance(question, Code | CodeFix)
@@ -183,6 +223,7 @@ async def code_checks(item: LoadedQuestion, grade: Grade) -> list[Check]:
     ok = not isinstance(outcome, str) and outcome.verdict == "correct"
     message = outcome if isinstance(outcome, str) else _describe(outcome)
     checks = [where.check("reference", ok, ("reference",), f"must pass; {message}")]
+    checks += await _contract_check(grade, question, where)
     for index, wrong in enumerate(question.wrong):
         outcome = await _run(grade, question, wrong.code)
         ok = not isinstance(outcome, str) and outcome.verdict != "correct"

@@ -173,6 +173,11 @@ async def submit_answer(
     session.refresh(interview)  # another request may have finished it while we graded
     if interview.finished_at is not None:
         return NextQuestion(next=None)
+    if as_utc(now) >= as_utc(interview.ends_at):  # taken in the grace: the clock ended it
+        await endings.close(
+            session, interview, graders=graders, user=user, now=now, reason="deadline"
+        )
+        return NextQuestion(next=None)
     # The clock stops while the answer is graded: sandboxed code can take seconds, and
     # that is the server's time, not the candidate's.
     interview.ends_at = as_utc(interview.ends_at) + (clock.now() - now)

@@ -3,6 +3,7 @@ seeing another's sessions."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.errors import GraderBusy
 from app.main import create_app
-from tests.routes.quiz.conftest import answer, mini_settings, start, token
+from tests.routes.quiz.conftest import FIXTURES, answer, mini_settings, start, token
 
 PAGES = ["/", "/sessions/new", "/questions", "/questions/mini-order", "/progress", "/reviews"]
 
@@ -142,3 +143,25 @@ def test_free_text_page_grades_a_long_cjk_explanation(web: TestClient) -> None:
     url = start(web, "mini-explain")
     reply = answer(web, url, "mini-explain", "free-text", answer="梯度带记录前向计算。" * 400)
     assert reply.status_code == 303, reply.text[:300]  # type: ignore[attr-defined]
+
+
+def test_hint_json_carries_the_hint_rendered_as_the_page_renders_it(tmp_path: Path) -> None:
+    """QA Q2: hints revealed in place showed raw Markdown (`with` in backticks) until a reload."""
+    packs = tmp_path / "packs"
+    shutil.copytree(FIXTURES, packs)
+    single = packs / "mini" / "mini-single.yaml"
+    hint = "hints: [It is used as a context manager.]"
+    marked = "hints: ['Open it with `with`, <b>not</b> by hand.']"
+    single.write_text(single.read_text().replace(hint, marked))
+    with TestClient(create_app(mini_settings(tmp_path, packs_dir=packs))) as client:
+        url = start(client, "mini-single")
+        reply = client.post(
+            f"{url}/hint",
+            data={"csrf_token": token(client)},
+            headers={"accept": "application/json"},
+        ).json()
+    assert reply["text"] == "Open it with `with`, <b>not</b> by hand."
+    assert (
+        reply["html"].strip()
+        == "<p>Open it with <code>with</code>, &lt;b&gt;not&lt;/b&gt; by hand.</p>"
+    )

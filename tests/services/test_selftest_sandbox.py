@@ -46,5 +46,6 @@ def test_example_pack_passes_selftest_in_real_sandbox_and_publishes(tmp_path: Pa
     report = published.selftest
     assert report.passed, format_report(report)
     code_rows = [r for r in report.rows if r.type in ("code", "code-fix")]
-    assert [r.count("pass") for r in code_rows] == [2, 2]  # reference + one wrong solution each
+    # reference, the train-step contract's plain step against it, one wrong solution: each
+    assert [r.count("pass") for r in code_rows] == [3, 3]
     assert (tmp_path / "packs" / "tape-example" / "1.0.0" / "ex-write-train-step.yaml").is_file()

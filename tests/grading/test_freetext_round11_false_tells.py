@@ -4,8 +4,9 @@ Written before any round-11 change (docs/freetext.md "Round 11: false tells (eng
 T)"): 42 true statements in candidates' voices (terse, rambling, analogies, code,
 non-native English, PyTorch contrasted) about the ten core questions and 21 misconceptions
 naming known tells. TRUE_TUNED (28) and WRONG_TUNED (14) were read while fixing; TRUE_CHECK
-(12), CHECK_MISSES (2) and WRONG_CHECK (7) were run once, at the end (true statements with
-a tell: 2 of 14 before, 2 after - CHECK_MISSES; all 7 wrong ones named before and after).
+(12), the two check misses and WRONG_CHECK (7) were run once, at the end (true statements
+with a tell: 2 of 14 before, 2 after; all 7 wrong ones named before and after). One miss
+was fixed after that reading (CHECK_FIXED_AFTER, in-sample since); CHECK_MISSES is left.
 Rules alone, as the round measured them.
 """
 
@@ -186,14 +187,17 @@ TRUE_CHECK = [
         "Graph mode removes Python overhead per op; small models with lots of small ops gain the most. Large batches on a GPU are compute-bound already, so the gain is small there.",
     ),
 ]
-# The untouched check's two misses, left for a later round: "Unlike PyTorch, where X" reads
-# X as a statement about TensorFlow ("unlike PyTorch" compares); the ordered phrasing
-# "vanishing gradient(s)" of none-means-zero-signal has no exclusion for "never None".
-CHECK_MISSES = [
+# The untouched check's two misses. The first ("Unlike PyTorch, where X" read X as a
+# statement about TensorFlow) was fixed after the check was read, so it no longer measures
+# anything held out; the second stays: the ordered phrasing "vanishing gradient(s)" of
+# none-means-zero-signal has no exclusion for "never None".
+CHECK_FIXED_AFTER = [
     (
         "no-zero-grad",
         "You don't. Unlike PyTorch, where gradients accumulate into param.grad between backward calls, TF returns them from tape.gradient and stores nothing.",
     ),
+]
+CHECK_MISSES = [
     (
         "why-none-gradients",
         "A vanishing gradient would be a small number, never None; None says the tape has no record connecting loss and weights - compute the loss inside the tape.",
@@ -315,7 +319,7 @@ def _tells(qid: str, text: str) -> list[str]:
     return list(result.misconceptions)
 
 
-@pytest.mark.parametrize(("qid", "text"), TRUE_TUNED + TRUE_CHECK)
+@pytest.mark.parametrize(("qid", "text"), TRUE_TUNED + TRUE_CHECK + CHECK_FIXED_AFTER)
 def test_a_true_statement_names_no_tell(qid: str, text: str) -> None:
     assert _tells(qid, text) == []
 
@@ -341,6 +345,22 @@ def test_a_misconception_is_named(qid: str, text: str, tag: str) -> None:
             False,
         ),
         ("no-zero-grad", "The tape accumulates gradients across gradient() calls.", True),
+        # "unlike PyTorch, where X": X is about PyTorch; the main clause is about TensorFlow
+        (
+            "no-zero-grad",
+            "Unlike PyTorch, where grads pile up in .grad between backward() calls, TensorFlow returns fresh tensors.",
+            False,
+        ),
+        (
+            "no-zero-grad",
+            "Unlike PyTorch, where you call zero_grad, TF still needs optimizer.zero_grad() before each step.",
+            True,
+        ),
+        (
+            "no-zero-grad",
+            "Like PyTorch, the tape accumulates gradients across gradient() calls, so reset it.",
+            True,
+        ),
         # a phrasing's last word inside a call argument is another word
         (
             "higher-order-derivatives",

@@ -126,8 +126,14 @@ def _mentions(sentence: str) -> list[tuple[int, bool]]:
     found = [(m.start(), False) for m in _OWN.finditer(sentence)]
     for m in _FOREIGN.finditer(sentence):
         compared = _COMPARED.search(sentence[max(0, m.start() - 40) : m.start()])
-        found.append((m.start(), compared is None))
+        described = _WHERE.match(sentence, m.end()) is not None
+        found.append((m.start(), compared is None or described))
     return found
+
+
+# "Unlike PyTorch, where gradients accumulate into .grad, ...": the relative clause is about
+# the framework compared with, not TensorFlow (round 11).
+_WHERE = re.compile(r"\s*,?\s*(?:where|in\s+which)\b", re.IGNORECASE)
 
 
 def names_other_framework(snippet: str) -> bool:

@@ -45,10 +45,16 @@ _NEGATION_IN_SOURCE = re.compile(
 )
 
 
+def _without_excluded_roles(pattern: str) -> str:
+    """A claim's roles that must not occur (`& !(...)`) are no content: a negation there
+    ("!(not None)") excludes a denial, it states none (round 11)."""
+    return " & ".join(r for r in re.split(r"\s+&\s+", pattern) if not r.startswith("!("))
+
+
 def _check_affirmative(patterns: list[str]) -> list[str]:
     """`any` phrasings must be affirmative, or the grader would read them as denied."""
     for pattern in patterns:
-        if _NEGATION_IN_SOURCE.search(pattern):
+        if _NEGATION_IN_SOURCE.search(_without_excluded_roles(pattern)):
             raise ValueError(
                 f"phrasing {pattern!r} contains a negation; put its affirmative form under"
                 " `negated` instead (a denied phrasing there counts)"

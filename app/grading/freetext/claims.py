@@ -34,6 +34,7 @@ from app.grading.freetext.matching import Hit, _is_foreign, asks, find_hits
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _mask, compile_phrasing
 from app.grading.freetext.polarity import (
+    avoided,
     forget_denied,
     is_affirmed,
     judged_false_alone,
@@ -117,6 +118,8 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
                 named = " ".join(role.pattern for role in claim.roles)
                 if softly_denied(masked, *_span(taken), named):
                     hit = dataclasses.replace(hit, affirmed=not hit.affirmed)
+                if avoided(masked, *_span(taken), named):
+                    hit = dataclasses.replace(hit, conditional=True)
                 found.append(hit)
         if found:  # the lemma twin is read only where the words as written say nothing
             return found

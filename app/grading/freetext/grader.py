@@ -85,16 +85,22 @@ def _credits(hits_any: list[Hit], hits_negated: list[Hit], tell: bool = False) -
     A statement about another framework ("PyTorch needs zero_grad", "torch.compile
     compiles the step") is not the candidate's claim about TensorFlow: it is neither a
     tell nor credit for a TensorFlow concept, unless the phrasing itself names the other
-    framework (the concept is the contrast: "PyTorch accumulates into .grad"). A hit in an
-    open if-clause is a hypothesis: it credits a concept but names no tell (round 6).
+    framework (the concept is the contrast: "PyTorch accumulates into .grad"). That
+    exception is for credit only: "in PyTorch, gradients accumulate into param.grad across
+    backward() calls" names no tell (round 11). A hit in an open if-clause is a hypothesis:
+    it credits a concept but names no tell (round 6).
     """
-    if tell:
-        hits_any = [h for h in hits_any if not h.conditional]
-        hits_negated = [h for h in hits_negated if not h.conditional]
+    if tell:  # round 11: a tell is a claim about TensorFlow, whatever API it names
+        hits_any = [h for h in hits_any if _may_tell(h)]
+        hits_negated = [h for h in hits_negated if _may_tell(h)]
     return [
         *(h for h in hits_any if h.affirmed and _own(h)),
         *(h for h in hits_negated if not h.affirmed and _own(h)),
     ]
+
+
+def _may_tell(hit: Hit) -> bool:
+    return not (hit.conditional or hit.foreign or hit.partial_word)
 
 
 def _own(hit: Hit) -> bool:

@@ -25,6 +25,7 @@ from app.grading.freetext.phrasings import (
 )
 from app.grading.freetext.polarity import (
     _REPORTED_FALSE,
+    avoided,
     denial_left_behind,
     forget_denied,
     is_affirmed,
@@ -82,6 +83,10 @@ class Hit:
     # instead, the frozen layers ..."): a hypothesis the sentence reasons from, not a claim.
     # It still credits a concept; it names no tell (round 6).
     conditional: bool = False
+    # The match stops inside an identifier in a call's arguments ("first" of
+    # `f(first_grad)`): the word written is another one. It still credits a concept; it
+    # names no tell (round 11).
+    partial_word: bool = False
 
 
 def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
@@ -121,8 +126,14 @@ def _mentions(sentence: str) -> list[tuple[int, bool]]:
     found = [(m.start(), False) for m in _OWN.finditer(sentence)]
     for m in _FOREIGN.finditer(sentence):
         compared = _COMPARED.search(sentence[max(0, m.start() - 40) : m.start()])
-        found.append((m.start(), compared is None))
+        described = _WHERE.match(sentence, m.end()) is not None
+        found.append((m.start(), compared is None or described))
     return found
+
+
+# "Unlike PyTorch, where gradients accumulate into .grad, ...": the relative clause is about
+# the framework compared with, not TensorFlow (round 11).
+_WHERE = re.compile(r"\s*,?\s*(?:where|in\s+which)\b", re.IGNORECASE)
 
 
 def names_other_framework(snippet: str) -> bool:
@@ -194,6 +205,19 @@ def _matches(pattern: re.Pattern[str], text: str, masked: str) -> list[re.Match[
             found.append(_tightest(pattern, text, masked, match))
         position = split or max(match.end(), match.start() + 1)
     return found
+
+
+def _inside_argument(text: str, masked: str, end: int) -> bool:
+    """Whether a match stops inside an identifier among a call's arguments: "call
+    outer.gradient ~ first" is not stated by "outer.gradient(first_grad, x)" - the argument
+    is `first_grad`, not the word "first" (round 11). A phrasing may still spell the start
+    of an identifier in prose ("you call dy" of "you call dy_dx = ...")."""
+    return (
+        0 < end < len(text) - 1
+        and text[end] == "_"
+        and text[end - 1].isalnum()
+        and masked[end] != text[end]  # call arguments are masked (phrasings.py)
+    )
 
 
 def _tightest(
@@ -306,5 +330,7 @@ def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: st
         in_open_condition(masked, start, end, written)
         or in_counterfactual_consequence(masked, start, end, written)
         or denial_left_behind(masked, start, end)
+        or avoided(masked, start, end, match.re.pattern)
     )
-    return Hit(match.group(), unit.text, affirmed, foreign, conditional)
+    partial_word = _inside_argument(text, masked, match.end())
+    return Hit(match.group(), unit.text, affirmed, foreign, conditional, partial_word)

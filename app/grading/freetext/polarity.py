@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from app.grading.freetext.conditions import _counterfactual, _open_negated_condition
-from app.grading.freetext.phrasings import _CUE, _clause_start
+from app.grading.freetext.phrasings import _CUE, _clause_end, _clause_start
 
 # Cues that deny only the phrase right after them ("without the flag, ...", "unlike
 # PyTorch you ...", "instead of model.variables"), not the rest of the clause.
@@ -168,7 +168,11 @@ def denial_left_behind(masked: str, start: int, end: int) -> bool:
     if _clause_start(masked, end, inclusive=False) <= start:
         return False
     lead = _clause_start(masked, start)
-    return any(not _SHORT_CUE.fullmatch(cue.group()) for cue in _CUE.finditer(masked, lead, start))
+    if any(not _SHORT_CUE.fullmatch(cue.group()) for cue in _CUE.finditer(masked, lead, start)):
+        return True
+    # Round 11: a cue inside the match's first clause denies that clause's own words:
+    # "the tape has no record of it: numpy ops aren't TF ops" states no "tape records numpy".
+    return _CUE.search(masked, start, _clause_end(masked, start)) is not None
 
 
 def is_reported(masked: str, start: int, end: int) -> bool:
@@ -217,6 +221,13 @@ def _reaches(between: str) -> bool:
 # barely ~ matter" is big-models-gain-most): a soft cue the phrasing itself names is what
 # the claim says, not a denial of it (as a "non-" the phrasing asks for, matching.py).
 _SOFT_CUE = re.compile(r"\b(?:barely|hardly|scarcely)\b", re.IGNORECASE)
+# Round 11: verbs that deny their object, "avoid" and "prevent" ("it avoids creating
+# optimizer slots for frozen weights"), inside the match's last clause, or in its lead-in
+# when their scope reaches it ("you avoid the None gradients by computing the loss inside"
+# says nothing about the loss). What is avoided is neither stated nor denied: such a hit
+# names no tell and credits as before ("it's simple and avoids keeping everything in
+# memory" must not deny "it keeps ... memory" into a tell). Named by a phrasing, content.
+_DENYING_VERB = re.compile(r"\b(?:avoid|prevent)(?:s|ed|ing)?\b", re.IGNORECASE)
 
 
 def softly_denied(masked: str, start: int, end: int, phrasing: str) -> bool:
@@ -234,6 +245,19 @@ def softly_denied(masked: str, start: int, end: int, phrasing: str) -> bool:
         if not (a == last_start and cue.group().lower() in named)
     ]
     return len(cues) % 2 == 1
+
+
+def avoided(masked: str, start: int, end: int, phrasing: str) -> bool:
+    """Whether a denying verb the phrasing does not name governs the match (round 11)."""
+    if _DENYING_VERB.search(masked) is None:
+        return False
+    last_start = max(start, _clause_start(masked, end, inclusive=False))
+    named = phrasing.lower()
+    return any(
+        (verb.start() >= last_start or _reaches(masked[verb.end() : start]))
+        and verb.group().lower()[:5] not in named
+        for verb in _DENYING_VERB.finditer(masked, _clause_start(masked, start), end)
+    )
 
 
 @lru_cache(maxsize=2048)

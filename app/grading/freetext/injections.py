@@ -161,7 +161,7 @@ _INJECTION = re.compile(
             r"\b(?:bump|raise|increase|boost|improve|round\s+up|up)\s+(?:my|our|this\s+answer's)\s+"
             r"(?:score|grade|marks?|points|rating)\b",
             r"\b(?:this|it|that)(?:'s|\s+is|\s+was|\s+should\s+be)\s+(?:a\s+)?(?:clear\s+|definite\s+"
-            r"|easy\s+)?pass\b(?!\s+(?:through|over|of|to|in|on))",
+            r"|easy\s+)?pass\b(?!-|\s+(?:through|over|of|to|in|on))",  # "a pass-through" is a layer
             r"\b(?:deserves?|merits?|earns?|worth)\s+(?:an?\s+)?(?:a\+?|a-)(?=\s*(?:$|[.,;!]))",
             r"\b(?:ignore|overlook|forgive|disregard|excuse)\s+(?:any\s+|all\s+|the\s+|my\s+)?(?:missing"
             r"|incomplete|unanswered)\s+\w+|\b(?:ignore|overlook|forgive|disregard|excuse)\s+(?:any\s+"

@@ -222,6 +222,19 @@ def _steps(
     return []
 
 
+# The tags _step_tag gives a step that applies the optimizer a wrong number of times, on any
+# contract (the instructor self-test checks a reference against them).
+STEP_COUNT_TAGS = frozenset(
+    {
+        "missing-apply",
+        "optimizer-bypassed",
+        "optimizer-stepped-twice",
+        "optimizer-applied-too-often",
+        "optimizer-applied-too-rarely",
+    }
+)
+
+
 def _step_tag(contract: str, want: int, have: int, calls: int, cand: dict[str, Any]) -> str:
     if have == want:
         return ""

@@ -259,13 +259,9 @@ def reads_as_stated(text: str, marks: Sequence[str], voters: Sequence[str]) -> b
     and "persistent is not needed unless ..." sit among answers that state the tell with
     those very words, but deny them (round 8)."""
     said = _stated(text, marks)
-    for word, states in said.items():
-        if True in states:
-            continue
-        theirs = [s[word] for s in (_stated(v, [word]) for v in voters) if word in s]
-        if sum(s == {True} for s in theirs) * 2 > len(theirs):
-            return False
-    return True
+    return not any(
+        True not in states and voters_state(word, voters) for word, states in said.items()
+    )
 
 
 def _stated(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from app.errors import AnswerInvalid
+from app.grading.code.diagnose import STEP_COUNT_TAGS
 from app.grading.dispatch import CodeGraderLike, grade_closed
 from app.grading.results import GradeResult
 from app.packs.loader import LoadedQuestion, Pack
@@ -190,15 +191,6 @@ STANDARD_STEPS = {
         "    return loss\n"
     ),
 }
-STEP_TAGS = frozenset(
-    {
-        "missing-apply",
-        "optimizer-bypassed",
-        "optimizer-stepped-twice",
-        "optimizer-applied-too-often",
-        "optimizer-applied-too-rarely",
-    }
-)
 
 
 async def _contract_check(grade: Grade, question: Code | CodeFix, where: _Where) -> list[Check]:
@@ -208,7 +200,7 @@ async def _contract_check(grade: Grade, question: Code | CodeFix, where: _Where)
     outcome = await _run(grade, question, standard)
     if isinstance(outcome, str):  # a sandbox fault: the reference check reports it already
         return []
-    ok = not STEP_TAGS & set(outcome.misconceptions)
+    ok = not STEP_COUNT_TAGS & set(outcome.misconceptions)
     expect = (
         f"must step the optimizer once per call, as the {question.contract} contract says; "
         f"the plain step (loss on the tape, one apply_gradients) against it: {_describe(outcome)}"

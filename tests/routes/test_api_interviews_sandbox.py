@@ -1,5 +1,6 @@
 """An interview through the API with the real sandboxed code grader: a passing training
-step is graded (not just stored) and brings the harder clipping step as its follow-up."""
+step is graded (not just stored) and brings the harder clipping step as its follow-up, also
+while another pool runs in the same process (as the sandbox suites' session pool does)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from fastapi.testclient import TestClient
 
 from app.clock import FakeClock
 from app.config import Settings
+from app.grading.code import CodeGrader
 from app.grading.sandbox import backends
 from app.main import create_app
+from tests.sandbox.conftest import LoopThread
 from tests.services.interview_kit import FIXTURES, PACK, RIGHT
 
 pytestmark = pytest.mark.sandbox
@@ -43,6 +46,37 @@ async def release_workers(grader: Any) -> None:
 def test_passing_train_step_is_graded_and_followed_by_clip_step(tmp_path: Path) -> None:
     if reason := sandbox_missing():
         pytest.skip(reason)
+    step = _interview_code_answer(tmp_path)
+    assert (step["status"], step["verdict"]) == ("graded", "correct")
+
+
+@pytest.mark.timeout(300, method="thread")  # a hang fails the run
+def test_code_is_graded_while_another_pool_runs_in_the_process(tmp_path: Path) -> None:
+    """Run after tests/sandbox/test_golden_code.py in one pytest process, the interview above
+    hung: that suite's session pool still held the trees `z1`, `w3`, `w4`, this app's pool
+    counted from 1 as well, its zygote `z1` failed ('File exists') and the pool never filled."""
+    if reason := sandbox_missing():
+        pytest.skip(reason)
+    other = CodeGrader(Settings(data_dir=tmp_path / "other", sandbox_pool_size=1))
+    loop = LoopThread()
+    try:
+        loop.run(other.start())
+        loop.run(_until_ready(other))
+        step = _interview_code_answer(tmp_path / "app")
+    finally:
+        loop.run(other.stop())
+        loop.close()
+    assert (step["status"], step["verdict"]) == ("graded", "correct")
+
+
+async def _until_ready(grader: CodeGrader) -> None:
+    while grader.pool.status()["state"] != "ready":
+        await asyncio.sleep(0.2)
+
+
+def _interview_code_answer(tmp_path: Path) -> dict[str, Any]:
+    """A 45-minute interview up to its code question, answered with the reference: its
+    report's row for that answer."""
     settings = Settings(
         data_dir=tmp_path / "data",
         packs_dir=FIXTURES,
@@ -69,5 +103,4 @@ def test_passing_train_step_is_graded_and_followed_by_clip_step(tmp_path: Path) 
         assert reply.json()["next"]["id"] == "k-clip-step"
         report = api.post(f"/api/interviews/{body['id']}/finish", headers=JSON).json()
         api.portal.call(release_workers, api.app.state.code_grader)  # type: ignore[attr-defined, union-attr]
-    step = next(a for a in report["answers"] if a["question_id"] == "k-train-step")
-    assert (step["status"], step["verdict"]) == ("graded", "correct")
+    return dict(next(a for a in report["answers"] if a["question_id"] == "k-train-step"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -23,6 +24,18 @@ from app.grading.sandbox.launcher import Limits
 MAX_RESULT = 2 * 1024 * 1024
 STARTUP_SECONDS = 120.0
 OUTPUT_SHOWN = 2_000
+
+
+# Tree names are unique in the process, not per pool: the backends nest every tree under the
+# server's pid (cgroup1, cgroup2), so two pools in one process (a test's session pool beside
+# another test's app) counting from 1 each both made `z1`: 'File exists', and the second
+# pool never filled (tests/routes/test_api_interviews_sandbox.py hung after the golden suite).
+_TREE_NUMBERS = itertools.count(1)
+
+
+def tree_name(prefix: str) -> str:
+    """`w<n>` for a worker, `z<n>` for a zygote: never the name of another tree here."""
+    return f"{prefix}{next(_TREE_NUMBERS)}"
 
 
 class WorkerFailed(RuntimeError):

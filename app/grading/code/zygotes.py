@@ -41,6 +41,7 @@ from app.grading.code.workers import (
     WorkerFailed,
     _drain,
     _reader,
+    tree_name,
 )
 from app.grading.sandbox.backends import Backend, Tree
 from app.grading.sandbox.backends.rootless import children
@@ -411,7 +412,7 @@ class ForkServer:
             if self.zygote is None:
                 self.started += 1
                 self.zygote = await start(
-                    self.backend, self.limits, f"z{self.started}", self.max_children
+                    self.backend, self.limits, tree_name("z"), self.max_children
                 )
             return self.zygote
 

@@ -35,10 +35,18 @@ def sandbox_missing() -> str:
 
 async def release_workers(grader: Any) -> None:
     """Stop the pool and drop its subprocess transports while the app's loop still runs
-    (otherwise they are collected after TestClient closes the loop: an unraisable error)."""
+    (otherwise they are collected after TestClient closes the loop: an unraisable error).
+    Only this loop's: closing a transport kills its process, and the sandbox suites' session
+    pool (another loop, same process) kept its zygote in one; killing it made
+    tests/sandbox/test_fork_isolation.py fail when it ran after this file."""
     await grader.stop()
+    loop = asyncio.get_running_loop()
     for obj in gc.get_objects():
-        if isinstance(obj, base_subprocess.BaseSubprocessTransport) and not obj.is_closing():
+        if (
+            isinstance(obj, base_subprocess.BaseSubprocessTransport)
+            and getattr(obj, "_loop", None) is loop
+            and not obj.is_closing()
+        ):
             obj.close()
     await asyncio.sleep(0.1)
 

@@ -57,6 +57,14 @@ class GraderBusy(TapequizError):
         self.retry_after = retry_after
 
 
+class GraderInterrupted(GraderBusy):
+    """The sandbox worker running this answer (or the question's reference) was killed from
+    outside, again on every retry: nothing is graded or stored; the client should try again
+    (503, handled wherever GraderBusy is)."""
+
+    code = "grader_interrupted"
+
+
 class StorageUnavailable(TapequizError):
     """The database cannot take the request now (busy, read-only, full): retry later (503)."""
 

@@ -207,14 +207,22 @@ async def run(
     catalog: CatalogDep,
     code_grader: CodeGraderDep,
 ) -> Response:
-    """*Run* (JSON for the page's script): observations of one try; nothing is recorded."""
+    """*Run* (JSON for the page's script): observations of one try; nothing is recorded.
+    A refusal (busy, interrupted, off, too fast) is JSON too: the script shows its message (a
+    page here read as "Run failed: the server did not answer")."""
     form = await request.form()
     current_ticket.set(str(form.get("grade_ticket", ""))[:40] or None)
-    limit_grading(request, user)
-    view = await trials.run_current(
-        session, catalog, user=user, session_id=session_id,
-        source=str(form.get("answer", "")), code_grader=code_grader,
-    )  # fmt: skip
+    try:
+        limit_grading(request, user)
+        view = await trials.run_current(
+            session, catalog, user=user, session_id=session_id,
+            source=str(form.get("answer", "")), code_grader=code_grader,
+        )  # fmt: skip
+    except RETRYABLE as exc:
+        retry_after = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after else None
+        body = {"error": exc.code, "message": exc.message, "details": exc.details}
+        return JSONResponse(body, status_code=exc.status_code, headers=headers)
     return JSONResponse(view.model_dump())
 
 

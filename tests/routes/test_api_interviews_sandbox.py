@@ -1,5 +1,6 @@
 """An interview through the API with the real sandboxed code grader: a passing training
-step is graded (not just stored) and brings the harder clipping step as its follow-up."""
+step is graded (not just stored) and brings the harder clipping step as its follow-up, also
+while another pool runs in the same process (as the sandbox suites' session pool does)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from fastapi.testclient import TestClient
 
 from app.clock import FakeClock
 from app.config import Settings
+from app.grading.code import CodeGrader
 from app.grading.sandbox import backends
 from app.main import create_app
+from tests.sandbox.conftest import LoopThread
 from tests.services.interview_kit import FIXTURES, PACK, RIGHT
 
 pytestmark = pytest.mark.sandbox
@@ -32,10 +35,18 @@ def sandbox_missing() -> str:
 
 async def release_workers(grader: Any) -> None:
     """Stop the pool and drop its subprocess transports while the app's loop still runs
-    (otherwise they are collected after TestClient closes the loop: an unraisable error)."""
+    (otherwise they are collected after TestClient closes the loop: an unraisable error).
+    Only this loop's: closing a transport kills its process, and the sandbox suites' session
+    pool (another loop, same process) kept its zygote in one; killing it made
+    tests/sandbox/test_fork_isolation.py fail when it ran after this file."""
     await grader.stop()
+    loop = asyncio.get_running_loop()
     for obj in gc.get_objects():
-        if isinstance(obj, base_subprocess.BaseSubprocessTransport) and not obj.is_closing():
+        if (
+            isinstance(obj, base_subprocess.BaseSubprocessTransport)
+            and getattr(obj, "_loop", None) is loop
+            and not obj.is_closing()
+        ):
             obj.close()
     await asyncio.sleep(0.1)
 
@@ -43,6 +54,37 @@ async def release_workers(grader: Any) -> None:
 def test_passing_train_step_is_graded_and_followed_by_clip_step(tmp_path: Path) -> None:
     if reason := sandbox_missing():
         pytest.skip(reason)
+    step = _interview_code_answer(tmp_path)
+    assert (step["status"], step["verdict"]) == ("graded", "correct")
+
+
+@pytest.mark.timeout(300, method="thread")  # a hang fails the run
+def test_code_is_graded_while_another_pool_runs_in_the_process(tmp_path: Path) -> None:
+    """Run after tests/sandbox/test_golden_code.py in one pytest process, the interview above
+    hung: that suite's session pool still held the trees `z1`, `w3`, `w4`, this app's pool
+    counted from 1 as well, its zygote `z1` failed ('File exists') and the pool never filled."""
+    if reason := sandbox_missing():
+        pytest.skip(reason)
+    other = CodeGrader(Settings(data_dir=tmp_path / "other", sandbox_pool_size=1))
+    loop = LoopThread()
+    try:
+        loop.run(other.start())
+        loop.run(_until_ready(other))
+        step = _interview_code_answer(tmp_path / "app")
+    finally:
+        loop.run(other.stop())
+        loop.close()
+    assert (step["status"], step["verdict"]) == ("graded", "correct")
+
+
+async def _until_ready(grader: CodeGrader) -> None:
+    while grader.pool.status()["state"] != "ready":
+        await asyncio.sleep(0.2)
+
+
+def _interview_code_answer(tmp_path: Path) -> dict[str, Any]:
+    """A 45-minute interview up to its code question, answered with the reference: its
+    report's row for that answer."""
     settings = Settings(
         data_dir=tmp_path / "data",
         packs_dir=FIXTURES,
@@ -69,5 +111,4 @@ def test_passing_train_step_is_graded_and_followed_by_clip_step(tmp_path: Path) 
         assert reply.json()["next"]["id"] == "k-clip-step"
         report = api.post(f"/api/interviews/{body['id']}/finish", headers=JSON).json()
         api.portal.call(release_workers, api.app.state.code_grader)  # type: ignore[attr-defined, union-attr]
-    step = next(a for a in report["answers"] if a["question_id"] == "k-train-step")
-    assert (step["status"], step["verdict"]) == ("graded", "correct")
+    return dict(next(a for a in report["answers"] if a["question_id"] == "k-train-step"))

@@ -186,3 +186,50 @@ def test_rootless_never_pauses_a_zygote_and_pauses_its_children_as_their_own_tre
         for tree in (busy, warming):  # each a lone sleep: kill() ends just that pid
             tree.kill()
         backend.gone(zygote)
+
+
+@dataclass
+class Ready:
+    """A stand-in for a warm worker (only what the pool looks at)."""
+
+    returncode: int | None = None
+
+    @property
+    def process(self) -> Ready:
+        return self
+
+
+def test_pool_fills_its_slot_again_after_one_failed_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Size 1, two fillers: while one started a worker the other saw the slot taken and went
+    to sleep; when the start failed nothing woke either, and every job waited forever
+    (the interview test hung after the golden suite, whose pool held the tree name `z1`)."""
+    starts: list[str] = []
+
+    async def spawn(_backend: object, _limits: Limits, name: str) -> Ready:
+        starts.append(name)
+        await asyncio.sleep(0.05)
+        if len(starts) == 1:
+            raise pools.WorkerFailed("File exists: /sys/fs/cgroup/memory/tapequiz/1/z1")
+        return Ready()
+
+    async def run(_worker: Ready, _job: object, _limits: Limits, _wall: float) -> str:
+        return "graded"
+
+    async def close(_worker: Ready) -> dict[str, int]:
+        return {}
+
+    monkeypatch.setattr(pools, "BACKOFF_SECONDS", 0.001)
+    monkeypatch.setattr(pools.backends, "choose", lambda *a, **k: (NeverStarts(), {}))
+    for name, fake in (("spawn", spawn), ("run", run), ("close", close)):
+        monkeypatch.setattr(pools, name, fake)
+    pool = pools.WorkerPool(size=1, uid_base=60000, limits=Limits())
+
+    async def attempt() -> object:
+        await pool.start()
+        try:
+            return await asyncio.wait_for(pool.run({}, 1.0), 10.0)
+        finally:
+            await pool.stop()
+
+    assert asyncio.run(attempt()) == "graded"
+    assert len(starts) >= 2 and len(set(starts)) == len(starts)

@@ -33,11 +33,13 @@ $body
     raise ValueError(repr(report))
 """
 
-KILL_EVERYTHING = """
+# Signal 0 probes a pid exactly as a kill would reach it (ESRCH: not in its namespace), and is
+# the only signal the seccomp filter lets a step send (any other ends it: SIGNAL_EVERYTHING).
+PROBE_EVERYTHING = """
     visible = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())
     report = {"pid": os.getpid(), "ppid": os.getppid(), "visible": visible, "kills": {}}
     try:
-        os.killpg(0, signal.SIGKILL)
+        os.killpg(0, 0)
         report["killpg"] = "sent"
     except OSError as err:
         report["killpg"] = err.errno
@@ -46,16 +48,22 @@ KILL_EVERYTHING = """
         if pid in own or pid == 0:  # 0: its own process group (only itself, see killpg)
             continue
         try:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, 0)
             report['kills'][pid] = 'sent'
         except OSError as err:
             report['kills'][pid] = err.errno
     try:
-        os.kill(-1, signal.SIGKILL)
+        os.kill(-1, 0)
         report['kill_all'] = 'sent'
     except OSError as err:
         report['kill_all'] = err.errno
     report['kills'] = sorted(p for p, r in report['kills'].items() if r == 'sent')
+"""
+SIGNAL_EVERYTHING = """
+    os.kill(-1, signal.SIGKILL)
+    os.killpg(0, signal.SIGKILL)
+    os.kill(os.getpid(), signal.SIGKILL)
+    report = 'the step ran on after sending SIGKILL'
 """
 
 PTRACE_AND_MEMORY = """
@@ -167,7 +175,7 @@ def test_child_cannot_signal_the_zygote_or_a_sibling(sandbox: SandboxGrader) -> 
     sandbox.loop.run(_wait_ready(sandbox, 2))  # one runs the attack, one is its sibling
     assert forks.zygote is not None
     zygote, siblings = forks.zygote, _ready_pids(sandbox)
-    report = _attack(sandbox, KILL_EVERYTHING)
+    report = _attack(sandbox, PROBE_EVERYTHING)
     assert report["pid"] == 1 and report["ppid"] == 0  # pid 1 of its own namespace
     assert report["visible"] == [1]  # its own /proc: nothing else exists for it
     assert report["kills"] == []  # no other pid to signal
@@ -178,6 +186,21 @@ def test_child_cannot_signal_the_zygote_or_a_sibling(sandbox: SandboxGrader) -> 
     question = load_question("train-step")
     assert sandbox.grade(question, question.reference).verdict == "correct"
     assert forks.zygote is zygote  # the same zygote kept forking
+
+
+def test_child_that_sends_a_signal_is_stopped_and_reaches_nobody(sandbox: SandboxGrader) -> None:
+    forks = _fork_server(sandbox)
+    sandbox.loop.run(_wait_ready(sandbox, 2))
+    assert forks.zygote is not None
+    zygote, siblings = forks.zygote, _ready_pids(sandbox)
+    question = load_question("train-step")
+    result = sandbox.grade(question, Template(STEP).substitute(body=SIGNAL_EVERYTHING))
+    ran = result.details["sandbox"]["group"]  # type: ignore[index]
+    assert (result.verdict, result.details.get("ended")) == ("incorrect", "forbidden")
+    assert "tried to signal or end its own process" in result.feedback[0].message
+    assert _alive(zygote.host_pid) and zygote.process.returncode is None
+    assert all(_alive(pid) for name, pid in siblings.items() if name != ran)
+    assert sandbox.grade(question, question.reference).verdict == "correct"
 
 
 def test_child_cannot_ptrace_or_read_the_memory_of_anyone(sandbox: SandboxGrader) -> None:

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from app.config import Settings
-from app.errors import GraderBusy
+from app.errors import GraderBusy, GraderInterrupted
 from app.grading.code.judge import judge
 from app.grading.code.pool import PoolBroken, WorkerPool
 from app.grading.code.queue import GradingQueue
@@ -26,12 +26,27 @@ from app.grading.code.references import (
     tolerance_of,
 )
 from app.grading.code.static import analyse
-from app.grading.code.workers import Outcome, died
+from app.grading.code.workers import (
+    CHANNEL,
+    CRASHED,
+    DIED,
+    EXITED,
+    FORBIDDEN,
+    GARBLED,
+    Outcome,
+    died,
+)
 from app.grading.results import Feedback, GradeResult
 from app.grading.sandbox.launcher import MIB, Limits
 from app.packs.schema import Code, CodeFix
 
 TRUSTED_WALL_FACTOR = 3.0  # the trusted job runs the reference and every known-wrong solution
+KILLED_RUNS = 3  # a run whose worker is killed from outside is tried on up to this many workers
+INTERRUPTED = (
+    "The grader was interrupted: the sandbox running your code was stopped from outside (not "
+    "by your code) on {runs} fresh workers. Nothing was graded or recorded; please try again "
+    "in a moment."
+)
 MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)
 
 
@@ -122,12 +137,24 @@ class CodeGrader:
             return with_sandbox(malformed_report(err, outcome), outcome)
 
     async def _run_candidate(self, job: dict[str, Any]) -> Outcome:
-        """A worker that died with no report and no limit gets one fresh worker more before
-        the answer is blamed: a kill from outside must not be graded as the learner's crash,
-        and code that kills its worker does so again."""
-        outcome = await self.pool.run(job, self.limits.wall_seconds)
+        """A worker killed from outside is no verdict on the answer: the job runs on a fresh
+        worker, up to KILLED_RUNS in all, then the grade is refused as interrupted (503:
+        nothing stored, the learner tries again). A crash (SIGSEGV, ...) gets one fresh worker
+        more before it is the answer's; what the code plainly did itself (an exit, a signal
+        sent, a closed channel) is graded at once."""
+        wall = self.limits.wall_seconds
+        outcome = await self.pool.run(job, wall)
+        if outcome.ended == CRASHED:
+            outcome = await self.pool.run(job, wall)
+        return await self._unless_killed(outcome, job, wall)
+
+    async def _unless_killed(self, outcome: Outcome, job: dict[str, Any], wall: float) -> Outcome:
+        for _ in range(KILLED_RUNS - 1):
+            if not died(outcome):
+                return outcome
+            outcome = await self.pool.run(job, wall)
         if died(outcome):
-            outcome = await self.pool.run(job, self.limits.wall_seconds)
+            raise GraderInterrupted(INTERRUPTED.format(runs=KILLED_RUNS), retry_after=2)
         return outcome
 
     async def trial(self, question: Code | CodeFix, source: str) -> dict[str, Any]:
@@ -142,7 +169,7 @@ class CodeGrader:
         self._in_flight += 1
         try:
             with self.queue.holding():
-                outcome = await self.pool.run(job, self.limits.wall_seconds)
+                outcome = await self._run_candidate(job)
         except PoolBroken as err:
             return {"error": {"type": "unavailable", "message": str(err)}}
         finally:
@@ -156,7 +183,8 @@ class CodeGrader:
     async def _trusted(self, job: dict[str, Any]) -> dict[str, Any]:
         # Trusted code only, but several solutions: scale the budgets with their number.
         job = {**job, "cpu_seconds": self.limits.cpu_seconds * len(job["sources"])}
-        outcome = await self.pool.run(job, self.limits.wall_seconds * TRUSTED_WALL_FACTOR)
+        wall = self.limits.wall_seconds * TRUSTED_WALL_FACTOR
+        outcome = await self._unless_killed(await self.pool.run(job, wall), job, wall)
         if outcome.result is None:
             reason = outcome.crash or f"{outcome.limit} limit ({outcome.limit_value})"
             raise InfrastructureError(f"the reference run failed: {reason}")
@@ -184,9 +212,37 @@ def precheck(source: str, limits: Limits) -> GradeResult | None:
     return None
 
 
+# What the code did to its worker, in the learner's words (Outcome.ended -> tag, message).
+SELF_INFLICTED = {
+    FORBIDDEN: ("tampering",
+        "Your code tried to signal or end its own process (os.kill, signal.raise_signal, "
+        "os.abort, or an exit status from 128 up); the sandbox stopped it with its whole "
+        "process tree, so it earns no credit. A training step sends no signals."),
+    EXITED: ("tampering",
+        "Your code ended the checker's process before its results were reported "
+        "({detail}): os._exit, or an exit forced from the step. A training step returns."),
+    CHANNEL: ("tampering",
+        "Your code closed or replaced the checker's report channel and ran on; the sandbox "
+        "stopped it, so it earns no credit."),
+    GARBLED: ("tampering",
+        "The sandbox's report for this answer was malformed, so it cannot be graded correct. "
+        "Code that writes to the checker's channels ends up here."),
+    CRASHED: ("exception",
+        "Your code crashed the Python process ({detail}) on two fresh workers: ctypes, or an "
+        "operation that takes the interpreter down. A training step needs neither."),
+}  # fmt: skip
+
+
 def limit_or_crash(outcome: Outcome) -> GradeResult:
-    """A run that produced no observations: a breached limit (incorrect) or a crash (error)."""
+    """A run that produced no observations: a breached limit or what the code did to its
+    worker (incorrect), or a death nobody can explain (error)."""
     details: dict[str, object] = {"output": outcome.output, "usage": outcome.usage}
+    if outcome.ended in SELF_INFLICTED:
+        tag, message = SELF_INFLICTED[outcome.ended]
+        detail = outcome.crash.removeprefix(DIED).strip(" :()") or outcome.crash
+        details["ended"] = outcome.ended
+        message = message.format(detail=detail)
+        return GradeResult("incorrect", 0.0, [Feedback("error", message)], [tag], details)
     if outcome.limit:
         message = (
             f"Your code exceeded the {outcome.limit} limit ({outcome.limit_value}); the sandbox "

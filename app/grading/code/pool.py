@@ -14,7 +14,15 @@ import contextlib
 import logging
 from typing import Any
 
-from app.grading.code.workers import Outcome, Worker, WorkerFailed, close, run, spawn
+from app.grading.code.workers import (
+    Outcome,
+    Worker,
+    WorkerFailed,
+    close,
+    run,
+    spawn,
+    tree_name,
+)
 from app.grading.code.zygotes import ForkServer, Unsupported
 from app.grading.sandbox import backends
 from app.grading.sandbox.backends import Backend, Unavailable
@@ -63,7 +71,6 @@ class WorkerPool:
         self._tasks: list[asyncio.Task[None]] = []
         self._closing: set[asyncio.Task[None]] = set()
         self._failures = 0
-        self._spawned = 0
         self._stopping = False
         self.broken: str = ""
 
@@ -165,8 +172,7 @@ class WorkerPool:
                 self._wanted.clear()
                 continue
             self._spawning += 1
-            self._spawned += 1
-            name = f"w{self._spawned}"  # unique: a finished worker's tree stays gone
+            name = tree_name("w")  # unique in the process: a finished tree stays gone
             try:
                 if self.forks is not None:
                     try:
@@ -199,6 +205,9 @@ class WorkerPool:
             return
         log.warning("sandbox worker failed to start (%d): %s", self._failures, err)
         await asyncio.sleep(BACKOFF_SECONDS * 2**self._failures)
+        # The slot is still empty: another filler may have seen it taken by this spawn and
+        # cleared `_wanted`, and nothing else would set it (the pool then waited forever).
+        self._wanted.set()
 
     async def _retire(self, worker: Worker) -> None:
         await close(worker)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -25,11 +26,36 @@ STARTUP_SECONDS = 120.0
 OUTPUT_SHOWN = 2_000
 
 
+# Tree names are unique in the process, not per pool: the backends nest every tree under the
+# server's pid (cgroup1, cgroup2), so two pools in one process (a test's session pool beside
+# another test's app) counting from 1 each both made `z1`: 'File exists', and the second
+# pool never filled (tests/routes/test_api_interviews_sandbox.py hung after the golden suite).
+_TREE_NUMBERS = itertools.count(1)
+
+
+def tree_name(prefix: str) -> str:
+    """`w<n>` for a worker, `z<n>` for a zygote: never the name of another tree here."""
+    return f"{prefix}{next(_TREE_NUMBERS)}"
+
+
 class WorkerFailed(RuntimeError):
     """A worker could not be started (infrastructure, not the candidate)."""
 
 
-DIED = "the worker process ended without reporting"  # no report, no limit: see died()
+DIED = "the worker process ended without reporting"  # no report, no limit: see `ended`
+REPORT_GRACE = 5.0  # after the report channel closed: how long the worker may take to end
+
+# How a run without a report and without a breached limit ended (`Outcome.ended`). Only
+# "killed" can come from outside: the worker's code cannot send itself a signal nor exit with
+# a status from 128 up (the seccomp filter ends it with SIGSYS instead), and cannot lower its
+# CPU limit, so a SIGKILL that no limit explains was sent by the kernel's OOM killer or an
+# operator. Everything else is the code's own doing and can be graded.
+KILLED = "killed"  # SIGKILL, no limit: from outside; run again, never the answer's verdict
+FORBIDDEN = "forbidden"  # SIGSYS: the seccomp filter ended it (a signal sent, exit >= 128)
+EXITED = "exited"  # it exited by itself (os._exit) before reporting
+CHANNEL = "channel"  # its report channel closed and it ran on (it closed or replaced fd 3)
+CRASHED = "crashed"  # another signal: SIGSEGV, SIGABRT, SIGBUS, ... (a crash of the process)
+GARBLED = "malformed"  # the report channel carried something that is not a report
 
 
 @dataclass
@@ -42,6 +68,7 @@ class Outcome:
     limit_value: str = ""
     crash: str = ""
     group: str = ""  # the worker's tree name: gone after the job, with every process in it
+    ended: str = ""  # with no report and no limit: KILLED, FORBIDDEN, EXITED, ...
     elapsed: float = 0.0
     usage: dict[str, int] = field(default_factory=dict)
 
@@ -138,12 +165,15 @@ async def run(worker: Worker, job: dict[str, Any], limits: Limits, wall: float) 
     outcome.output = bytes(worker.output[:OUTPUT_SHOWN]).decode(errors="replace")
     if outcome.result is not None:
         return outcome  # the caller closes the worker off the response's critical path
+    ran_on = False
     if outcome.limit is None:
         with contextlib.suppress(TimeoutError):  # let it finish dying: its status tells why
-            await asyncio.wait_for(worker.process.wait(), 2.0)
+            await asyncio.wait_for(worker.process.wait(), REPORT_GRACE)
+        ran_on = worker.process.returncode is None  # no report, yet alive: we end it
     outcome.usage = await close(worker)
     if outcome.limit is None:
-        _explain_death(worker.process.returncode, outcome, limits)
+        cpu = getattr(worker.process, "cpu_seconds", None)  # a forked child's, from its reaper
+        _explain_death(worker.process.returncode, outcome, limits, ran_on=ran_on, cpu=cpu)
     return outcome
 
 
@@ -165,25 +195,61 @@ async def _await_result(worker: Worker, limits: Limits, wall: float) -> Outcome:
         line = line_task.result()
         return Outcome(json.loads(line) if line else None)
     except (ValueError, RecursionError):  # too large, not JSON, absurdly nested: never correct
-        return Outcome(None, crash="the worker's report was too large or malformed")
+        return Outcome(None, crash="the worker's report was too large or malformed",
+                       ended=GARBLED)  # fmt: skip
 
 
-def _explain_death(code: int | None, outcome: Outcome, limits: Limits) -> None:
-    killed = code in (128 + signal.SIGKILL, -signal.SIGKILL)
+def _explain_death(
+    code: int | None, outcome: Outcome, limits: Limits, *, ran_on: bool, cpu: float | None
+) -> None:
+    number = signal_of(code)
+    killed = number == signal.SIGKILL
     if outcome.usage.get("oom_kills", 0) or (killed and outcome.usage.get("memory_failcnt", 0)):
         outcome.limit, outcome.limit_value = "memory", _mib(limits.memory_bytes)
-    elif code in (128 + signal.SIGXCPU, -signal.SIGXCPU) or (
-        killed and outcome.elapsed >= limits.cpu_seconds
-    ):
+    elif number == signal.SIGXCPU or (killed and _spent_cpu(outcome, limits, cpu)):
         outcome.limit, outcome.limit_value = "CPU time", f"{limits.cpu_seconds} s"
-    elif not outcome.crash:
-        outcome.crash = f"{DIED} (exit status {code})"
+    elif outcome.crash:
+        return  # a malformed report: said already
+    elif ran_on:
+        outcome.ended, outcome.crash = CHANNEL, f"{DIED}: its report channel was closed"
+    elif number is None:
+        outcome.ended, outcome.crash = EXITED, f"{DIED} (it exited with status {code})"
+    else:
+        name = _signal_name(number)
+        outcome.ended = {int(signal.SIGKILL): KILLED, int(signal.SIGSYS): FORBIDDEN}.get(
+            number, CRASHED
+        )
+        outcome.crash = f"{DIED} (signal {name})"
+
+
+def signal_of(code: int | None) -> int | None:
+    """The signal that ended the worker, or None when it exited by itself. asyncio and a
+    forked child's reaper say -N; the launch chain of an exec-spawned worker (bwrap) says
+    128 + N, a status the code itself cannot exit with (seccomp)."""
+    if code is None or 0 <= code < 128:
+        return None
+    return -code if code < 0 else code - 128
+
+
+def _spent_cpu(outcome: Outcome, limits: Limits, cpu: float | None) -> bool:
+    """Whether a SIGKILL was the kernel's at the hard CPU limit: a forked child's reaper
+    measured its CPU time; an exec-spawned worker's is judged from the wall time."""
+    spent = cpu if cpu is not None else outcome.elapsed
+    return spent >= limits.cpu_seconds
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
 
 
 def died(outcome: Outcome) -> bool:
-    """The worker ended with no report and no limit breached: its own code, or a kill from
-    outside (the kernel's OOM killer, an operator) that the worker cannot tell apart."""
-    return outcome.result is None and not outcome.limit and outcome.crash.startswith(DIED)
+    """The worker was killed from outside (the kernel's OOM killer, an operator): no report,
+    no limit, SIGKILL. Its code cannot do that to itself, so the run says nothing about the
+    answer and is run again on a fresh worker."""
+    return outcome.result is None and not outcome.limit and outcome.ended == KILLED
 
 
 async def close(worker: Worker) -> dict[str, int]:

@@ -41,6 +41,7 @@ from app.grading.code.workers import (
     WorkerFailed,
     _drain,
     _reader,
+    tree_name,
 )
 from app.grading.sandbox.backends import Backend, Tree
 from app.grading.sandbox.backends.rootless import children
@@ -105,6 +106,7 @@ class ForkedProcess:
     ) -> None:
         self.pid, self.stdin, self.stdout, self._status = pid, stdin, stdout, status
         self.returncode: int | None = None
+        self.cpu_seconds: float | None = None  # the child's CPU time, from its reaper
         self._transports = transports
         try:
             self._pidfd = os.pidfd_open(pid)
@@ -114,8 +116,7 @@ class ForkedProcess:
 
     async def _watch(self) -> int:
         line = await self._status.readline()
-        text = line.strip()
-        self.returncode = int(text) if text.isdigit() else -signal.SIGKILL
+        self.returncode, self.cpu_seconds = _ending(line)
         self._release()
         return self.returncode
 
@@ -133,6 +134,16 @@ class ForkedProcess:
         if self._pidfd >= 0:
             os.close(self._pidfd)
             self._pidfd = -1
+
+
+def _ending(line: bytes) -> tuple[int, float | None]:
+    """The reaper's `<status> <cpu seconds>` (see worker/zygote.py `_reap`); nothing at all
+    (the reaper itself was killed) reads as SIGKILL, CPU unknown."""
+    try:
+        status, cpu = line.split()
+        return int(status), float(cpu)
+    except ValueError:
+        return -signal.SIGKILL, None
 
 
 class Unsupported(WorkerFailed):
@@ -411,7 +422,7 @@ class ForkServer:
             if self.zygote is None:
                 self.started += 1
                 self.zygote = await start(
-                    self.backend, self.limits, f"z{self.started}", self.max_children
+                    self.backend, self.limits, tree_name("z"), self.max_children
                 )
             return self.zygote
 

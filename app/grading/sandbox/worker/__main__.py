@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import resource
 import sys
 import time
 from typing import Any
@@ -194,10 +193,8 @@ def serve(config: dict[str, Any]) -> None:
     job = json.loads(sys.stdin.buffer.read(MAX_JOB))
     os.close(0)
     cpu_seconds = int(job.get("cpu_seconds", config["cpu_seconds"]))  # set by the supervisor
-    lockdown.lock(cpu_seconds, int(config["open_files"]))
-    if os.getpid() == 1:  # a forked child is its namespace's init, which ignores SIGXCPU:
-        soft, _ = resource.getrlimit(resource.RLIMIT_CPU)  # SIGKILL at the soft limit instead
-        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft))
+    # a forked child is its namespace's init (see lockdown.lock: the CPU limit's signal)
+    lockdown.lock(cpu_seconds, int(config["open_files"]), init=os.getpid() == 1)
     from .runner import run_source
 
     began = time.monotonic()

@@ -4,12 +4,21 @@ Two stages: `start_limits` at process start (address-space backstop, no core fil
 size, process count) and `lock` after TensorFlow is warm and the job is read (CPU budget
 counted from now, few file descriptors, and a seccomp deny-list synchronised to every
 thread, since TF's pool threads exist already and `tf.py_function` runs Python on them).
+
+A forked worker runs as pid 1 of its own pid namespace, and the kernel ignores a signal an init
+sends itself: `os.kill(os.getpid(), 9)` after a correct step did nothing, and the step was
+graded correct. So the filter ends the process (SIGSYS, which the supervisor names) on any
+signal the code sends, to itself or anyone, on every worker: a training step sends none. It
+also ends it on an exit status from 128 up (which reads like a death by a signal, the mark of
+a kill from outside), and refuses to change a resource limit (a lowered CPU limit would make
+the kernel SIGKILL it early, again like a kill from outside).
 """
 
 from __future__ import annotations
 
 import errno
 import resource
+from typing import Any
 
 GIB = 1024**3
 CLONE_THREAD = 0x00010000
@@ -36,10 +45,19 @@ def start_limits(nproc: int, file_size: int) -> None:
     _set(resource.RLIMIT_NPROC, nproc)
 
 
-def lock(cpu_seconds: int, open_files: int) -> None:
+# Syscalls that send a signal, and the argument that holds the signal (0 only probes a pid).
+SIGNALLING = (
+    ("kill", 1), ("tkill", 1), ("tgkill", 2), ("rt_sigqueueinfo", 1), ("rt_tgsigqueueinfo", 2),
+)  # fmt: skip
+SIGNAL_STATUS = 0x80  # exit statuses 128-255 (in the low byte the kernel keeps)
+
+
+def lock(cpu_seconds: int, open_files: int, *, init: bool = False) -> None:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     budget = int(usage.ru_utime + usage.ru_stime) + 1 + cpu_seconds
-    resource.setrlimit(resource.RLIMIT_CPU, (budget, budget + 1))  # SIGXCPU, then SIGKILL
+    # SIGXCPU, then SIGKILL a second later; a pid namespace's init ignores SIGXCPU, so a
+    # forked worker gets the SIGKILL at the soft limit instead (the same CPU budget).
+    resource.setrlimit(resource.RLIMIT_CPU, (budget, budget if init else budget + 1))
     _set(resource.RLIMIT_NOFILE, open_files)
     load_seccomp()
 
@@ -64,4 +82,18 @@ def load_seccomp() -> None:
         seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0)
     )
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    _add_self_harm_rules(seccomp, rules)
     rules.load()
+
+
+def _add_self_harm_rules(seccomp: Any, rules: Any) -> None:
+    """What only the code itself can do to look killed from outside, or to end its worker by
+    a signal: any signal sent, an exit status from 128 up, a lowered resource limit."""
+    for name, position in SIGNALLING:
+        rules.add_rule(seccomp.KILL_PROCESS, name, seccomp.Arg(position, seccomp.NE, 0))
+    rules.add_rule(seccomp.KILL_PROCESS, "pidfd_send_signal")
+    for name in ("exit_group", "exit"):
+        status = seccomp.Arg(0, seccomp.MASKED_EQ, SIGNAL_STATUS, SIGNAL_STATUS)
+        rules.add_rule(seccomp.KILL_PROCESS, name, status)
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "prlimit64", seccomp.Arg(2, seccomp.NE, 0))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "setrlimit")

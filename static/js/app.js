@@ -336,8 +336,18 @@
     });
   }
 
+  /* A form that undoes something for others (withdrawing a pack version) asks first. */
+  function setupConfirms() {
+    document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+      });
+    });
+  }
+
   markCurrentNav();
   sweepInterviewDrafts();
+  setupConfirms();
   relativeTimes();
   setupNext();
   setupAnswerForm();

@@ -124,9 +124,37 @@ def get_session(session: Session, *, user: User, session_id: int) -> QuizSession
 
 
 def current_question(catalog: Catalog, quiz: QuizSession) -> LoadedQuestion | None:
-    if quiz.finished_at is not None or quiz.position >= len(quiz.question_ids):
+    """The question to answer now: the first still served from the cursor on. A question
+    withdrawn (or dropped by a newer pack version) since the session began is passed over,
+    unanswered; `skip_unserved` moves the cursor past it for good."""
+    if quiz.finished_at is not None:
         return None
-    return questions.find_question(catalog, quiz.question_ids[quiz.position])
+    for question_id in quiz.question_ids[quiz.position :]:
+        item = catalog.questions.get(question_id)
+        if item is not None:
+            return item
+    return None
+
+
+def skip_unserved(session: Session, catalog: Catalog, quiz: QuizSession) -> None:
+    """Move the cursor past questions no longer served (one conditional UPDATE, as answers do)."""
+    ids, position = quiz.question_ids, quiz.position
+    while (
+        quiz.finished_at is None and position < len(ids) and ids[position] not in catalog.questions
+    ):
+        position += 1
+    if position == quiz.position:
+        return
+    values: dict[str, object] = {"position": position, "hints_shown": 0, "shown_at": None}
+    if position >= len(ids):
+        values["finished_at"] = utcnow()
+    session.execute(
+        update(QuizSession)
+        .where(col(QuizSession.id) == quiz.id, col(QuizSession.position) == quiz.position)
+        .values(**values)
+    )
+    session.commit()
+    session.refresh(quiz)
 
 
 def show_current(
@@ -134,6 +162,7 @@ def show_current(
 ) -> tuple[QuizSession, LoadedQuestion | None]:
     """The session and its current question, starting the answer clock on first display."""
     quiz = get_session(session, user=user, session_id=session_id)
+    skip_unserved(session, catalog, quiz)
     item = current_question(catalog, quiz)
     if item is not None and quiz.shown_at is None:
         quiz.shown_at = utcnow()
@@ -185,6 +214,7 @@ async def answer_current(
     submit or a stale tab must not answer the next question with this answer.
     """
     quiz = get_session(session, user=user, session_id=session_id)
+    skip_unserved(session, catalog, quiz)
     item = current_question(catalog, quiz)
     if item is None:
         raise Conflict("this session is finished; start a new one")

@@ -149,3 +149,21 @@ def test_withdraw_form_redirects_and_marks_the_version(teacher: TestClient) -> N
         data={"csrf_token": token(teacher, "/instructor")},
     )
     assert again.status_code == 409 and "Not withdrawn:" in again.text
+
+
+def test_review_counts_leave_out_withdrawn_questions(teacher: TestClient) -> None:
+    """Found clicking through (QA round 12): after a withdrawal the reviews page said
+    "Nothing is due right now. Next review: 23 minutes ago." above "5 due now"."""
+    _upload(teacher, zip_folder(EXAMPLE))
+    sid = teacher.post("/api/sessions", json={"question_ids": [RECORDS, BUILT_IN]}).json()["id"]
+    teacher.post(f"/api/sessions/{sid}/answers", json={"answer": "optimizer"})  # missed: due
+    assert teacher.get("/api/progress").json()["reviews_due"] == 1
+    _withdraw(teacher, "1.0.0")
+    assert teacher.get("/api/progress").json()["reviews_due"] == 0
+    assert teacher.get("/api/progress").json()["next_review"] is None
+    assert teacher.get("/api/reviews").json()["count"] == 0
+    for page in ("/reviews", "/progress"):
+        assert "<b>0</b> due now" in teacher.get(page).text
+    assert teacher.get(f"/api/sessions/{sid}/summary").json()["reviews_due"] == 0
+    _upload(teacher, _v101())  # served again: the card was kept, so it is due again
+    assert teacher.get("/api/progress").json()["reviews_due"] == 1

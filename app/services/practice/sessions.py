@@ -90,7 +90,9 @@ def start_session(
 def start_review(session: Session, catalog: Catalog, *, user: User, count: int = 20) -> QuizSession:
     """A session over the questions FSRS says are due (missed ones come back first)."""
     assert user.id is not None
-    due = reviews.due_question_ids(session, user_id=user.id, limit=MAX_COUNT * 4)
+    due = reviews.due_question_ids(
+        session, user_id=user.id, limit=MAX_COUNT * 4, served=catalog.questions
+    )
     ids = [q for q in due if q in catalog.questions][: max(1, min(count, MAX_COUNT))]
     if not ids:
         raise Conflict("nothing is due for review yet; practise a few questions first")

@@ -127,6 +127,10 @@ def test_instructor_withdraws_a_version_after_confirming(
     _upload(page, live_server, good)
     expect(page.locator("#published")).to_contain_text("tape-example 1.0.0", timeout=JOB_TIMEOUT_MS)
     withdraw = page.locator("#versions tr.live").get_by_role("button", name="Withdraw")
+    page.set_viewport_size({"width": 390, "height": 844})  # the versions table scrolls alone:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391  # hidden header clipped
+    shoot(page, "phone-instructor-versions")
+    page.set_viewport_size({"width": 1280, "height": 860})
     asked: list[str] = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     withdraw.click()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sqlalchemy as sa
+import sqlmodel
 from alembic import op
 
 revision: str = "0006_withdrawn"
@@ -20,7 +21,9 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     with op.batch_alter_table("pack_version", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("withdrawn_at", sa.DateTime(), nullable=True))
+        batch_op.add_column(
+            sa.Column("withdrawn_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True)
+        )
 
 
 def downgrade() -> None:

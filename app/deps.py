@@ -14,6 +14,7 @@ from app.grading.dispatch import CodeGraderLike
 from app.identity import Visitor, get_visitor
 from app.offload import OnLoop
 from app.packs.catalog import Catalog
+from app.packs.schema import SLUG
 from app.web.reads import PageReads
 
 
@@ -65,6 +66,9 @@ SessionDep = Annotated[Session, Depends(get_session)]
 AsyncPageDep = Annotated[AsyncPage, Depends(get_async_page)]
 MAX_ROW_ID = 2**63 - 1  # database integers are signed 64-bit: a larger id is a 422
 RowId = Annotated[int, Path(ge=0, le=MAX_ROW_ID)]
+# A pack id and a version from a URL: checked before they name any file or row.
+PackIdPath = Annotated[str, Path(pattern=SLUG, max_length=64)]
+VersionPath = Annotated[str, Path(pattern=r"^\d+\.\d+\.\d+$", max_length=32)]
 CatalogDep = Annotated[Catalog, Depends(get_catalog)]
 CodeGraderDep = Annotated[CodeGraderLike | None, Depends(get_code_grader)]
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]

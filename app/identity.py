@@ -23,6 +23,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from itsdangerous import URLSafeTimedSerializer
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -162,6 +163,26 @@ def adopt_reader(request: Request, visitor: Visitor, user: User | None) -> User:
             _issue(request, Visitor(0, 0, visitor.nonce))
     request.state.user = user
     return user
+
+
+def recognise_reader(request: Request) -> None:
+    """For a page drawn outside any route (404, 413, a refused text): who the cookie names,
+    so its nav shows the account (and the Instructor link) as every other page does. Stores
+    nothing and issues no cookie; blocks (call it in a worker thread); nobody if storage
+    cannot say, since such a page often reports a fault."""
+    if getattr(request.state, "user", None) is not None:
+        return
+    found = web_security(request).cookies.read(request.cookies.get(COOKIE_NAME))
+    if found is None:
+        return
+    visitor = Visitor(*found)
+    request.state.visitor = visitor  # the nav's log-out form needs its CSRF token
+    try:
+        user = _lookup(request, visitor)
+    except SQLAlchemyError:
+        return
+    if user is not None:
+        request.state.user = user
 
 
 def get_current_user(request: Request) -> User:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -45,7 +45,7 @@ from app.routes import interviews as interview_pages
 from app.routes import pages as web_pages
 from app.routes import quiz as quiz_pages
 from app.services.instructor.publishing import load_serving_catalog
-from app.web.htmlerrors import render_error
+from app.web.htmlerrors import render_error, render_error_page
 from app.web.limits import BodySizeLimit, upload_paths
 from app.web.reads import PageReads
 from app.web.wellformed import WellFormedText
@@ -123,7 +123,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     if request.url.path.startswith(("/api/", "/static/")) or request.url.path == "/api":
         body = _error_body(error.code, error.message)
         return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
-    return render_error(request, error)
+    return await render_error_page(request, error)
 
 
 def _json_or_page(request: Request, error: TapequizError) -> Response:
@@ -164,14 +164,14 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(_error_body("invalid_request", readable, details), status_code=422)
 
 
-def _too_large_page(pack_max: int) -> Callable[[Request, int], Response]:
-    def page(request: Request, limit: int) -> Response:
+def _too_large_page(pack_max: int) -> Callable[[Request, int], Awaitable[Response]]:
+    async def page(request: Request, limit: int) -> Response:
         message = f"What was sent is over {limit // 1024} KiB, more than this page accepts."
         if limit > pack_max:  # an upload route: say what the learner can act on
             message = f"That file is too large: a zipped pack may be up to {pack_max // 1024} KiB."
         error = TapequizError(message)
         error.status_code, error.code = 413, "too_large"
-        return render_error(request, error)
+        return await render_error_page(request, error)
 
     return page
 

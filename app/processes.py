@@ -96,15 +96,21 @@ def prepare_schema(engine: Engine, settings: Settings) -> None:
         raise DeploymentError(gap)
 
 
-def publish_stamp(engine: Engine) -> tuple[int, int]:
-    """Changes whenever a pack version is published anywhere on this database."""
+def publish_stamp(engine: Engine) -> tuple[int, int, int]:
+    """Changes whenever a pack version is published or withdrawn anywhere on this database."""
+    withdrawn = func.count(col(PackVersion.withdrawn_at))  # counts the non-null ones
     with engine.connect() as conn:
-        count, newest = conn.execute(select(func.count(), func.max(col(PackVersion.id)))).one()
-    return int(count), int(newest or 0)
+        count, newest, gone = conn.execute(
+            select(func.count(), func.max(col(PackVersion.id)), withdrawn)
+        ).one()
+    return int(count), int(newest or 0), int(gone)
 
 
 async def follow_publications(
-    engine: Engine, settings: Settings, install: Callable[[Catalog], None], seen: tuple[int, int]
+    engine: Engine,
+    settings: Settings,
+    install: Callable[[Catalog], None],
+    seen: tuple[int, int, int],
 ) -> None:
     """Reload the catalog when another process publishes (runs until cancelled); `seen` is
     the stamp read before the current catalog was loaded."""

@@ -128,6 +128,13 @@ class ReportAnswer(BaseModel):
         description="The right choice id(s), order or true/false (closed questions only); "
         "shown only in the report, after the interview.",
     )
+    answer_items: list[str] = Field(
+        default_factory=list,
+        description="Ordering questions: the candidate's order, each item's text as shown.",
+    )
+    model_items: list[str] = Field(
+        default_factory=list, description="Ordering questions: the right order, item texts."
+    )
 
 
 class TopicScore(BaseModel):

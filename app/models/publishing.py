@@ -28,6 +28,8 @@ class PackVersion(SQLModel, table=True):
         default=None, foreign_key="user.id", index=True, ondelete="SET NULL"
     )
     created_at: datetime = Field(default_factory=utcnow)
+    # Taken out of service by its owner: no longer served, files and attempts kept.
+    withdrawn_at: datetime | None = Field(default=None)
 
 
 class Cohort(SQLModel, table=True):

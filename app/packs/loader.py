@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from app.packs.schema import PackMeta, Question
+from app.packs.schema import PackMeta, PointedError, Question
 from app.packs.yamlfiles import YamlDoc, YamlFileError, read_yaml
 
 META_FILE = "pack.yaml"
@@ -56,6 +56,9 @@ def _problems_from(err: ValidationError, doc: YamlDoc, file: str) -> list[Proble
     for item in err.errors():
         loc = tuple(p for p in item["loc"] if not _is_union_tag(p))
         message = f"{'.'.join(str(p) for p in loc) or '(top level)'}: {item['msg']}"
+        cause = item.get("ctx", {}).get("error")
+        if isinstance(cause, PointedError):  # the line of the node it names, not the field's
+            loc += cause.at
         if item["type"] in ("union_tag_invalid", "union_tag_not_found"):
             loc = ("type",)
             message = f"type: {item['msg']}"

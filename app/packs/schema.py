@@ -98,24 +98,44 @@ class ChoiceQuestionBase(QuestionBase):
         return {c.id for c in self.choices if c.correct}
 
 
+class PointedError(ValueError):
+    """A field's problem that lies deeper in it (`at`: a path inside the field's value), so
+    the loader reports the line of, say, the second choice marked correct, not the field's."""
+
+    def __init__(self, message: str, at: tuple[int | str, ...]) -> None:
+        super().__init__(message)
+        self.at = at
+
+
+def exactly_one_correct(choices: list[Choice], kind: str) -> list[Choice]:
+    marked = [n for n, c in enumerate(choices) if c.correct]
+    if not marked:
+        raise ValueError(f"a {kind} question needs exactly one correct choice; none is marked")
+    if len(marked) > 1:
+        ids = ", ".join(choices[n].id for n in marked)
+        message = f"a {kind} question needs exactly one correct choice; {ids} are all marked"
+        raise PointedError(message, at=(marked[1], "correct"))
+    return choices
+
+
 class SingleChoice(ChoiceQuestionBase):
     type: Literal["single-choice"]
 
-    @model_validator(mode="after")
-    def _exactly_one(self) -> SingleChoice:
-        if len(self.correct_ids()) != 1:
-            raise ValueError("a single-choice question needs exactly one correct choice")
-        return self
+    @field_validator("choices")
+    @classmethod
+    def _exactly_one(cls, choices: list[Choice]) -> list[Choice]:
+        return exactly_one_correct(choices, "single-choice")
 
 
 class MultipleChoice(ChoiceQuestionBase):
     type: Literal["multiple-choice"]
 
-    @model_validator(mode="after")
-    def _at_least_one(self) -> MultipleChoice:
-        if not self.correct_ids():
+    @field_validator("choices")
+    @classmethod
+    def _at_least_one(cls, choices: list[Choice]) -> list[Choice]:
+        if not any(c.correct for c in choices):
             raise ValueError("a multiple-choice question needs at least one correct choice")
-        return self
+        return choices
 
 
 class PredictOutput(ChoiceQuestionBase):
@@ -124,11 +144,10 @@ class PredictOutput(ChoiceQuestionBase):
     type: Literal["predict-output"]
     code: str = Field(min_length=1, max_length=MAX_TEXT)
 
-    @model_validator(mode="after")
-    def _exactly_one(self) -> PredictOutput:
-        if len(self.correct_ids()) != 1:
-            raise ValueError("a predict-output question needs exactly one correct choice")
-        return self
+    @field_validator("choices")
+    @classmethod
+    def _exactly_one(cls, choices: list[Choice]) -> list[Choice]:
+        return exactly_one_correct(choices, "predict-output")
 
 
 class TrueFalse(QuestionBase):

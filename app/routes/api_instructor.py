@@ -13,15 +13,25 @@ from fastapi import APIRouter, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from app.deps import CatalogDep, CodeGraderDep, RowId, SessionDep, SettingsDep
+from app.clock import ClockDep
+from app.deps import (
+    CatalogDep,
+    CodeGraderDep,
+    PackIdPath,
+    RowId,
+    SessionDep,
+    SettingsDep,
+    VersionPath,
+)
 from app.errors import NotFound
 from app.identity import CurrentUserDep, CustomHeaderDep, InstructorDep, JsonBodyDep
 from app.models.publishing import Cohort
 from app.offload import offloaded
 from app.schemas import ErrorBody
-from app.services.instructor import cohort_reports, cohorts, gift, publishing
+from app.services.instructor import cohort_reports, cohorts, gift, publishing, withdrawals
 from app.services.instructor.cohort_reports import LearnerReport
 from app.services.instructor.cohorts import CohortDashboard
+from app.services.instructor.publication_queue import Turn, one_publication
 from app.services.instructor.selftest import SelfTestReport
 
 router = APIRouter(tags=["instructor"])  # full paths: /api/cohorts/join is for learners
@@ -46,6 +56,12 @@ class PackVersionOut(BaseModel):
     title: str
     question_count: int
     created_at: datetime
+    withdrawn_at: datetime | None = None
+
+
+class WithdrawnOut(PackVersionOut):
+    withdrawn_at: datetime
+    live: str | None = Field(description="The version served now; null: the pack is not served")
 
 
 class PublishedOut(PackVersionOut):
@@ -102,6 +118,39 @@ async def publish_pack(
     request.app.state.catalog = published.catalog
     version = PackVersionOut.model_validate(published.version, from_attributes=True)
     return PublishedOut(**version.model_dump(), selftest=selftest_rows(published.selftest))
+
+
+@router.post(
+    "/api/instructor/packs/{pack_id}/versions/{version}/withdraw",
+    response_model=WithdrawnOut,
+    responses={
+        **ERRORS,
+        404: {"model": ErrorBody, "description": "No such published version"},
+        409: {"model": ErrorBody, "description": "Not the live version, not your pack, or"
+              " a mock interview on it is running"},
+    },
+    dependencies=[CustomHeaderDep],
+)  # fmt: skip
+@offloaded
+async def withdraw_pack_version(
+    pack_id: PackIdPath,
+    version: VersionPath,
+    request: Request,
+    user: InstructorDep,
+    session: SessionDep,
+    settings: SettingsDep,
+    clock: ClockDep,
+) -> WithdrawnOut:
+    """Take the live version out of service (the one before it is served again); every
+    attempt, progress and review state is kept. See docs/authoring.md."""
+    async with one_publication(Turn()):  # never between a publication's checks and its move
+        done = withdrawals.withdraw_version(
+            session, settings=settings, user=user, pack_id=pack_id, version=version,
+            now=clock.now(),
+        )  # fmt: skip
+    request.app.state.catalog = done.catalog
+    version_out = PackVersionOut.model_validate(done.version, from_attributes=True)
+    return WithdrawnOut(**{**version_out.model_dump(), "live": done.live})
 
 
 class CohortIn(BaseModel):

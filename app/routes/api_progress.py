@@ -46,6 +46,6 @@ def list_attempts(
 @router.get("/reviews", response_model=ReviewQueue)
 def review_queue(user: CurrentUserDep, session: SessionDep, catalog: CatalogDep) -> ReviewQueue:
     assert user.id is not None
-    due = [q for q in reviews.due_question_ids(session, user_id=user.id) if q in catalog.questions]
+    due = reviews.due_question_ids(session, user_id=user.id, served=catalog.questions)
     summaries = [questions.get_question(catalog, q) for q in due]
     return ReviewQueue(due=[QuestionSummary(**s.model_dump()) for s in summaries], count=len(due))

@@ -43,6 +43,14 @@ class StartRequest(BaseModel):
     question_ids: list[str] | None = Field(default=None, max_length=30)
 
 
+class StartedSession(SessionView):
+    requested: int = Field(
+        description="How many questions were asked for (`count`, or the number of distinct"
+        " `question_ids`); `total` is how many the session has: fewer when fewer match or"
+        " are due."
+    )
+
+
 class AnswerRequest(BaseModel):
     answer: Any = Field(description="Same shapes as POST /api/questions/{id}/grade.")
     question_id: str | None = Field(
@@ -56,11 +64,11 @@ class AnswerResult(BaseModel):
 
 
 @router.post(
-    "", response_model=SessionView, status_code=201, responses=ERRORS, dependencies=[JsonBodyDep]
+    "", response_model=StartedSession, status_code=201, responses=ERRORS, dependencies=[JsonBodyDep]
 )
 def start(
     body: StartRequest, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
-) -> SessionView:
+) -> StartedSession:
     if body.mode == "review":
         quiz = sessions.start_review(session, catalog, user=user, count=body.count)
     else:
@@ -74,7 +82,10 @@ def start(
             count=body.count,
             question_ids=body.question_ids,
         )
-    return session_view(catalog, quiz)
+    asked = body.count
+    if body.mode == "practice" and body.question_ids is not None:
+        asked = len(set(body.question_ids))
+    return StartedSession(**session_view(catalog, quiz).model_dump(), requested=asked)
 
 
 @router.get("/{session_id}", response_model=SessionView, responses=ERRORS)

@@ -8,18 +8,28 @@ can fix the pack and upload again without losing their place.
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import RedirectResponse
 from starlette.responses import Response
 
-from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
+from app.clock import ClockDep
+from app.deps import CatalogDep, CodeGraderDep, PackIdPath, SessionDep, SettingsDep, VersionPath
 from app.errors import Conflict, NotFound, PackInvalid
 from app.identity import CsrfFormDep, CurrentUserDep, InstructorDep
 from app.models.users import User
 from app.offload import offloaded
 from app.packs.catalog import Catalog
-from app.services.instructor import cohort_reports, cohorts, gift, publish_jobs, publishing
+from app.services.instructor import (
+    cohort_reports,
+    cohorts,
+    gift,
+    publish_jobs,
+    publishing,
+    withdrawals,
+)
+from app.services.instructor.publication_queue import Turn, one_publication
 from app.web.htmlerrors import HtmlErrorRoute
 from app.web.templating import templates
 
@@ -34,17 +44,32 @@ def _overview(
     user: User,
     *,
     refused: PackInvalid | Conflict | None = None,
+    not_withdrawn: Conflict | NotFound | None = None,
 ) -> Response:
+    versions = publishing.list_versions(session)
+    owners: dict[str, int | None] = {}
+    for row in reversed(versions):  # oldest first: a pack's owner published its first version
+        owners.setdefault(row.pack_id, row.published_by)
     context = {
-        "versions": publishing.list_versions(session),
+        "versions": versions,
+        "mine": {pack for pack, owner in owners.items() if owner in (None, user.id)},
+        "withdrawn": request.query_params.get("withdrawn", ""),
+        "not_withdrawn": not_withdrawn,
         "cohorts": cohorts.list_cohorts(session, owner=user),
         "packs": sorted(catalog.packs.values(), key=lambda p: p.meta.title),
         "published": request.query_params.get("published", ""),
         "refused": refused,
         "problems": getattr(refused, "problems", []),
     }
-    status = refused.status_code if refused else 200
+    status = (refused or not_withdrawn or _OK).status_code
     return templates.TemplateResponse(request, "instructor/index.html", context, status_code=status)
+
+
+class _Ok:
+    status_code = 200
+
+
+_OK = _Ok()
 
 
 @router.get("/instructor")
@@ -80,6 +105,32 @@ async def upload_pack(
     request.app.state.catalog = published.catalog
     label = f"{published.version.pack_id} {published.version.version}"
     return RedirectResponse(f"/instructor?published={label}", status_code=303)
+
+
+@router.post("/instructor/packs/{pack_id}/versions/{version}/withdraw", dependencies=[CsrfFormDep])
+@offloaded
+async def withdraw_version(
+    request: Request,
+    pack_id: PackIdPath,
+    version: VersionPath,
+    user: InstructorDep,
+    session: SessionDep,
+    settings: SettingsDep,
+    catalog: CatalogDep,
+    clock: ClockDep,
+) -> Response:
+    try:
+        async with one_publication(Turn()):
+            done = withdrawals.withdraw_version(
+                session, settings=settings, user=user, pack_id=pack_id, version=version,
+                now=clock.now(),
+            )  # fmt: skip
+    except (Conflict, NotFound) as exc:
+        return _overview(request, session, catalog, user, not_withdrawn=exc)
+    request.app.state.catalog = done.catalog
+    live = f"; {done.live} is live again" if done.live else "; the pack is no longer offered"
+    query = urlencode({"withdrawn": f"{pack_id} {version}{live}"})
+    return RedirectResponse(f"/instructor?{query}", status_code=303)
 
 
 def _jobs(request: Request) -> publish_jobs.PublishJobs:

@@ -61,7 +61,7 @@ def progress_page(
         "attempts": [attempt_view(catalog, a) for a in shown],
         "page": min(page, pages),
         "pages": pages,
-        "forecast": reviews.forecast(session, user_id=user.id),
+        "forecast": reviews.forecast(session, user_id=user.id, served=catalog.questions),
     }
     return templates.TemplateResponse(request, "progress/index.html", context)
 
@@ -71,9 +71,10 @@ def review_queue(
     request: Request, user: CurrentUserDep, session: SessionDep, catalog: CatalogDep
 ) -> Response:
     assert user.id is not None
-    due = reviews.due_question_ids(session, user_id=user.id)
-    items = [questions.get_question(catalog, q) for q in due if q in catalog.questions]
-    forecast = reviews.forecast(session, user_id=user.id)
+    served = catalog.questions
+    due = reviews.due_question_ids(session, user_id=user.id, served=served)
+    items = [questions.get_question(catalog, q) for q in due if q in served]
+    forecast = reviews.forecast(session, user_id=user.id, served=served)
     upcoming = [
         (catalog.questions[q].question.title, due, days)
         for q, due, days in forecast.upcoming
@@ -81,7 +82,7 @@ def review_queue(
     ]
     context = {
         "due": items,
-        "next_review": reviews.next_due(session, user_id=user.id),
+        "next_review": reviews.next_due(session, user_id=user.id, served=served),
         "forecast": forecast,
         "upcoming": upcoming,
     }

@@ -10,10 +10,12 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi.routing import APIRoute
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
 from app.errors import TapequizError
+from app.identity import recognise_reader
 from app.web.templating import templates
 
 TITLES = {
@@ -42,6 +44,15 @@ def render_error(request: Request, exc: TapequizError) -> Response:
     )
 
 
+async def render_error_page(request: Request, exc: TapequizError) -> Response:
+    """`render_error` for a page no route drew (404, 413, ...): no dependency has read the
+    identity, so it is looked up here (in a worker thread), or the nav would show a signed-in
+    instructor "Log in" and no Instructor link."""
+    if getattr(request.state, "user", None) is None:
+        await run_in_threadpool(recognise_reader, request)
+    return render_error(request, exc)
+
+
 class HtmlErrorRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
@@ -50,6 +61,6 @@ class HtmlErrorRoute(APIRoute):
             try:
                 return await handler(request)
             except TapequizError as exc:
-                return render_error(request, exc)
+                return await render_error_page(request, exc)
 
         return route

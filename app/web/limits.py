@@ -7,7 +7,7 @@ JSON; a browser form gets a page (`page`), not a JSON body shown as text.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 
 from fastapi import UploadFile
 from fastapi.routing import APIRoute
@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-TooLargePage = Callable[[Request, int], Response]
+TooLargePage = Callable[[Request, int], Awaitable[Response]]
 
 
 def upload_paths(routes: Iterable[BaseRoute]) -> list[str]:
@@ -86,7 +86,7 @@ class BodySizeLimit:
         path = scope.get("path", "")
         response: Response
         if self.page is not None and not (path.startswith("/api/") or path == "/api"):
-            response = self.page(Request(scope), limit)
+            response = await self.page(Request(scope), limit)
         else:
             message = f"request body over {limit // 1024} KiB"
             response = JSONResponse({"error": "too_large", "message": message}, status_code=413)

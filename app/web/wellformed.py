@@ -90,9 +90,9 @@ class WellFormedText:
             body = {"error": "invalid_text", "message": message, "details": []}
             response = JSONResponse(body, status_code=422)
         else:
-            from app.web.htmlerrors import render_error
+            from app.web.htmlerrors import render_error_page
 
-            response = render_error(Request(scope, receive), AnswerInvalid(message))
+            response = await render_error_page(Request(scope, receive), AnswerInvalid(message))
         await response(scope, receive, send)
 
 

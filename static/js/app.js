@@ -124,22 +124,62 @@
   }
 
   /* The editor keeps the learner's code per question and identity across reloads; an
-     interview page keeps its explanation too (a reload must not cost a candidate the answer). */
+     interview page keeps its explanation too (a reload must not cost a candidate the answer).
+     An interview draft is stored with the time after which its interview has surely ended
+     (`data-draft-seconds` from now), so it can be dropped then (see sweepInterviewDrafts). */
   function setupDraft(form, editor) {
     var key = form.dataset.draftKey;
     var text = editor ? null : form.querySelector("textarea[name=answer]");
     if (!key || !(editor || text) || !window.localStorage) return;
     var alert = document.getElementById("answer-error");
     var current = function () { return editor ? editor.getValue() : text.value; };
+    var keepFor = parseFloat(form.dataset.draftSeconds || "");
     var saved = null;
     try { saved = localStorage.getItem(key); } catch (e) { return; }
+    if (saved !== null && !isNaN(keepFor)) saved = draftText(saved);
     if (saved !== null && !alert && saved !== current()) {
       if (editor) editor.setValue(saved); else text.value = saved;
     }
     var keep = function () {
-      try { localStorage.setItem(key, current()); } catch (e) { /* quota: keep going */ }
+      var value = isNaN(keepFor) ? current()
+        : JSON.stringify({ text: current(), until: Date.now() + keepFor * 1000 });
+      try { localStorage.setItem(key, value); } catch (e) { /* quota: keep going */ }
     };
     if (editor) editor.on("change", keep); else text.addEventListener("input", keep);
+  }
+
+  function parsedDraft(value) {
+    try {
+      var found = JSON.parse(value);
+      return found && typeof found === "object" && typeof found.text === "string" ? found : null;
+    } catch (e) { return null; }
+  }
+
+  function draftText(value) {
+    var found = parsedDraft(value);
+    return found ? found.text : value;  // a draft saved before drafts had an end time
+  }
+
+  /* Interview drafts must not outlive their interview (a shared lab computer): an interview's
+     pages name its draft prefix (`data-interview-drafts`); its report drops them all, a
+     question page drops those of the questions already answered or skipped, and any page
+     drops every draft whose interview has surely ended (or that has no end time). */
+  function sweepInterviewDrafts() {
+    if (!window.localStorage) return;
+    var owner = document.querySelector("[data-interview-drafts]");
+    var prefix = owner ? owner.dataset.interviewDrafts : null;
+    var form = document.getElementById("answer-form");
+    var current = form ? form.dataset.draftKey : null;
+    var now = Date.now();
+    try {
+      for (var i = localStorage.length - 1; i >= 0; i--) {
+        var key = localStorage.key(i);
+        if (!key || key.indexOf("tapequiz:interview-draft:") !== 0 || key === current) continue;
+        var found = parsedDraft(localStorage.getItem(key));
+        var ended = !found || !(found.until > now);
+        if (ended || (prefix && key.indexOf(prefix) === 0)) localStorage.removeItem(key);
+      }
+    } catch (e) { /* storage blocked: nothing kept either */ }
   }
 
   function addObservation(list, kind, text) {
@@ -296,7 +336,18 @@
     });
   }
 
+  /* A form that undoes something for others (withdrawing a pack version) asks first. */
+  function setupConfirms() {
+    document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+      });
+    });
+  }
+
   markCurrentNav();
+  sweepInterviewDrafts();
+  setupConfirms();
   relativeTimes();
   setupNext();
   setupAnswerForm();

@@ -116,3 +116,29 @@ def test_instructor_publishes_pack_and_sees_cohort_attempt(
     page.locator("#learner-stats a").first.click()
     expect(page.locator("#learner-attempts")).to_contain_text("The optimizer")
     shoot(page, "instructor-learner")
+
+
+def test_instructor_withdraws_a_version_after_confirming(
+    page: Page, live_server: LiveServer, tmp_path: Path
+) -> None:
+    """QA round 12: a wrong published version could only be replaced by a higher one."""
+    good, _broken = _pack_zips(tmp_path)
+    _become_instructor(page, live_server)
+    _upload(page, live_server, good)
+    expect(page.locator("#published")).to_contain_text("tape-example 1.0.0", timeout=JOB_TIMEOUT_MS)
+    withdraw = page.locator("#versions tr.live").get_by_role("button", name="Withdraw")
+    page.set_viewport_size({"width": 390, "height": 844})  # the versions table scrolls alone:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391  # hidden header clipped
+    shoot(page, "phone-instructor-versions")
+    page.set_viewport_size({"width": 1280, "height": 860})
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    withdraw.click()
+    expect(page.locator("#versions tr.live")).to_contain_text("1.0.0")  # dismissed: still live
+    assert asked and "the pack is no longer offered" in asked[0]
+    page.once("dialog", lambda dialog: dialog.accept())
+    withdraw.click()
+    expect(page.locator("#withdrawn")).to_contain_text("tape-example 1.0.0")
+    expect(page.locator("#versions")).to_contain_text("withdrawn")
+    expect(page.locator("#versions tr.live")).to_have_count(0)
+    shoot(page, "instructor-version-withdrawn")

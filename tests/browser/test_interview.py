@@ -180,3 +180,46 @@ def test_time_up_sends_the_answer_on_screen(make_live_server: ServerFactory, pag
     first = page.locator(".glance tbody tr").first
     expect(first).not_to_contain_text("Not answered")
     shoot(page, "interview-report-time-up-answer-sent")
+
+
+DRAFT_KEYS = """() => Object.keys(localStorage).filter(k => k.startsWith("tapequiz:")).sort()"""
+
+
+def test_drafts_do_not_outlive_their_interview(make_live_server: ServerFactory, page: Page) -> None:
+    """QA round 12: explanations and code kept for a reload stayed in localStorage after the
+    interview ended (a shared lab computer kept every candidate's answers). Its report drops
+    them, moving on drops the answered question's, and any page drops an ended interview's."""
+    server = make_live_server(packs=FIXTURES)
+    page.goto(f"{server.url}/")
+    page.evaluate("""() => {
+        const keep = (key, text, ms) =>
+            localStorage.setItem(key, JSON.stringify({text, until: Date.now() + ms}));
+        localStorage.setItem("tapequiz:interview-draft:old:q1", "saved before end times");
+        keep("tapequiz:interview-draft:ended:q1", "its interview is over", -1000);
+        keep("tapequiz:interview-draft:running:q1", "another tab's interview", 600000);
+        localStorage.setItem("tapequiz:draft:7:q1", "practice code stays per question");
+    }""")
+    page.goto(f"{server.url}/interviews")
+    others = ["tapequiz:draft:7:q1", "tapequiz:interview-draft:running:q1"]
+    assert page.evaluate(DRAFT_KEYS) == others
+    page.get_by_label("45 minutes").check()
+    page.get_by_role("button", name="Start the interview").click()
+    _skip_to(page, "free-text")
+    key = page.locator("#answer-form").get_attribute("data-draft-key") or ""
+    page.get_by_label("Your explanation").fill("Only the tape records the forward pass.")
+    page.reload()
+    expect(page.get_by_label("Your explanation")).to_have_value(
+        "Only the tape records the forward pass."
+    )
+    assert key in page.evaluate(DRAFT_KEYS)
+    page.locator("#submit-answer").click()
+    expect(page.locator("#answer-form")).not_to_have_attribute("data-draft-key", key)
+    assert key not in page.evaluate(DRAFT_KEYS)  # answered: its draft is gone
+    _skip_to(page, "code")
+    page.evaluate("code => window.tapequizEditor.setValue(code)", "def train_step(): pass\n")
+    assert len(page.evaluate(DRAFT_KEYS)) == 3
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Finish the interview now").click()
+    expect(page.locator("#report-h")).to_be_visible()
+    assert page.evaluate(DRAFT_KEYS) == others
+    shoot(page, "interview-report-drafts-dropped")

@@ -39,7 +39,24 @@ def test_load_pack_accepts_good_pack() -> None:
 
 BROKEN = [
     # (file, old text, new text, expected line, expected message fragment)
-    ("mini-single.yaml", "    correct: true\n", "", 1, "exactly one correct choice"),
+    # QA round 12: these were reported at line 1; the line is the choices, or the second
+    # choice marked correct (its `correct:`), where the author has to look.
+    ("mini-single.yaml", "    correct: true\n", "", 11, "exactly one correct choice; none"),
+    (
+        "mini-single.yaml",
+        "    text: tf.Session\n",
+        "    text: tf.Session\n    correct: true\n",
+        16,
+        "choices: Value error, a single-choice question needs exactly one correct choice; "
+        "tape, session are all marked",
+    ),
+    (
+        "mini-predict.yaml",
+        "    text: The same gradient twice\n",
+        "    text: The same gradient twice\n    correct: true\n",
+        22,
+        "exactly one correct choice; runtime-error, same are all marked",
+    ),
     ("mini-single.yaml", "difficulty: easy", "difficulty: trivial", 5, "difficulty: Input should"),
     ("mini-single.yaml", "prompt: Which", "promt: Which", 4, "promt: Extra inputs are not"),
     ("mini-single.yaml", "prompt: Which", "promt: Which", 1, "prompt: Field required"),
@@ -55,7 +72,7 @@ BROKEN = [
         "    correct: true\n  - id: dense-kernel\n    text: A Dense layer's kernel\n"
         "    correct: true\n",
         "  - id: dense-kernel\n    text: A Dense layer's kernel\n",
-        1,
+        11,
         "at least one correct choice",
     ),
     ("mini-multi.yaml", "  - id: dense-kernel\n", "  - id: 7\n", 14, "id: Input should be"),

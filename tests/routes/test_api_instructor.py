@@ -179,3 +179,16 @@ def test_upload_with_an_overlong_version_is_refused_not_a_500(
     [detail] = response.json()["details"]
     assert detail.startswith("pack.yaml:8: version: String should have at most 32 characters")
     assert not (settings.data_dir / "packs" / "tape-example").exists()
+
+
+def test_upload_with_two_correct_single_choices_names_the_second_ones_line(
+    teacher: TestClient,
+) -> None:
+    """QA round 12: this was reported at line 1 of the file, far from the mistake."""
+    text = (EXAMPLE / "ex-what-records.yaml").read_text()
+    two = text.replace("    text: The optimizer\n", "    text: The optimizer\n    correct: true\n")
+    response = _upload(teacher, zip_folder(EXAMPLE, {"ex-what-records.yaml": two}))
+    assert response.status_code == 422
+    [detail] = response.json()["details"]
+    assert detail.startswith("ex-what-records.yaml:22: choices: ")
+    assert "exactly one correct choice; tape, optimizer are all marked" in detail

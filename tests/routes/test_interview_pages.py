@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -187,3 +188,46 @@ def test_answer_in_the_grace_after_the_deadline_ends_it_by_the_clock(
     assert report["scores"]["unreached"] >= 2
     assert [a["question_id"] for a in report["answers"]][:1] == [qid]
     assert "ended by the clock" in web.get(f"{url}/report").text
+
+
+INDENTED_ITEMS = """items:
+  - id: forward
+    text: "with tf.GradientTape() as tape:"
+  - id: loss
+    text: "    loss = loss_fn(y, model(x, training=True))"
+  - id: grads
+    text: "grads = tape.gradient(loss, model.trainable_variables)"
+  - id: apply
+    text: "optimizer.apply_gradients(zip(grads, model.trainable_variables))"
+"""
+
+
+def test_report_lists_ordered_code_lines_as_shown(tmp_path: Path, clock: FakeClock) -> None:
+    """QA round 12: an ordering answer of indented code lines was rendered as Markdown, so each
+    indented line became a code block under an empty bullet and the others lost their code
+    font, in both the candidate's answer and the model answer."""
+    packs = Path(shutil.copytree(FIXTURES, tmp_path / "packs"))
+    path = packs / PACK / "o-lines.yaml"
+    text = path.read_text()
+    path.write_text(text[: text.index("items:")] + INDENTED_ITEMS)
+    settings = Settings(
+        data_dir=tmp_path / "data", packs_dir=packs, sandbox_enabled=False,
+        secret_key="test-secret-key-not-for-production",
+    )  # fmt: skip
+    with TestClient(create_app(settings), follow_redirects=False) as web:
+        web.app.state.clock = clock  # type: ignore[attr-defined]
+        url = start(web, minutes=45)
+        for _ in range(20):
+            page = web.get(url).text
+            qid, qtype = current_question(page)
+            form = {"csrf_token": csrf(page), "question_id": qid, "question_type": qtype}
+            if qid == "o-lines":
+                order = ["forward", "loss", "grads", "apply"]
+                assert web.post(f"{url}/answer", data={**form, "order": order}).status_code == 303
+                break
+            assert web.post(f"{url}/answer", data={**form, "skip": "1"}).status_code == 303
+        web.post(f"{url}/finish", data={"csrf_token": csrf(page)})
+        report = web.get(f"{url}/report").text
+    indented = "<li><code>    loss = loss_fn(y, model(x, training=True))</code></li>"
+    assert report.count(indented) == 2  # the answer and the model answer
+    assert "<li></li>" not in report and "<li>\n<pre>" not in report

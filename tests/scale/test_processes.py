@@ -15,6 +15,7 @@ from sqlmodel import Session
 from app.config import Settings
 from app.db import make_engine
 from app.models.publishing import PackVersion
+from app.models.users import utcnow
 from app.packs.catalog import Catalog
 from app.processes import (
     DeploymentError,
@@ -88,3 +89,22 @@ def test_publish_elsewhere_reloads_the_catalog(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     assert "mini-single" in installed[0].questions
+
+
+def test_withdrawal_changes_the_publish_stamp(tmp_path: Path) -> None:
+    """Other processes reload their catalog when the stamp changes: a withdrawal (QA round 12)
+    adds no row, so the stamp counts withdrawn versions too."""
+    settings = Settings(data_dir=tmp_path, packs_dir=tmp_path / "none")
+    engine = make_engine(settings)
+    upgrade_once(engine, settings)
+    with Session(engine) as session:
+        session.add(PackVersion(pack_id="mini", version="0.1.0", title="Mini"))
+        session.commit()
+    before = publish_stamp(engine)
+    with Session(engine) as session:
+        row = session.get(PackVersion, 1)
+        assert row is not None
+        row.withdrawn_at = utcnow()
+        session.add(row)
+        session.commit()
+    assert publish_stamp(engine) != before

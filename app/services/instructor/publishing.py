@@ -32,6 +32,7 @@ from app.services.instructor.publication_queue import Turn, one_publication
 from app.services.instructor.selftest import SelfTestReport, has_code, run_selftest
 
 VERSION = re.compile(r"^\d+\.\d+\.\d+$")
+KEPT = re.compile(r"^\d+\.\d+\.\d+(\.withdrawn)?$")  # every version folder, withdrawn too
 
 
 @dataclass(frozen=True)
@@ -247,17 +248,26 @@ def question_at_version(
         raise NotFound("no such question version")  # ids come from URLs: never build odd paths
     folders = [item.file.parent for item in [catalog.questions.get(question_id)] if item]
     for pack_dir in published_root(settings).iterdir() if published_root(settings).is_dir() else []:
-        folders += sorted(v for v in pack_dir.iterdir() if v.is_dir() and VERSION.match(v.name))
+        folders += sorted(v for v in pack_dir.iterdir() if v.is_dir() and KEPT.match(v.name))
     found, text = [], ""
     for folder in folders:
         path = folder / f"{question_id}.yaml"
         if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest()[:12] == version:
-            found.append(folder.name if VERSION.match(folder.name) else "built-in")
+            found.append(_label(folder.name))
             text = path.read_text(encoding="utf-8")
     if not found:
         raise NotFound(f"no kept version {version[:16]!r} of question {question_id[:80]!r}")
     return QuestionVersion(question_id, version, sorted(set(found), key=_order), text)
 
 
+def _label(folder: str) -> str:
+    if VERSION.match(folder):
+        return folder
+    if KEPT.match(folder):  # withdrawn: kept so attempts graded against it stay readable
+        return folder.replace(".withdrawn", " (withdrawn)")
+    return "built-in"
+
+
 def _order(label: str) -> tuple[int, ...]:
-    return version_key(label) if VERSION.match(label) else (-1,)
+    number = label.split(" ")[0]
+    return version_key(number) if VERSION.match(number) else (-1,)

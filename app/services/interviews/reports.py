@@ -32,7 +32,7 @@ from app.schemas import FeedbackItem
 from app.services.interviews import signals
 from app.services.interviews.flags import TELLS, find_red_flags
 from app.services.interviews.plans import related
-from app.services.practice.answer_text import option_texts
+from app.services.practice.answer_text import answer_items, option_texts
 from app.services.progress.misconceptions import without_scenario_ids
 
 TYPE_WEIGHTS = {"free-text": 2.0, "code": 3.0, "code-fix": 3.0}
@@ -106,6 +106,10 @@ def report_answer(row: InterviewAnswer, item: LoadedQuestion | None) -> ReportAn
         grading_error=row.grading_error,
         seconds=seconds_taken(row),
         solution=solution_of(q) if q else None,
+        # Items may be indented code lines: as Markdown list items they became code blocks
+        # under empty bullets, so the page lists them as they were shown.
+        answer_items=answer_items(item, row.answer) if isinstance(q, Ordering) else [],
+        model_items=[i.text for i in q.items] if isinstance(q, Ordering) else [],
     )
 
 

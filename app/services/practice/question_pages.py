@@ -96,7 +96,8 @@ def load(
     item = sessions.current_question(catalog, quiz)
     # The rare write and the code question's read go through ORM sessions on this same
     # connection: a page never holds two of the pool's connections at once.
-    if item is not None and quiz.shown_at is None:
+    moved = item is not None and item.question.id != quiz.question_ids[quiz.position]
+    if item is not None and (quiz.shown_at is None or moved):  # moved: one was withdrawn
         with Session(bind=conn, expire_on_commit=False) as session:
             quiz, item = sessions.show_current(session, catalog, user=user, session_id=session_id)
     previous = None

@@ -90,7 +90,9 @@ def start_session(
 def start_review(session: Session, catalog: Catalog, *, user: User, count: int = 20) -> QuizSession:
     """A session over the questions FSRS says are due (missed ones come back first)."""
     assert user.id is not None
-    due = reviews.due_question_ids(session, user_id=user.id, limit=MAX_COUNT * 4)
+    due = reviews.due_question_ids(
+        session, user_id=user.id, limit=MAX_COUNT * 4, served=catalog.questions
+    )
     ids = [q for q in due if q in catalog.questions][: max(1, min(count, MAX_COUNT))]
     if not ids:
         raise Conflict("nothing is due for review yet; practise a few questions first")
@@ -124,9 +126,37 @@ def get_session(session: Session, *, user: User, session_id: int) -> QuizSession
 
 
 def current_question(catalog: Catalog, quiz: QuizSession) -> LoadedQuestion | None:
-    if quiz.finished_at is not None or quiz.position >= len(quiz.question_ids):
+    """The question to answer now: the first still served from the cursor on. A question
+    withdrawn (or dropped by a newer pack version) since the session began is passed over,
+    unanswered; `skip_unserved` moves the cursor past it for good."""
+    if quiz.finished_at is not None:
         return None
-    return questions.find_question(catalog, quiz.question_ids[quiz.position])
+    for question_id in quiz.question_ids[quiz.position :]:
+        item = catalog.questions.get(question_id)
+        if item is not None:
+            return item
+    return None
+
+
+def skip_unserved(session: Session, catalog: Catalog, quiz: QuizSession) -> None:
+    """Move the cursor past questions no longer served (one conditional UPDATE, as answers do)."""
+    ids, position = quiz.question_ids, quiz.position
+    while (
+        quiz.finished_at is None and position < len(ids) and ids[position] not in catalog.questions
+    ):
+        position += 1
+    if position == quiz.position:
+        return
+    values: dict[str, object] = {"position": position, "hints_shown": 0, "shown_at": None}
+    if position >= len(ids):
+        values["finished_at"] = utcnow()
+    session.execute(
+        update(QuizSession)
+        .where(col(QuizSession.id) == quiz.id, col(QuizSession.position) == quiz.position)
+        .values(**values)
+    )
+    session.commit()
+    session.refresh(quiz)
 
 
 def show_current(
@@ -134,6 +164,7 @@ def show_current(
 ) -> tuple[QuizSession, LoadedQuestion | None]:
     """The session and its current question, starting the answer clock on first display."""
     quiz = get_session(session, user=user, session_id=session_id)
+    skip_unserved(session, catalog, quiz)
     item = current_question(catalog, quiz)
     if item is not None and quiz.shown_at is None:
         quiz.shown_at = utcnow()
@@ -185,6 +216,7 @@ async def answer_current(
     submit or a stale tab must not answer the next question with this answer.
     """
     quiz = get_session(session, user=user, session_id=session_id)
+    skip_unserved(session, catalog, quiz)
     item = current_question(catalog, quiz)
     if item is None:
         raise Conflict("this session is finished; start a new one")

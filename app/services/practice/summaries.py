@@ -220,5 +220,5 @@ def summarize_session(
             Count(key=t, title=misconceptions.label(catalog, t), count=n)
             for t, n in seen.most_common()
         ],
-        reviews_due=reviews.due_count(session, user_id=user.id),
+        reviews_due=reviews.due_count(session, user_id=user.id, served=catalog.questions),
     )

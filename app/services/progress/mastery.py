@@ -121,8 +121,8 @@ def progress_of(session: Session, catalog: Catalog, *, user: User) -> ProgressVi
         attempts=len(attempts),
         correct=sum(a.verdict == "correct" for a in attempts),
         questions_seen=len({a.question_id for a in attempts}),
-        reviews_due=reviews.due_count(session, user_id=user.id),
-        next_review=reviews.next_due(session, user_id=user.id),
+        reviews_due=reviews.due_count(session, user_id=user.id, served=catalog.questions),
+        next_review=reviews.next_due(session, user_id=user.id, served=catalog.questions),
         topics=topic_mastery(catalog, attempts),
         misconceptions=misconception_trends(catalog, attempts),
     )

@@ -7,10 +7,12 @@ Again) and keeps each card in a `ReviewState` row.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from fsrs import Card, Rating, Scheduler, State
+from sqlalchemy import ColumnElement
 from sqlmodel import Session, col, func, select
 
 from app.clock import as_utc
@@ -71,28 +73,51 @@ def schedule(
     return row
 
 
+def _cards(user_id: int, served: Collection[str] | None) -> list[ColumnElement[bool]]:
+    """The user's cards, of the questions still served when `served` is given: a question
+    withdrawn (or dropped by a newer pack version) keeps its card but is neither due nor
+    counted, so the counts agree with the queue a learner can actually start."""
+    found: list[ColumnElement[bool]] = [col(ReviewState.user_id) == user_id]
+    if served is not None:
+        found.append(col(ReviewState.question_id).in_(list(served)))
+    return found
+
+
 def due_question_ids(
-    session: Session, *, user_id: int, now: datetime | None = None, limit: int = 50
+    session: Session,
+    *,
+    user_id: int,
+    now: datetime | None = None,
+    limit: int = 50,
+    served: Collection[str] | None = None,
 ) -> list[str]:
     """Questions due for review, most overdue first."""
     query = (
         select(ReviewState.question_id)
-        .where(ReviewState.user_id == user_id, ReviewState.due <= (now or utcnow()) + LEARN_AHEAD)
+        .where(*_cards(user_id, served), ReviewState.due <= (now or utcnow()) + LEARN_AHEAD)
         .order_by(col(ReviewState.due))
         .limit(limit)
     )
     return list(session.exec(query).all())
 
 
-def due_count(session: Session, *, user_id: int, now: datetime | None = None) -> int:
+def due_count(
+    session: Session,
+    *,
+    user_id: int,
+    now: datetime | None = None,
+    served: Collection[str] | None = None,
+) -> int:
     query = select(func.count()).where(
-        ReviewState.user_id == user_id, ReviewState.due <= (now or utcnow()) + LEARN_AHEAD
+        *_cards(user_id, served), ReviewState.due <= (now or utcnow()) + LEARN_AHEAD
     )
     return int(session.exec(query).one())
 
 
-def next_due(session: Session, *, user_id: int) -> datetime | None:
-    query = select(func.min(ReviewState.due)).where(ReviewState.user_id == user_id)
+def next_due(
+    session: Session, *, user_id: int, served: Collection[str] | None = None
+) -> datetime | None:
+    query = select(func.min(ReviewState.due)).where(*_cards(user_id, served))
     return session.exec(query).one()
 
 
@@ -106,9 +131,15 @@ class Forecast:
     upcoming: list[tuple[str, datetime, float]]  # (question id, due, interval in days)
 
 
-def forecast(session: Session, *, user_id: int, now: datetime | None = None) -> Forecast:
+def forecast(
+    session: Session,
+    *,
+    user_id: int,
+    now: datetime | None = None,
+    served: Collection[str] | None = None,
+) -> Forecast:
     moment = now or utcnow()
-    rows = list(session.exec(select(ReviewState).where(ReviewState.user_id == user_id)).all())
+    rows = list(session.exec(select(ReviewState).where(*_cards(user_id, served))).all())
     dues = [(r, as_utc(r.due)) for r in rows if r.due is not None]
     soon = sorted((d, r) for r, d in dues if d > moment + LEARN_AHEAD)
     return Forecast(

@@ -125,3 +125,26 @@ def test_double_submit_409_says_where_the_session_is(web: TestClient) -> None:
     assert again.json()["details"] == [
         {"session_id": sid, "position": 1, "total": 2, "question_id": "mini-tf", "finished": False}
     ]
+
+
+@pytest.mark.parametrize(
+    ("body", "requested"),
+    [
+        ({"question_ids": None, "pack": "mini", "count": 30}, 30),  # the pack has fewer
+        ({"question_ids": ["mini-single", "mini-single", "mini-tf"]}, 2),  # distinct ids
+        ({"question_ids": None, "type": "single-choice", "count": 1}, 1),
+    ],
+)
+def test_start_reports_questions_asked_for_beside_total(
+    web: TestClient, body: dict[str, object], requested: int
+) -> None:
+    started = start(web, **body)
+    assert started["requested"] == requested
+    assert started["total"] == min(requested, len(web.get("/api/questions?pack=mini").json()))
+
+
+def test_start_in_review_mode_reports_count_asked_for(web: TestClient) -> None:
+    sid = start(web)["id"]
+    web.post(f"/api/sessions/{sid}/answers", json={"answer": "session"})
+    review = start(web, mode="review", count=5)
+    assert (review["requested"], review["total"]) == (5, 1)

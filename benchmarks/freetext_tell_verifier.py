@@ -378,7 +378,7 @@ def main() -> None:
     parser.add_argument("--model-dir", type=Path, default=Path("/tmp/x/minilm"))
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--max-train", type=int, default=3000)
-    parser.add_argument("--eval-negatives", type=int, default=1200)
+    parser.add_argument("--eval-negatives", type=int, default=1000)
     parser.add_argument("--lr", type=float, default=4e-5, help="upper layers (head: 25x)")
     parser.add_argument("--cost-only", action="store_true", help="inference cost, no training")
     parser.add_argument("--no-statements", action="store_true", help="answers only")

@@ -129,72 +129,183 @@ TRUE: dict[str, list[str]] = {
 
 WRONG: dict[str, list[tuple[str, str]]] = {
     "no-zero-grad": [
-        ("Call optimizer.zero_grad() right before tape.gradient, otherwise the last step's gradients get added in.", "needs-zero-grad"),
-        ("I'm fairly sure the tape keeps adding up gradients between steps, so you reset it every iteration.", "tape-accumulates"),
-        ("No need, apply_gradients zeroes the gradients for you after it applies them.", "optimizer-clears-grads"),
-        ("tape.gradient writes the gradients onto each variable, same as .grad in PyTorch.", "grads-stored-on-variables"),
-        ("TF need no zero_grad because tf.function graphs are stateless, zero_grad is only eager thing.", "graph-mode-explains-no-zero-grad"),
+        (
+            "Call optimizer.zero_grad() right before tape.gradient, otherwise the last step's gradients get added in.",
+            "needs-zero-grad",
+        ),
+        (
+            "I'm fairly sure the tape keeps adding up gradients between steps, so you reset it every iteration.",
+            "tape-accumulates",
+        ),
+        (
+            "No need, apply_gradients zeroes the gradients for you after it applies them.",
+            "optimizer-clears-grads",
+        ),
+        (
+            "tape.gradient writes the gradients onto each variable, same as .grad in PyTorch.",
+            "grads-stored-on-variables",
+        ),
+        (
+            "TF need no zero_grad because tf.function graphs are stateless, zero_grad is only eager thing.",
+            "graph-mode-explains-no-zero-grad",
+        ),
     ],
     "gradient-vs-apply": [
-        ("tape.gradient updates the weights with the gradients; apply_gradients just records them for logging.", "gradient-updates-weights"),
-        ("apply_gradients returns the new weights and you assign them back to the model yourself.", "apply-returns-new-weights"),
-        ("apply_gradients computes the gradients from the loss and then applies them.", "apply-computes-gradients"),
+        (
+            "tape.gradient updates the weights with the gradients; apply_gradients just records them for logging.",
+            "gradient-updates-weights",
+        ),
+        (
+            "apply_gradients returns the new weights and you assign them back to the model yourself.",
+            "apply-returns-new-weights",
+        ),
+        (
+            "apply_gradients computes the gradients from the loss and then applies them.",
+            "apply-computes-gradients",
+        ),
         ("The weights get updated when the tape's with block exits.", "update-at-tape-exit"),
-        ("apply_gradients is basically a plain SGD step, the momentum only happens in minimize().", "apply-ignores-optimizer-rule"),
+        (
+            "apply_gradients is basically a plain SGD step, the momentum only happens in minimize().",
+            "apply-ignores-optimizer-rule",
+        ),
     ],
     "why-none-gradients": [
-        ("You forgot tape.watch on the trainable variables; the tape doesn't watch variables automatically.", "must-watch-variables"),
+        (
+            "You forgot tape.watch on the trainable variables; the tape doesn't watch variables automatically.",
+            "must-watch-variables",
+        ),
         ("Call tape.watch(loss) and the gradients will show up.", "watch-loss-fixes-none"),
-        ("The gradients are None until apply_gradients has run once, it's normal on the first step.", "none-before-first-step"),
-        ("The model must be compiled with model.compile before tape.gradient returns gradients.", "needs-compile-for-gradients"),
-        ("It is fine to compute the loss after the with block, the tape still sees it.", "loss-outside-is-fine"),
+        (
+            "The gradients are None until apply_gradients has run once, it's normal on the first step.",
+            "none-before-first-step",
+        ),
+        (
+            "The model must be compiled with model.compile before tape.gradient returns gradients.",
+            "needs-compile-for-gradients",
+        ),
+        (
+            "It is fine to compute the loss after the with block, the tape still sees it.",
+            "loss-outside-is-fine",
+        ),
     ],
     "numpy-inside-tape": [
-        ("The tape records the NumPy operations too, so the gradients are fine.", "numpy-is-recorded"),
+        (
+            "The tape records the NumPy operations too, so the gradients are fine.",
+            "numpy-is-recorded",
+        ),
         ("Calling .numpy() inside a tape raises an error right away.", "numpy-raises-error"),
-        ("Every variable in the model gets None, including the layers after the numpy step.", "numpy-kills-all-gradients"),
-        ("You get zero gradients rather than None, because the numpy step breaks the chain.", "numpy-gives-zero-gradients"),
-        ("Call tape.watch on the new tensor and it reconnects to the earlier layers.", "watch-reattaches-history"),
+        (
+            "Every variable in the model gets None, including the layers after the numpy step.",
+            "numpy-kills-all-gradients",
+        ),
+        (
+            "You get zero gradients rather than None, because the numpy step breaks the chain.",
+            "numpy-gives-zero-gradients",
+        ),
+        (
+            "Call tape.watch on the new tensor and it reconnects to the earlier layers.",
+            "watch-reattaches-history",
+        ),
     ],
     "persistent-tape": [
-        ("The first tape.gradient call consumes the loss tensor, so you recompute the forward pass for the second loss.", "gradient-consumes-target"),
-        ("A persistent tape costs nothing extra, you never need to delete it.", "persistent-is-free"),
-        ("Create one persistent tape before the training loop and reuse it every step.", "persistent-spans-steps"),
+        (
+            "The first tape.gradient call consumes the loss tensor, so you recompute the forward pass for the second loss.",
+            "gradient-consumes-target",
+        ),
+        (
+            "A persistent tape costs nothing extra, you never need to delete it.",
+            "persistent-is-free",
+        ),
+        (
+            "Create one persistent tape before the training loop and reuse it every step.",
+            "persistent-spans-steps",
+        ),
         ("When you're done, call tape.close() to release it.", "tape-close-method"),
-        ("The second call fails because the second loss isn't watched; tape.watch(loss2) fixes it.", "target-must-be-watched"),
+        (
+            "The second call fails because the second loss isn't watched; tape.watch(loss2) fixes it.",
+            "target-must-be-watched",
+        ),
     ],
     "higher-order-derivatives": [
-        ("Just call tape.gradient twice on the same tape: first for dy/dx, then on that result for d2y/dx2.", "gradient-twice-same-tape"),
-        ("Setting persistent=True is what gives you the second derivative.", "persistent-gives-second-order"),
-        ("Take the first derivative after the outer block has closed, then call outer.gradient on it.", "gradient-outside-outer-tape"),
-        ("The outer tape computes the first derivative and the inner tape computes the second.", "nesting-order-reversed"),
+        (
+            "Just call tape.gradient twice on the same tape: first for dy/dx, then on that result for d2y/dx2.",
+            "gradient-twice-same-tape",
+        ),
+        (
+            "Setting persistent=True is what gives you the second derivative.",
+            "persistent-gives-second-order",
+        ),
+        (
+            "Take the first derivative after the outer block has closed, then call outer.gradient on it.",
+            "gradient-outside-outer-tape",
+        ),
+        (
+            "The outer tape computes the first derivative and the inner tape computes the second.",
+            "nesting-order-reversed",
+        ),
         ("You pass order=2 to tape.gradient.", "gradient-order-argument"),
     ],
     "tf-function-speedup": [
         ("tf.function is what moves the computation onto the GPU.", "tf-function-uses-gpu"),
         ("Big models gain the most from tf.function.", "big-models-gain-most"),
         ("tf.function compiles everything with XLA by default.", "tf-function-is-xla"),
-        ("tf.function caches the gradients, so later steps get the backward pass almost for free.", "graph-caches-gradients"),
+        (
+            "tf.function caches the gradients, so later steps get the backward pass almost for free.",
+            "graph-caches-gradients",
+        ),
     ],
     "trainable-vs-all-variables": [
         ("Passing model.variables is fine, it is the same list anyway.", "variables-are-the-same"),
-        ("model.variables includes the optimizer's Adam moments and its iteration counter.", "variables-include-optimizer-slots"),
-        ("If you passed the BN moving mean, gradient descent would move it with real gradients.", "bn-stats-get-gradients"),
+        (
+            "model.variables includes the optimizer's Adam moments and its iteration counter.",
+            "variables-include-optimizer-slots",
+        ),
+        (
+            "If you passed the BN moving mean, gradient descent would move it with real gradients.",
+            "bn-stats-get-gradients",
+        ),
         ("apply_gradients crashes when it gets a None gradient.", "none-gradient-crashes-apply"),
     ],
     "training-flag": [
-        ("training=True is what makes the tape record the gradients.", "training-flag-enables-gradients"),
-        ("Inside a GradientTape Keras sets training=True automatically, so leaving it out changes nothing.", "training-auto-detected-in-tape"),
+        (
+            "training=True is what makes the tape record the gradients.",
+            "training-flag-enables-gradients",
+        ),
+        (
+            "Inside a GradientTape Keras sets training=True automatically, so leaving it out changes nothing.",
+            "training-auto-detected-in-tape",
+        ),
         ("Without training=True the model doesn't learn at all.", "missing-flag-stops-learning"),
-        ("BatchNorm's moving averages are updated by the optimizer in apply_gradients.", "bn-stats-updated-by-optimizer"),
-        ("training=True works like model.train(): it stays in training mode until you switch it back.", "training-flag-is-persistent-mode"),
+        (
+            "BatchNorm's moving averages are updated by the optimizer in apply_gradients.",
+            "bn-stats-updated-by-optimizer",
+        ),
+        (
+            "training=True works like model.train(): it stays in training mode until you switch it back.",
+            "training-flag-is-persistent-mode",
+        ),
     ],
     "gradient-accumulation": [
-        ("Apply the gradients after every micro-batch with a quarter of the learning rate.", "apply-every-micro-batch"),
-        ("Keep one tape open across all four micro-batches and call gradient at the end.", "single-tape-over-micro-batches"),
-        ("TensorFlow accumulates the gradients automatically if you don't reset them.", "tf-accumulates-automatically"),
-        ("Just sum the four gradients of the mean losses; that is exactly the batch-256 gradient.", "summed-gradients-equal-big-batch"),
-        ("Accumulation also gives BatchNorm the statistics of all 256 examples.", "accumulation-matches-batchnorm"),
+        (
+            "Apply the gradients after every micro-batch with a quarter of the learning rate.",
+            "apply-every-micro-batch",
+        ),
+        (
+            "Keep one tape open across all four micro-batches and call gradient at the end.",
+            "single-tape-over-micro-batches",
+        ),
+        (
+            "TensorFlow accumulates the gradients automatically if you don't reset them.",
+            "tf-accumulates-automatically",
+        ),
+        (
+            "Just sum the four gradients of the mean losses; that is exactly the batch-256 gradient.",
+            "summed-gradients-equal-big-batch",
+        ),
+        (
+            "Accumulation also gives BatchNorm the statistics of all 256 examples.",
+            "accumulation-matches-batchnorm",
+        ),
     ],
 }
 

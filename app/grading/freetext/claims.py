@@ -46,7 +46,10 @@ CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
 # None, not 0") is the alternative being ruled out, so it fills no role (round 4).
 # Round 9: as is a word right after "rather than" / "instead of" ("None rather than zero").
 _CONTRASTED = re.compile(
-    r"[(,;:\u2014]\s*not\s+$|\b(?:rather\s+than|instead\s+of)\s+(?:an?\s+|the\s+)?$",
+    r"[(,;:\u2014]\s*not\s+$|\b(?:rather\s+than|instead\s+of)\s+(?:an?\s+|the\s+)?$"
+    # round 12: "None (no path, which is different from 0)"
+    r"|\b(?:different|distinct)\s+(?:from|to|than)\s+(?:an?\s+|the\s+)?$"
+    r"|\b(?:as\s+opposed\s+to|not\s+the\s+same\s+as)\s+(?:an?\s+|the\s+)?$",
     re.IGNORECASE,
 )
 _NON_PREFIX = re.compile(r"\bnon-?$", re.IGNORECASE)

@@ -32,6 +32,7 @@ from app.grading.freetext.polarity import (
     judged_false_alone,
     softly_denied,
 )
+from app.grading.freetext.subjects import object_of_verb
 
 _NEW_SUBJECT = re.compile(
     r"\s*(?:(?:once|when|after|before|if|as\s+soon\s+as|in)\s+)?(?:the\s+)?(?:apply_gradients|optimizer|tape\.gradient|tensorflow|tf|pytorch|torch|keras"
@@ -331,6 +332,7 @@ def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: st
         or in_counterfactual_consequence(masked, start, end, written)
         or denial_left_behind(masked, start, end)
         or avoided(masked, start, end, match.re.pattern)
+        or object_of_verb(masked, start, end, match.re.pattern)
     )
     partial_word = _inside_argument(text, masked, match.end())
     return Hit(match.group(), unit.text, affirmed, foreign, conditional, partial_word)

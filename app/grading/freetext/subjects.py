@@ -1,0 +1,112 @@
+"""Whether a match starts where its statement's subject stands.
+
+A tell is a claim about something (the tape, tape.gradient, model.variables), and its
+phrasing starts with that subject: "each ~ updates ~ variable", "tape ~ sums ~ gradients",
+"it ~ compiles ~ XLA". When the words it starts on are the object of a verb in the same
+clause ("The optimizer takes **each** (gradient, variable) pair and updates the variable",
+"Do one **tape** per micro-batch, sum the gradients", "TF can optimise **it** ... and
+optionally compile with XLA"), the statement's subject is someone else and the tell is not
+stated. Round 12 (issue 14): such a hit names no tell; it still credits a concept.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from lemminflect import getAllLemmas
+
+from app.grading.freetext.phrasings import _clause_start
+from app.packs.rubric import GAP_REGEX
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words that open a noun phrase: a determiner, a quantifier or a possessive.
+_DETERMINERS = _words(
+    "the a an one each every its their your our his her my this these those all both two "
+    "some any most many few several other such"
+)
+# Words a statement's subject may be on its own: a pronoun, a quantifier, "also" (a
+# phrasing's stand-in for "it also ...").
+_STANDALONE = frozenset({"it", "they", "them", "everything", "also", "each", "both", "all"})
+# Verbs that take a whole statement as their object ("I think the tape ...", "you'll see
+# it accumulates", "make it ..."), and "be" / "have", whose complement is no object: what
+# follows them may be a statement with its own subject.
+_CLAUSE_VERBS = _words(
+    "think believe guess know say tell assume suppose mean feel reckon hear read see find "
+    "note notice recall remember suspect bet expect hope claim argue understand learn "
+    "realise realize seem sound look show prove imagine doubt worry agree confirm check "
+    "ensure verify make let be have"
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+
+
+def object_of_verb(masked: str, start: int, end: int, pattern: str) -> bool:
+    """Whether the match `start:end` begins as the object of a verb in its own clause, so
+    the statement's subject is another (the verb's subject, or the reader of an
+    imperative). A match that opens on a pronoun or quantifier the phrasing has as its
+    whole first role ("it ~ compiles", "each ~ updates") is read so wherever it ends; one
+    that opens on a noun phrase ("one tape", "both losses") only when it runs on into an
+    imperative: "Take the first derivative after the outer block" and "Pass both losses in
+    a list" are statements whose verbs are "take" and "pass"."""
+    words = [w.lower() for w in _WORD.findall(masked, _clause_start(masked, start), start)]
+    if not _opens_subject(masked, start, end, pattern, words[-1:]):
+        return False
+    while words and words[-1] in _DETERMINERS:
+        words.pop()
+    before = words[-2] if len(words) > 1 else ""
+    return bool(words) and _is_verb(words[-1]) and before not in _DETERMINERS | _PREPOSITIONS
+
+
+def _opens_subject(masked: str, start: int, end: int, pattern: str, last: list[str]) -> bool:
+    """Whether the match opens where a subject would stand: on a pronoun or quantifier
+    that is the phrasing's whole first role, or on a noun phrase (`last` is the word
+    before it) that runs on into an imperative."""
+    first = _WORD.match(masked, start)
+    if first is None:
+        return False
+    word = first.group().lower()
+    if _stands_alone(word, pattern):
+        return True
+    noun_phrase = word in _DETERMINERS or (bool(last) and last[0] in _DETERMINERS)
+    return noun_phrase and _runs_into_imperative(masked, start, end)
+
+
+def _stands_alone(word: str, pattern: str) -> bool:
+    """Whether a pronoun or quantifier is the phrasing's whole first role (its subject)."""
+    if word not in _STANDALONE:
+        return False
+    role = pattern.partition(GAP_REGEX)[0]
+    return re.fullmatch(role, word, re.IGNORECASE) is not None
+
+
+def _runs_into_imperative(masked: str, start: int, end: int) -> bool:
+    """Whether the match runs on into a clause with no subject of its own, an imperative
+    ("Do one tape per micro-batch, sum the gradients"): one with a subject ("You create the
+    tape with persistent=True, so it keeps the gradients") states its own claim."""
+    clause = _clause_start(masked, end, inclusive=False)
+    if clause <= start:
+        return False
+    words = [w.lower() for w in _WORD.findall(masked, clause, end)]
+    while words and words[0] in _LINKS:
+        words.pop(0)
+    return bool(words) and words[0] not in _STANDALONE and _is_verb(words[0])
+
+
+_LINKS = frozenset({"and", "then", "just", "also"})
+_PREPOSITIONS = _words("of in on for with by per to at from into")
+
+
+@lru_cache(maxsize=4096)
+def _is_verb(word: str) -> bool:
+    """A word English reads as a verb here: lemminflect knows it as a verb (or an
+    auxiliary such as "can", "would") and not as an adjective or adverb, and it does not
+    take a clause as its object."""
+    readings = getAllLemmas(word)
+    if not ({"VERB", "AUX"} & readings.keys()) or {"ADJ", "ADV"} & readings.keys():
+        return False
+    lemmas = {lemma.lower() for forms in readings.values() for lemma in forms}
+    return not lemmas & _CLAUSE_VERBS

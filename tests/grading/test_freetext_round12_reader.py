@@ -73,3 +73,51 @@ KEYWORD_PROSE_TRUE = [
 @pytest.mark.parametrize(("qid", "text"), KEYWORD_PROSE_TRUE)
 def test_a_keyword_led_prose_answer_reads_its_denials(qid: str, text: str) -> None:
     assert _tells(qid, text) == []
+
+
+# 4. A claim whose fix follows "and the" + a new subject.
+SPLIT_WRONG = [
+    (
+        "why-none-gradients",
+        "unconnected-zero-fixes",
+        "Pass unconnected_gradients=tf.UnconnectedGradients.ZERO and the None gradients are fixed.",
+    ),
+    (
+        "why-none-gradients",
+        "unconnected-zero-fixes",
+        "Set unconnected_gradients to ZERO and the problem is solved.",
+    ),
+]
+SPLIT_WRONG_HELD = [
+    (
+        "numpy-inside-tape",
+        "unconnected-zero-fixes",
+        "Just add unconnected_gradients=tf.UnconnectedGradients.ZERO and the error is fixed.",
+    ),
+]
+SPLIT_TRUE = [
+    (
+        "why-none-gradients",
+        "Pass unconnected_gradients=ZERO and the None gradients become zeros, but the variables are still disconnected.",
+    ),
+    (
+        "why-none-gradients",
+        "Compute the loss inside the tape and the None gradients are fixed; unconnected_gradients=ZERO would only hide them.",
+    ),
+]
+SPLIT_TRUE_HELD = [
+    (
+        "why-none-gradients",
+        "With unconnected_gradients=ZERO the Nones become zeros and the weights still learn nothing, so nothing is fixed.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("qid", "tag", "text"), SPLIT_WRONG + SPLIT_WRONG_HELD)
+def test_a_claim_split_by_and_the_is_read(qid: str, tag: str, text: str) -> None:
+    assert tag in _tells(qid, text)
+
+
+@pytest.mark.parametrize(("qid", "text"), SPLIT_TRUE + SPLIT_TRUE_HELD)
+def test_a_true_statement_split_by_and_the_names_no_tell(qid: str, text: str) -> None:
+    assert _tells(qid, text) == []

@@ -10,13 +10,18 @@ from __future__ import annotations
 import pytest
 
 from app.grading.freetext import grade_freetext
-from app.grading.freetext.normalise import normalise
+from app.grading.freetext.normalise import clean, normalise
 from tests.grading.core_questions import question
 
 
 def _tells(qid: str, text: str) -> list[str]:
     result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
     return list(result.misconceptions)
+
+
+def _concepts(qid: str, text: str) -> list[str]:
+    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
+    return list(result.details["concepts_found"])
 
 
 # 1. A line that starts with a Python keyword is code only if it is Python.
@@ -121,3 +126,107 @@ def test_a_claim_split_by_and_the_is_read(qid: str, tag: str, text: str) -> None
 @pytest.mark.parametrize(("qid", "text"), SPLIT_TRUE + SPLIT_TRUE_HELD)
 def test_a_true_statement_split_by_and_the_names_no_tell(qid: str, text: str) -> None:
     assert _tells(qid, text) == []
+
+
+# 2. "zero gradient(s)" is the API only where the words name it.
+ZERO_AS_WORDS = [
+    "None is not a zero gradient: a zero gradient means the path exists but the slope is 0.",
+    "With unconnected_gradients=ZERO you get zero gradients instead of None.",
+    "Frozen layers just get zero gradients.",
+    "Applying zero gradients does nothing to the weights.",
+]
+ZERO_AS_API = [
+    ("Call zero grad at the start of each step.", "Call zero_grad at the start of each step."),
+    ("optimizer.zero-grad() clears .grad", "optimizer.zero_grad() clears .grad"),
+    ("use zerograd first", "use zero_grad first"),
+    ("call optimizer.zero grad() first", "call optimizer.zero_grad() first"),
+]
+
+
+@pytest.mark.parametrize("text", ZERO_AS_WORDS)
+def test_zero_gradients_as_words_stay_words(text: str) -> None:
+    assert "zero_grad" not in clean(text)[0]
+
+
+@pytest.mark.parametrize(("text", "expected"), ZERO_AS_API)
+def test_zero_grad_spellings_name_the_api(text: str, expected: str) -> None:
+    assert clean(text)[0] == expected
+
+
+ZERO_TRUE = [
+    # "zero gradients are not the same as reset gradients" is no denial of zero_grad.
+    (
+        "no-zero-grad",
+        "If a gradient is zero the step does nothing; zero gradients are not the same as reset gradients.",
+        "not-needed",
+    ),
+]
+
+
+@pytest.mark.parametrize(("qid", "text", "concept"), ZERO_TRUE)
+def test_zero_gradients_as_words_earn_no_zero_grad_credit(
+    qid: str, text: str, concept: str
+) -> None:
+    assert concept not in _concepts(qid, text)
+
+
+ZERO_WRONG = [
+    ("no-zero-grad", "You need to zero gradients before each step.", "needs-zero-grad"),
+    ("no-zero-grad", "Call zero grad at the start of each step.", "needs-zero-grad"),
+    ("no-zero-grad", "You must zero the gradients each step or they pile up.", "needs-zero-grad"),
+]
+ZERO_WRONG_HELD = [
+    (
+        "no-zero-grad",
+        "Before every step you have to zero gradients, like in PyTorch, or they accumulate.",
+        "needs-zero-grad",
+    ),
+]
+
+
+@pytest.mark.parametrize(("qid", "text", "tag"), ZERO_WRONG + ZERO_WRONG_HELD)
+def test_zeroing_gradients_is_still_the_tell(qid: str, text: str, tag: str) -> None:
+    assert tag in _tells(qid, text)
+
+
+# 3. A vanishing (or zero) gradient set against None names no none-means-zero-signal.
+VANISHING_TRUE = [
+    ("why-none-gradients", "Vanishing gradients are tiny numbers, not None."),
+    (
+        "why-none-gradients",
+        "None is not a zero gradient: a zero gradient means the path exists but the slope is 0.",
+    ),
+    (
+        "why-none-gradients",
+        "A vanishing gradient would be a small number, never None; None says the tape has no record connecting loss and weights - compute the loss inside the tape.",
+    ),
+]
+VANISHING_TRUE_HELD = [
+    (
+        "why-none-gradients",
+        "This isn't vanishing gradients - those are small values, not None. None means no recorded path.",
+    ),
+]
+VANISHING_WRONG = [
+    (
+        "why-none-gradients",
+        "None gradients are just vanishing gradients: the signal got too small.",
+    ),
+    ("why-none-gradients", "You get None because the gradients vanished in the deep network."),
+]
+VANISHING_WRONG_HELD = [
+    (
+        "why-none-gradients",
+        "It's the vanishing gradient problem, the None means the signal died out.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("qid", "text"), VANISHING_TRUE + VANISHING_TRUE_HELD)
+def test_a_gradient_set_against_none_names_no_tell(qid: str, text: str) -> None:
+    assert "none-means-zero-signal" not in _tells(qid, text)
+
+
+@pytest.mark.parametrize(("qid", "text"), VANISHING_WRONG + VANISHING_WRONG_HELD)
+def test_none_read_as_a_vanishing_gradient_is_the_tell(qid: str, text: str) -> None:
+    assert "none-means-zero-signal" in _tells(qid, text)

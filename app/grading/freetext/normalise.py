@@ -54,8 +54,10 @@ _CODE_LINE = re.compile(
 # Variants that are the same token to an interviewer; mapped before matching so that
 # rubric authors write one spelling.
 _SPELLINGS = [
-    (re.compile(r"\bzero[\s-]?grad(?:ient)?s?\b(?!\s+(?:is|are|was)\s+(?:none|zero))", re.I),
-     "zero_grad"),
+    # Only where the words name the API (round 12): "zero grad", "zero-grad", a call. "A
+    # zero gradient", "get zero gradients instead of None" are gradients that are zero.
+    (re.compile(r"\bzero[\s-]?grad\b(?!\s+(?:is|are|was)\s+(?:none|zero))", re.I), "zero_grad"),
+    (re.compile(r"\bzero[\s-]?grad(?:ient)?s?(?=\s*\()", re.I), "zero_grad"),
     (re.compile(r"\bgradient[\s-]?tape\b", re.I), "GradientTape"),
     (re.compile(r"\bapply[\s-]gradients\b", re.I), "apply_gradients"),
     # not "non-trainable variables" (round 9)

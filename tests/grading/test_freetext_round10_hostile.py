@@ -66,18 +66,10 @@ def _salad(question_id: str, seed: int) -> str:
     return " ".join(rng.choice(vocab) for _ in range(1_200))[:5_000]
 
 
-# Left (docs/freetext.md, round 10): a one-line answer that starts with "del" is read as
-# code (normalise's `del x` line), and code is never judged as salad.
-READ_AS_CODE = pytest.mark.xfail(strict=True, reason="starts with 'del': read as code")
-
-
+# Round 10 left a one-line salad that starts with "del" read as code (never salad); since
+# round 12 a keyword line is code only if it is Python (normalise._is_python).
 @pytest.mark.parametrize(
-    ("question_id", "seed"),
-    [
-        pytest.param(q, seed, marks=READ_AS_CODE if (q, seed) == ("persistent-tape", 12) else ())
-        for q in CORE_IDS
-        for seed in (10, 11, 12)
-    ],
+    ("question_id", "seed"), [(q, seed) for q in CORE_IDS for seed in (10, 11, 12)]
 )
 def test_model_answer_words_without_articles_are_salad_on_every_question(
     question_id: str, seed: int

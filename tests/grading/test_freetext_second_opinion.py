@@ -41,10 +41,12 @@ RAISED = (
     "gradient-accumulation",
     "Do it by hand in a custom loop. Keep a list of zero tensors, one per trainable variable, fold every micro-batch's gradients into that list, and after the fourth one call apply_gradients once with the list divided by 4. Then zero the list for the next round.",
 )
-# Graded correct by the rules, lowered by the shipped model.
+# Graded correct by the rules, lowered by the shipped model (a pytorch-first tune answer,
+# labelled partial; round 12's retrained model no longer lowers the earlier numpy-inside-tape
+# example "It acts like stop_gradient, so the earlier layers stop learning.").
 LOWERED = (
-    "numpy-inside-tape",
-    "It acts like stop_gradient, so the earlier layers stop learning.",
+    "training-flag",
+    "It turns on training behaviour for dropout and batch norm. If you leave it out, dropout isn't applied during training, so you lose the regularisation and might overfit more.",
 )
 # Graded partial by the rules (no tell named), lowered to incorrect by the shipped model:
 # apply_gradients clears nothing.

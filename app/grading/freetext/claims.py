@@ -29,7 +29,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from lemminflect import getAllLemmas
+
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
+from app.grading.freetext.lemmas import _KEEP
 from app.grading.freetext.matching import Hit, _is_foreign, asks, find_hits
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _mask, compile_phrasing
@@ -152,14 +155,35 @@ _CONTRAST = re.compile(
 )
 
 
+# An instruction and what follows from it, joined by "and" ("Pass X and the None gradients
+# are fixed", "Set X and the problem is solved"): the result clause states what the
+# instruction does, so it may take roles from it, like "... and you get ..." (round 12). The
+# instruction is the sentence's first clause and opens with a verb in its base form.
+_RESULT_AFTER = re.compile(r"\s*and\s+(?:the|your|that|this|these|those)\b", re.IGNORECASE)
+_INSTRUCTION = re.compile(
+    r"\s*(?:(?:just|simply|then|now|also|first)\s+)?([A-Za-z]+)\b", re.IGNORECASE
+)
+
+
+def _is_instruction(text: str, start: int) -> bool:
+    match = _INSTRUCTION.match(text, start)
+    if match is None:
+        return False
+    verb = match.group(1).lower()
+    return verb not in _KEEP and verb in getAllLemmas(verb).get("VERB", ())
+
+
 def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index: int) -> int | None:
     """Where clause `index` may also take roles from: the start of the clause before it
-    when its subject or its object is a pronoun; None when only from its own words."""
+    when its subject or its object is a pronoun, or when it is the result of an instruction;
+    None when only from its own words."""
     if not index:
         return None
     before_start, before_end = clauses[index - 1]
     start, end = clauses[index]
     if _PRONOUN_SUBJECT.match(text, before_end):
+        return before_start
+    if index == 1 and _RESULT_AFTER.match(text, before_end) and _is_instruction(text, before_start):
         return before_start
     if (
         _PRONOUN_OBJECT.search(text, start, end)

@@ -9,6 +9,7 @@ negation is judged inside a sentence and code is not prose.
 
 from __future__ import annotations
 
+import ast
 import html
 import re
 import unicodedata
@@ -53,8 +54,10 @@ _CODE_LINE = re.compile(
 # Variants that are the same token to an interviewer; mapped before matching so that
 # rubric authors write one spelling.
 _SPELLINGS = [
-    (re.compile(r"\bzero[\s-]?grad(?:ient)?s?\b(?!\s+(?:is|are|was)\s+(?:none|zero))", re.I),
-     "zero_grad"),
+    # Only where the words name the API (round 12): "zero grad", "zero-grad", a call. "A
+    # zero gradient", "get zero gradients instead of None" are gradients that are zero.
+    (re.compile(r"\bzero[\s-]?grad\b(?!\s+(?:is|are|was)\s+(?:none|zero))", re.I), "zero_grad"),
+    (re.compile(r"\bzero[\s-]?grad(?:ient)?s?(?=\s*\()", re.I), "zero_grad"),
     (re.compile(r"\bgradient[\s-]?tape\b", re.I), "GradientTape"),
     (re.compile(r"\bapply[\s-]gradients\b", re.I), "apply_gradients"),
     # not "non-trainable variables" (round 9)
@@ -132,10 +135,30 @@ _ASSIGNMENT = re.compile(r"^\s*[A-Za-z_][\w.,\s\[\]]*?[-+*/]?=(?!=)(?P<rhs>.*)$"
 _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
+# A line that opens with a Python keyword is code only if it is Python: "return the
+# gradients and let apply_gradients update" and "del the tape once you are done" are
+# sentences (round 12). A header ("with ...:", "if ...:") is parsed with a body after it;
+# a line that leaves a bracket open is a statement continued on the next line.
+_KEYWORD_LINE = re.compile(r"^\s*(?:with|def|for|if|import|from|return|del)\b")
+
+
+def _is_python(line: str) -> bool:
+    source = line.strip()
+    if sum(map(source.count, "([{")) > sum(map(source.count, ")]}")):
+        return True
+    try:
+        ast.parse(source + ("\n    pass" if source.endswith(":") else ""))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # hostile input is prose
+        return False
+    return True
+
+
 def _is_code(line: str, in_fence: bool) -> bool:
     if in_fence:
         return True
     if not _CODE_LINE.match(line):
+        return False
+    if _KEYWORD_LINE.match(line) and not _is_python(line):
         return False
     assignment = _ASSIGNMENT.match(line)
     if assignment is None:
@@ -206,8 +229,8 @@ def split_units(text: str) -> list[Unit]:
             code.append(body.rstrip())
             units.extend(prose_unit(s) for s in _prose_sentences(comment))
             continue
-        if code or not line.strip() or _NEW_ITEM.match(line):
-            _flush(prose, code, units)
+        if code or not line.strip() or _NEW_ITEM.match(line) or _CODE_LINE.match(body):
+            _flush(prose, code, units)  # a sentence shaped as a code line keeps its own line
         if line.strip():
             prose.append(line.strip())
     _flush(prose, code, units)

@@ -15,6 +15,7 @@ from app.packs.rubric import expand_phrasing
 
 _CUE = re.compile(
     r"\b(?:not|never|no|nothing|nobody|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
+    r"|different\s+from|distinct\s+from"  # "None ... is different from a zero gradient" (round 12)
     r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent)\b|n't\b",
     re.IGNORECASE,
 )

@@ -20,7 +20,9 @@ from app.grading.freetext.phrasings import _CUE, _clause_end, _clause_start
 # Cues that deny only the phrase right after them ("without the flag, ...", "unlike
 # PyTorch you ...", "instead of model.variables"), not the rest of the clause.
 _SHORT_CUE = re.compile(
-    r"(?:no|nothing|neither|nor|without|unlike|instead\s+of|rather\s+than)", re.IGNORECASE
+    r"(?:no|nothing|neither|nor|without|unlike|instead\s+of|rather\s+than|different\s+from"
+    r"|distinct\s+from)",
+    re.IGNORECASE,
 )
 SHORT_SCOPE_WORDS = 6
 # A word that opens a new phrase ends a short cue's scope: "without it | the gradients

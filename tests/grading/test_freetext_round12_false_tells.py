@@ -26,12 +26,13 @@ HELD_FALSE_TELLS = {
     "Not a big deal for a plain Dense model, there they're the same list, but as soon as you have BatchNorm or freeze a backbone they differ, and only the trainable list should get updates.",
 }
 # Wrong statements whose tell no phrasing reaches (both halves, before and after).
+# "You get zero gradients rather than None, ..." left this set when engineer R's reader change
+# (round 12: "zero gradients" is no longer rewritten to zero_grad) let the phrasing reach it.
 UNNAMED = {
     "Create one persistent tape before the training loop and reuse it every step.",
     "Passing model.variables is fine, it is the same list anyway.",
     "If you passed the BN moving mean, gradient descent would move it with real gradients.",
     "tape.gradient writes the gradients onto each variable, same as .grad in PyTorch.",
-    "You get zero gradients rather than None, because the numpy step breaks the chain.",
     "Inside a GradientTape Keras sets training=True automatically, so leaving it out changes nothing.",
     "Just sum the four gradients of the mean losses; that is exactly the batch-256 gradient.",
 }

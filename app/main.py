@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -46,6 +46,7 @@ from app.routes import pages as web_pages
 from app.routes import quiz as quiz_pages
 from app.services.instructor.publishing import load_serving_catalog
 from app.web.htmlerrors import render_error, render_error_page
+from app.web.jsonerrors import error_body, json_error
 from app.web.limits import BodySizeLimit, upload_paths
 from app.web.reads import PageReads
 from app.web.wellformed import WellFormedText
@@ -99,17 +100,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.engine.dispose()
 
 
-def _error_body(code: str, message: str, details: Sequence[object] = ()) -> dict[str, object]:
-    return {"error": code, "message": message, "details": list(details)}
-
-
 async def _domain_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TapequizError)
-    details = list(exc.problems) if isinstance(exc, PackInvalid) else list(exc.details)
-    retry_after = getattr(exc, "retry_after", None)  # GraderBusy (503), RateLimited (429)
-    headers = {"Retry-After": str(retry_after)} if retry_after else None
-    body = _error_body(exc.code, exc.message, details)
-    return JSONResponse(body, status_code=exc.status_code, headers=headers)
+    return json_error(exc, list(exc.problems) if isinstance(exc, PackInvalid) else None)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -121,17 +114,14 @@ async def _http_error(request: Request, exc: Exception) -> Response:
         "not_found" if exc.status_code == 404 else "http_error",
     )
     if request.url.path.startswith(("/api/", "/static/")) or request.url.path == "/api":
-        body = _error_body(error.code, error.message)
+        body = error_body(error.code, error.message)
         return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
     return await render_error_page(request, error)
 
 
 def _json_or_page(request: Request, error: TapequizError) -> Response:
     if request.url.path.startswith("/api/") or request.url.path == "/api":
-        retry_after = getattr(error, "retry_after", None)
-        headers = {"Retry-After": str(retry_after)} if retry_after else None
-        body = _error_body(error.code, error.message)
-        return JSONResponse(body, status_code=error.status_code, headers=headers)
+        return json_error(error, details=())
     return render_error(request, error)
 
 
@@ -161,7 +151,7 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     details = [{"loc": list(e.get("loc", ())), "message": e.get("msg", "")} for e in exc.errors()]
     readable = "; ".join(f"{'.'.join(map(str, d['loc']))}: {d['message']}" for d in details)
-    return JSONResponse(_error_body("invalid_request", readable, details), status_code=422)
+    return JSONResponse(error_body("invalid_request", readable, details), status_code=422)
 
 
 def _too_large_page(pack_max: int) -> Callable[[Request, int], Awaitable[Response]]:

@@ -29,6 +29,7 @@ from app.services.practice.summaries import (
 )
 from app.web.forms import answer_from_form
 from app.web.htmlerrors import HtmlErrorRoute
+from app.web.jsonerrors import json_error
 from app.web.templating import markdown, templates
 
 router = APIRouter(route_class=HtmlErrorRoute, include_in_schema=False)
@@ -219,10 +220,7 @@ async def run(
             source=str(form.get("answer", "")), code_grader=code_grader,
         )  # fmt: skip
     except RETRYABLE as exc:
-        retry_after = getattr(exc, "retry_after", None)
-        headers = {"Retry-After": str(retry_after)} if retry_after else None
-        body = {"error": exc.code, "message": exc.message, "details": exc.details}
-        return JSONResponse(body, status_code=exc.status_code, headers=headers)
+        return json_error(exc)
     return JSONResponse(view.model_dump())
 
 

@@ -47,12 +47,9 @@ def _overview(
     not_withdrawn: Conflict | NotFound | None = None,
 ) -> Response:
     versions = publishing.list_versions(session)
-    owners: dict[str, int | None] = {}
-    for row in reversed(versions):  # oldest first: a pack's owner published its first version
-        owners.setdefault(row.pack_id, row.published_by)
     context = {
         "versions": versions,
-        "mine": {pack for pack, owner in owners.items() if owner in (None, user.id)},
+        "mine": withdrawals.withdrawable_packs(versions, user),
         "withdrawn": request.query_params.get("withdrawn", ""),
         "not_withdrawn": not_withdrawn,
         "cohorts": cohorts.list_cohorts(session, owner=user),
@@ -61,15 +58,9 @@ def _overview(
         "refused": refused,
         "problems": getattr(refused, "problems", []),
     }
-    status = (refused or not_withdrawn or _OK).status_code
+    failed = refused or not_withdrawn
+    status = failed.status_code if failed else 200
     return templates.TemplateResponse(request, "instructor/index.html", context, status_code=status)
-
-
-class _Ok:
-    status_code = 200
-
-
-_OK = _Ok()
 
 
 @router.get("/instructor")

@@ -13,6 +13,7 @@ is up. A withdrawn version number is never reused: the next upload must be highe
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -54,7 +55,7 @@ def withdraw_version(
     row = next((r for r in rows if r.version == version), None)
     if row is None:
         raise NotFound(f"no published version {version[:32]!r} of pack {pack_id[:64]!r}")
-    if rows[0].published_by not in (None, user.id):
+    if pack_id not in withdrawable_packs(rows, user):
         raise Conflict(f"pack {pack_id!r} was published by another instructor")
     live = [r for r in rows if r.withdrawn_at is None]
     if row.withdrawn_at is not None or row is not max(live, key=lambda r: version_key(r.version)):
@@ -79,6 +80,16 @@ def withdraw_version(
         live=max(left, key=version_key) if left else None,
         catalog=load_serving_catalog(settings),
     )
+
+
+def withdrawable_packs(versions: Iterable[PackVersion], user: User) -> set[str]:
+    """The packs among `versions` whose versions `user` may withdraw: a pack is owned by whoever
+    published its first version (a first version with no publisher recorded: anyone)."""
+    first: dict[str, PackVersion] = {}
+    for row in versions:
+        if row.pack_id not in first or (row.id or 0) < (first[row.pack_id].id or 0):
+            first[row.pack_id] = row
+    return {pack for pack, row in first.items() if row.published_by in (None, user.id)}
 
 
 def _refuse_while_interviewing(session: Session, pack_id: str, now: datetime) -> None:

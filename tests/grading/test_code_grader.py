@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from app.config import REPO_ROOT, Settings
 from app.errors import GraderBusy
 from app.grading.code.grader import CodeGrader, limit_or_crash, precheck
 from app.grading.code.messages import MESSAGES
-from app.grading.code.workers import Outcome
+from app.grading.code.workers import Outcome, _explain_death
 from app.grading.sandbox.launcher import Limits
 from app.packs.schema import Code
 
@@ -96,6 +97,26 @@ def test_grade_raises_busy_when_queue_is_full(tmp_path: Path) -> None:
 def test_limit_or_crash_names_the_reason(outcome: Outcome, verdict: str, fragment: str) -> None:
     result = limit_or_crash(outcome)
     assert result.verdict == verdict and fragment in result.feedback[0].message
+
+
+@pytest.mark.parametrize(
+    ("status", "usage", "cpu", "limit"),
+    [
+        (-signal.SIGKILL, {"oom_kills": 1}, 0.5, "memory"),
+        # reached the memory ceiling, then the CPU limit while the kernel reclaimed its pages
+        (-signal.SIGXCPU, {"memory_failcnt": 40}, 3.0, "memory"),
+        (-signal.SIGKILL, {"memory_failcnt": 40}, 3.2, "memory"),
+        (-signal.SIGXCPU, {"memory_failcnt": 0}, 3.0, "CPU time"),
+        (-signal.SIGKILL, {}, 3.2, "CPU time"),
+        (-signal.SIGKILL, {}, 0.4, None),  # killed from outside: no limit, run again
+    ],
+)
+def test_a_dead_worker_is_given_the_limit_it_reached(
+    status: int, usage: dict[str, int], cpu: float, limit: str | None
+) -> None:
+    outcome = Outcome(None, usage=usage)
+    _explain_death(status, outcome, Limits(cpu_seconds=3), ran_on=False, cpu=cpu)
+    assert outcome.limit == limit
 
 
 @pytest.mark.parametrize("qid", CODE_IDS)

@@ -66,7 +66,8 @@ def test_usage_names_the_oom_kill_and_pids_breaches(tmp_path: Path) -> None:
     (tmp_path / "memory.events").write_text("low 0\nhigh 0\nmax 12\noom 3\noom_kill 2\n")
     (tmp_path / "pids.events").write_text("max 5\n")
     (tmp_path / "memory.peak").write_text("123\n")
-    assert cgroup2.usage(tmp_path) == {"oom_kills": 2, "pids_max_hits": 5, "memory_max_usage": 123}
+    assert cgroup2.usage(tmp_path) == {"oom_kills": 2, "memory_failcnt": 12, "pids_max_hits": 5,
+                                      "memory_max_usage": 123}  # fmt: skip
 
 
 @pytest.fixture

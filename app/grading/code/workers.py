@@ -204,9 +204,13 @@ def _explain_death(
 ) -> None:
     number = signal_of(code)
     killed = number == signal.SIGKILL
-    if outcome.usage.get("oom_kills", 0) or (killed and outcome.usage.get("memory_failcnt", 0)):
+    out_of_cpu = number == signal.SIGXCPU or (killed and _spent_cpu(outcome, limits, cpu))
+    at_ceiling = outcome.usage.get("memory_failcnt", 0) > 0  # usage reached the memory limit
+    # At the ceiling the kernel reclaims the worker's own code pages over and over; that
+    # reclaim is CPU time charged to it, so a growing answer can reach the CPU limit first.
+    if outcome.usage.get("oom_kills", 0) or (at_ceiling and (killed or out_of_cpu)):
         outcome.limit, outcome.limit_value = "memory", _mib(limits.memory_bytes)
-    elif number == signal.SIGXCPU or (killed and _spent_cpu(outcome, limits, cpu)):
+    elif out_of_cpu:
         outcome.limit, outcome.limit_value = "CPU time", f"{limits.cpu_seconds} s"
     elif outcome.crash:
         return  # a malformed report: said already

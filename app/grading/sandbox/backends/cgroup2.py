@@ -99,6 +99,7 @@ def populated(leaf: Path) -> bool:
 def usage(leaf: Path) -> dict[str, int]:
     """Counters that tell which limit a dead worker hit (memory.events, pids.events)."""
     facts = {"oom_kills": _field(leaf / "memory.events", "oom_kill")}
+    facts["memory_failcnt"] = _field(leaf / "memory.events", "max")  # cgroup1's name for it
     facts["memory_max_usage"] = _int(_read(leaf / "memory.peak"))  # Linux 5.19+
     facts["pids_max_hits"] = _field(leaf / "pids.events", "max")
     return facts

@@ -157,8 +157,13 @@ FIXED_ROUND12 = [
 # the block"; model-built-inside-tape and weights-are-constants read "a constant created in
 # the block"; numpy-gives-zero-gradients reads "asking for zeros"; gpu-gains-most reads
 # "on CPU or GPU ... gains most" (a held statement). Left for whoever narrows those readings.
-KNOWN_NAMED = [
+# Round 13's start (round 12's set in tune, neighbours retrained) no longer names
+# big-models-gain-most on the first: FIXED_ROUND13.
+FIXED_ROUND13 = [
     ("tf-function-speedup", "On a CPU a model of large matrix multiplies gains little from tf.function, because the ops themselves dominate."),
+]  # fmt: skip
+
+KNOWN_NAMED = [
     ("persistent-tape", "A persistent tape keeps recording after a gradient() call made inside the block; a default tape fails on the second call because it freed its recording."),
     ("why-none-gradients", "Ops on watched variables are recorded, but a constant created in the block is not watched unless you call tape.watch."),
     ("numpy-inside-tape", "Asking for zeros with unconnected_gradients hides the break, it doesn't fix it."),
@@ -171,7 +176,7 @@ def test_grade_freetext_names_a_round11_tell(question_id: str, tag: str, answer:
     assert tag in grade_freetext(question(question_id), answer).misconceptions
 
 
-@pytest.mark.parametrize(("question_id", "answer"), CORRECT + CORRECT_HELD)
+@pytest.mark.parametrize(("question_id", "answer"), CORRECT + CORRECT_HELD + FIXED_ROUND13)
 def test_grade_freetext_round11_true_statements_name_nothing(question_id: str, answer: str) -> None:
     assert grade_freetext(question(question_id), answer).misconceptions == []
 

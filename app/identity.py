@@ -56,6 +56,7 @@ class WebSecurity:
     login_by_account: Backoff
     signup_limiter: RateLimiter
     grade_limiter: RateLimiter
+    grade_address_limiter: RateLimiter
     cookie_secure: bool
     trusted_proxies: tuple[str, ...]
 
@@ -79,6 +80,7 @@ def web_security(request: Request) -> WebSecurity:
             ),
             signup_limiter=RateLimiter(settings.signups_per_hour, window=3600.0, store=shared),
             grade_limiter=RateLimiter(settings.grades_per_minute, store=shared),
+            grade_address_limiter=RateLimiter(settings.grades_per_minute_per_address, store=shared),
             cookie_secure=settings.cookie_secure,
             trusted_proxies=tuple(settings.trusted_proxies),
         )
@@ -293,7 +295,15 @@ class IdentityCookies:
 
 
 def limit_grading(request: Request, user: CurrentUserDep) -> None:
-    web_security(request).grade_limiter.hit(f"user:{user.id}", "answers")
+    _limit_learner(request, user.id or 0)
+
+
+def _limit_learner(request: Request, user_id: int) -> None:
+    """A learner is limited as themselves; a class behind one NAT address shares only the
+    per-address ceiling, which still stops one client minting identities to get round it."""
+    security = web_security(request)
+    security.grade_limiter.hit(f"user:{user_id}", "answers")
+    security.grade_address_limiter.hit(f"address:{client_of(request)}", "answers from here")
 
 
 def client_of(request: Request) -> str:
@@ -327,13 +337,19 @@ def login_succeeded(request: Request, email: str) -> None:
 
 
 def limit_signup(request: Request) -> None:
-    """Each sign-up costs an argon2 hash and a row: a few per client and hour."""
+    """Each sign-up costs an argon2 hash and a row: limited per client address, to a number
+    a class behind one NAT fits in (TAPEQUIZ_SIGNUPS_PER_HOUR)."""
     web_security(request).signup_limiter.hit(f"client:{client_of(request)}", "sign-ups")
 
 
 def limit_grading_by_client(request: Request) -> None:
-    """For grading endpoints without an identity (POST /api/questions/{id}/grade)."""
-    web_security(request).grade_limiter.hit(f"ip:{client_of(request)}", "answers")
+    """For grading endpoints that need no identity (POST /api/questions/{id}/grade): the
+    identity the cookie names if there is one (a stored guest or account), else the address."""
+    user_id = claimed_user_id(request)
+    if user_id:
+        _limit_learner(request, user_id)
+    else:
+        web_security(request).grade_limiter.hit(f"ip:{client_of(request)}", "answers")
 
 
 def require_custom_header(request: Request) -> None:

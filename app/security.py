@@ -32,10 +32,16 @@ if TYPE_CHECKING:
 
 COOKIE_NAME = "tapequiz_id"
 COOKIE_MAX_AGE = 365 * 24 * 3600
-_hasher = PasswordHasher()
-# argon2id is CPU- and memory-bound (4 lanes, 64 MiB a hash): a class signing up at once ran
-# 40 hashes side by side, 2.5 GiB, and starved the threads holding SQLite's write lock past
-# the busy time-out (503s). One hash per core is as fast in total; the rest wait their turn.
+# OWASP's argon2id setting (19 MiB, 2 passes, 1 lane; Password Storage Cheat Sheet), not
+# argon2-cffi's default (64 MiB, 3 passes, 4 lanes: ~0.2 s of CPU a hash). A class of 40
+# logging in at once paid 40 default hashes on 2 cores: p50 7.6 s, max 13.9 s
+# (benchmarks/class_login.py). Guessing stays slowed by the 10-character, not-common
+# password rule and the log-in back-off. Older hashes still verify and are replaced at
+# the next log-in (`needs_rehash`).
+_hasher = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+# A class signing up at once once ran 40 hashes side by side and starved the threads holding
+# SQLite's write lock past the busy time-out (503s). One hash per core is as fast in total;
+# the rest wait their turn.
 _hashing = threading.BoundedSemaphore(os.cpu_count() or 1)
 
 
@@ -195,6 +201,14 @@ def verify_password(password_hash: str | None, password: str) -> bool:
             return _hasher.verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
+
+
+def needs_rehash(password_hash: str) -> bool:
+    """True for a hash made with other parameters (before round 13: argon2-cffi's default)."""
+    try:
+        return _hasher.check_needs_rehash(password_hash)
+    except InvalidHashError:
+        return True
 
 
 class RateLimiter:

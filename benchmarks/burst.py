@@ -50,6 +50,7 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
         "TAPEQUIZ_SANDBOX_ENABLED": "false",
         "TAPEQUIZ_SECRET_KEY": "burst-benchmark",
         "TAPEQUIZ_GRADES_PER_MINUTE": "10000",
+        "TAPEQUIZ_GRADES_PER_MINUTE_PER_ADDRESS": "100000",
     }
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)]
     log = (data_dir.parent / "server.log").open("wb")

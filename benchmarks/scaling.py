@@ -179,7 +179,10 @@ def pages(seconds: int, connections: int) -> None:
     _line("bare FastAPI route (async def)", bare_async)
     for workers in (1, 2):
         port = free_port()
-        env = _env(data / f"w{workers}", packs_dir=str(MINI), grades_per_minute=str(10 * HISTORY))
+        env = _env(
+            data / f"w{workers}", packs_dir=str(MINI), grades_per_minute=str(10 * HISTORY),
+            grades_per_minute_per_address=str(100 * HISTORY),
+        )  # fmt: skip
         serve = ["serve", "--port", str(port), "-w", str(workers), "--log-level", "warning"]
         web = _spawn([PY, "-m", "app.cli", *serve], env, port)
         time.sleep(2 if workers > 1 else 0)  # every worker up

@@ -17,7 +17,6 @@ from pydantic import (
     Field,
     ValidationInfo,
     field_validator,
-    model_validator,
 )
 
 from app.packs.rubric import Rubric, SampleAnswer
@@ -54,14 +53,19 @@ class PackMeta(Strict):
     sections: list[Section] = Field(min_length=1)
     topics: list[Topic] = Field(min_length=1)
 
-    @model_validator(mode="after")
-    def _unique_ids(self) -> PackMeta:
-        for kind, items in (("section", self.sections), ("topic", self.topics)):
-            ids = [item.id for item in items]
-            dupes = sorted({i for i in ids if ids.count(i) > 1})
-            if dupes:
-                raise ValueError(f"duplicate {kind} id(s): {', '.join(dupes)}")
-        return self
+    @field_validator("sections", "topics")
+    @classmethod
+    def _unique_ids(
+        cls, items: list[Section | Topic], info: ValidationInfo
+    ) -> list[Section | Topic]:
+        """Point at the first repeated id, so the author is sent to its line, not line 1."""
+        seen: set[str] = set()
+        for n, item in enumerate(items):
+            if item.id in seen:
+                kind = str(info.field_name)[:-1]
+                raise PointedError(f"duplicate {kind} id: {item.id}", at=(n, "id"))
+            seen.add(item.id)
+        return items
 
 
 class QuestionBase(Strict):

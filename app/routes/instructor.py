@@ -14,7 +14,7 @@ from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import RedirectResponse
 from starlette.responses import Response
 
-from app.clock import ClockDep
+from app.clock import ClockDep, get_clock
 from app.deps import CatalogDep, CodeGraderDep, PackIdPath, SessionDep, SettingsDep, VersionPath
 from app.errors import Conflict, NotFound, PackInvalid
 from app.identity import CsrfFormDep, CurrentUserDep, InstructorDep
@@ -25,6 +25,7 @@ from app.services.instructor import (
     cohort_reports,
     cohorts,
     gift,
+    notices,
     publish_jobs,
     publishing,
     withdrawals,
@@ -47,14 +48,18 @@ def _overview(
     not_withdrawn: Conflict | NotFound | None = None,
 ) -> Response:
     versions = publishing.list_versions(session)
+    claims = request.query_params  # which version to look for; the banners say what happened
+    now = get_clock(request).now()
     context = {
         "versions": versions,
         "mine": withdrawals.withdrawable_packs(versions, user),
-        "withdrawn": request.query_params.get("withdrawn", ""),
+        "withdrawn": notices.withdrawn(
+            versions, user=user, claimed=claims.get("withdrawn", ""), now=now
+        ),
         "not_withdrawn": not_withdrawn,
         "cohorts": cohorts.list_cohorts(session, owner=user),
         "packs": sorted(catalog.packs.values(), key=lambda p: p.meta.title),
-        "published": request.query_params.get("published", ""),
+        "published": notices.published(versions, user=user, claimed=claims.get("published", "")),
         "refused": refused,
         "problems": getattr(refused, "problems", []),
     }

@@ -19,7 +19,7 @@ from sqlmodel import Session, SQLModel, select
 from app.errors import AnswerInvalid, Conflict
 from app.models.progress import ReviewState
 from app.models.users import User
-from app.security import hash_password, verify_password
+from app.security import hash_password, needs_rehash, verify_password
 from app.services.instructor import cohorts
 
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,60}$")
@@ -97,6 +97,10 @@ def log_in(session: Session, *, current: User, email: str, password: str) -> Use
     # verify even for unknown emails: equal timing does not reveal which emails exist
     if not verify_password(found.password_hash if found else None, password) or found is None:
         raise AnswerInvalid("that email and password do not match an account")
+    if needs_rehash(found.password_hash or ""):
+        found.password_hash = hash_password(password)
+        session.add(found)
+        session.commit()
     if current.is_guest and current.id != found.id:
         adopt_guest(session, guest=current, account=found)
     return found

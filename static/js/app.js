@@ -182,6 +182,39 @@
     } catch (e) { /* storage blocked: nothing kept either */ }
   }
 
+  function removeDrafts(keep) {
+    if (!window.localStorage) return;
+    try {
+      for (var i = localStorage.length - 1; i >= 0; i--) {
+        var key = localStorage.key(i);
+        var draft = key && (key.indexOf("tapequiz:draft:") === 0 ||
+          key.indexOf("tapequiz:interview-draft:") === 0);
+        if (draft && !keep(key)) localStorage.removeItem(key);
+      }
+    } catch (e) { /* storage blocked: nothing kept either */ }
+  }
+
+  /* Practice drafts belong to one identity (`tapequiz:draft:<user id>:<question>`): a shared
+     browser must not keep the previous learner's code. Logging out here drops every draft;
+     any page drops the practice drafts of other identities (a log-out elsewhere, an expired
+     cookie), which their owner could not open here anyway. */
+  function sweepOtherIdentitiesDrafts() {
+    var who = document.body.dataset.identity;
+    if (who === undefined) return;  // a page that does not know who is asking
+    var mine = "tapequiz:draft:" + who + ":";
+    removeDrafts(function (key) {
+      return key.indexOf("tapequiz:draft:") !== 0 || key.indexOf(mine) === 0;
+    });
+  }
+
+  function dropDraftsOnLogout() {
+    document.querySelectorAll('form[action="/logout"]').forEach(function (form) {
+      form.addEventListener("submit", function () {
+        removeDrafts(function () { return false; });
+      });
+    });
+  }
+
   function addObservation(list, kind, text) {
     var li = document.createElement("li");
     li.className = kind;
@@ -347,6 +380,8 @@
 
   markCurrentNav();
   sweepInterviewDrafts();
+  sweepOtherIdentitiesDrafts();
+  dropDraftsOnLogout();
   setupConfirms();
   relativeTimes();
   setupNext();

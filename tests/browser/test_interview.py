@@ -197,10 +197,9 @@ def test_drafts_do_not_outlive_their_interview(make_live_server: ServerFactory, 
         localStorage.setItem("tapequiz:interview-draft:old:q1", "saved before end times");
         keep("tapequiz:interview-draft:ended:q1", "its interview is over", -1000);
         keep("tapequiz:interview-draft:running:q1", "another tab's interview", 600000);
-        localStorage.setItem("tapequiz:draft:7:q1", "practice code stays per question");
     }""")
     page.goto(f"{server.url}/interviews")
-    others = ["tapequiz:draft:7:q1", "tapequiz:interview-draft:running:q1"]
+    others = ["tapequiz:interview-draft:running:q1"]
     assert page.evaluate(DRAFT_KEYS) == others
     page.get_by_label("45 minutes").check()
     page.get_by_role("button", name="Start the interview").click()
@@ -217,7 +216,7 @@ def test_drafts_do_not_outlive_their_interview(make_live_server: ServerFactory, 
     assert key not in page.evaluate(DRAFT_KEYS)  # answered: its draft is gone
     _skip_to(page, "code")
     page.evaluate("code => window.tapequizEditor.setValue(code)", "def train_step(): pass\n")
-    assert len(page.evaluate(DRAFT_KEYS)) == 3
+    assert len(page.evaluate(DRAFT_KEYS)) == 2
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Finish the interview now").click()
     expect(page.locator("#report-h")).to_be_visible()

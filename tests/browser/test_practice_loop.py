@@ -13,7 +13,7 @@ from playwright.sync_api import Page, Route, expect
 from app.config import REPO_ROOT
 from tests.browser.conftest import LiveServer, ServerFactory
 from tests.browser.test_interview import answer_current as answer_interview_question
-from tests.browser.test_journey import read_verdict, shoot
+from tests.browser.test_journey import read_verdict, shoot, sign_up
 from tests.browser.test_pages import open_question
 from tests.services.interview_kit import FIXTURES
 
@@ -319,3 +319,33 @@ def test_hint_revealed_in_place_shows_its_markdown(
     shoot(page, "hint-in-place")
     page.reload()
     expect(page.locator("#hint-list .hint code").first).to_have_text("with tf.GradientTape()")
+
+
+PRACTICE_DRAFTS = """() => Object.keys(localStorage).filter(k => k.startsWith("tapequiz:draft:"))"""
+
+
+def test_log_out_drops_the_practice_code_drafts(page: Page, live_server: LiveServer) -> None:
+    """Round 13: a learner's code stayed in localStorage after logging out, for whoever used
+    the browser next (interview drafts were already dropped)."""
+    sign_up(page, live_server)
+    open_question(page, live_server, "mini-code")
+    expect(page.locator(".CodeMirror")).to_be_visible()
+    page.evaluate("text => window.tapequizEditor.setValue(text)", MINE)
+    assert len(page.evaluate(PRACTICE_DRAFTS)) == 1
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    assert page.evaluate(PRACTICE_DRAFTS) == []
+    shoot(page, "logged-out-drafts-dropped")
+
+
+def test_a_page_drops_practice_drafts_of_another_identity(
+    page: Page, live_server: LiveServer
+) -> None:
+    """A log-out elsewhere (or an expired cookie) never ran this browser's log-out form: the
+    next page drops every practice draft but the current identity's."""
+    open_question(page, live_server, "mini-code")
+    page.evaluate("text => window.tapequizEditor.setValue(text)", MINE)
+    mine = page.evaluate(PRACTICE_DRAFTS)
+    page.evaluate("() => localStorage.setItem('tapequiz:draft:99999:mini-code', 'not yours')")
+    page.goto(f"{live_server.url}/progress")
+    assert page.evaluate(PRACTICE_DRAFTS) == mine

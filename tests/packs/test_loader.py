@@ -85,6 +85,14 @@ BROKEN = [
     ("pack.yaml", "version: 0.1.0", "version: one", 4, "version: String should match"),
     ("mini-single.yaml", "type: single-choice\n", "", 1, "missing field `type` (one of: code, "),
     ("pack.yaml", "  - id: tapes\n", "  - id: basics\n  - id: tapes\n", 9, "title: Field required"),
+    ("pack.yaml", "topics:\n", "  - id: basics\n    title: B\ntopics:\n", 8, "duplicate section"),
+    (
+        "pack.yaml",
+        "  - id: tapes\n",
+        "  - id: tapes\n    title: T\n  - id: tapes\n",
+        11,
+        "topic id",
+    ),
 ]
 
 

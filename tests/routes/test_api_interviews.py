@@ -61,6 +61,14 @@ def test_start_with_other_minutes_is_422(api: TestClient, minutes: object) -> No
     assert response.status_code == 422
 
 
+@pytest.mark.parametrize(("difficulty", "opening"), [("hard", "hard"), (None, "easy")])
+def test_interview_opens_at_the_chosen_difficulty(
+    api: TestClient, difficulty: str | None, opening: str
+) -> None:
+    body = start(api, minutes=10, **({"difficulty": difficulty} if difficulty else {}))
+    assert body["question"]["difficulty"] == opening
+
+
 def test_start_with_bad_difficulty_is_422(api: TestClient) -> None:
     body = {"pack": PACK, "minutes": 10, "difficulty": "brutal"}
     assert api.post("/api/interviews", json=body).status_code == 422

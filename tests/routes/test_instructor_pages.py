@@ -53,6 +53,16 @@ def test_upload_form_lists_problems_escaped(teacher: TestClient) -> None:
     assert "<i>x" not in response.text
 
 
+def test_upload_form_names_the_line_of_a_duplicate_section_and_topic(teacher: TestClient) -> None:
+    meta = (EXAMPLE / "pack.yaml").read_text()
+    meta = meta.replace("topics:\n", "  - id: recording\n    title: Again\ntopics:\n")
+    meta += "  - id: applying\n    title: Again\n"
+    response = _upload(teacher, zip_folder(EXAMPLE, {"pack.yaml": meta}))
+    assert response.status_code == 422
+    assert "pack.yaml:15: sections: Value error, duplicate section id: recording" in response.text
+    assert "pack.yaml:22: topics: Value error, duplicate topic id: applying" in response.text
+
+
 def test_upload_form_without_csrf_token_is_refused(teacher: TestClient) -> None:
     files = {"file": ("pack.zip", zip_folder(EXAMPLE), "application/zip")}
     assert teacher.post("/instructor/packs", files=files).status_code == 403

@@ -167,3 +167,48 @@ def test_review_counts_leave_out_withdrawn_questions(teacher: TestClient) -> Non
     assert teacher.get(f"/api/sessions/{sid}/summary").json()["reviews_due"] == 0
     _upload(teacher, _v101())  # served again: the card was kept, so it is due again
     assert teacher.get("/api/progress").json()["reviews_due"] == 1
+
+
+BANNERS = ('id="published"', 'id="withdrawn"')
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "published=tape-example%201.0.0",  # nothing was published
+        "withdrawn=tape-example%201.0.0%3B%20all%20your%20learners%20were%20deleted",
+        "published=gradient-tape%201.0.0",  # built in: nobody published it
+    ],
+)
+def test_instructor_page_ignores_a_banner_the_link_claims(teacher: TestClient, query: str) -> None:
+    page = teacher.get(f"/instructor?{query}")
+    assert page.status_code == 200
+    assert not any(banner in page.text for banner in BANNERS)
+    assert "deleted" not in page.text
+
+
+def test_instructor_page_ignores_another_instructors_publication(teacher: TestClient) -> None:
+    _upload(teacher, zip_folder(EXAMPLE))
+    with Session(teacher.app.state.engine) as session:  # type: ignore[attr-defined]
+        other = User(email="other@example.com", display_name="other", is_guest=False)
+        session.add(other)
+        session.commit()
+        row = session.get(PackVersion, 1)
+        assert row is not None
+        row.published_by = other.id
+        session.add(row)
+        session.commit()
+    page = teacher.get("/instructor?published=tape-example%201.0.0").text
+    assert 'id="published"' not in page
+
+
+def test_withdrawn_banner_states_the_records_not_the_link(teacher: TestClient) -> None:
+    clock = teacher.app.state.clock = FakeClock()  # type: ignore[attr-defined]
+    _upload(teacher, zip_folder(EXAMPLE))
+    _upload(teacher, _v101())
+    assert _withdraw(teacher, "1.0.1").status_code == 200
+    page = teacher.get("/instructor?withdrawn=tape-example%201.0.1%3B%20hacked").text
+    assert "Withdrawn <strong>tape-example 1.0.1; 1.0.0 is live again</strong>" in page
+    assert "hacked" not in page
+    clock.advance(minutes=11)  # an old link no longer announces anything
+    assert 'id="withdrawn"' not in teacher.get("/instructor?withdrawn=tape-example%201.0.1").text

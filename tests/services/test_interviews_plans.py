@@ -74,11 +74,28 @@ def test_pick_for_code_starts_at_the_training_step(pool: list[LoadedQuestion]) -
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_warm_up_is_easy(pool: list[LoadedQuestion], seed: int) -> None:
+@pytest.mark.parametrize(
+    ("difficulty", "expected"),
+    [(None, "easy"), ("easy", "easy"), ("medium", "medium"), ("hard", "hard")],
+)
+def test_warm_up_follows_the_chosen_difficulty(
+    pool: list[LoadedQuestion], seed: int, difficulty: str | None, expected: str
+) -> None:
+    """Round 13: a hard interview opened with an easy question. An interviewer still opens
+    with a quick concept question, but at the level they are interviewing for; a mixed
+    interview (no difficulty) still starts easy."""
     choice = plans.pick_for_slot(
-        "warm-up", pool, asked=set(), difficulty="hard", minutes_left=30, rng=random.Random(seed)
+        "warm-up", pool, asked=set(), difficulty=difficulty, minutes_left=30,
+        rng=random.Random(seed),
+    )  # fmt: skip
+    assert choice is not None and choice.item.question.difficulty == expected
+
+
+def test_filler_follows_the_chosen_difficulty(pool: list[LoadedQuestion]) -> None:
+    choice = plans.pick_filler(
+        pool, asked=set(), difficulty="hard", minutes_left=1.5, rng=random.Random(0)
     )
-    assert choice is not None and choice.item.question.difficulty == "easy"
+    assert choice is not None and choice.item.question.difficulty == "hard"
 
 
 def test_passing_train_step_leads_to_clip_step(pool: list[LoadedQuestion]) -> None:

@@ -62,6 +62,7 @@ def live_server(tmp_path: Path, **env: str) -> Iterator[Server]:
         "TAPEQUIZ_SANDBOX_ENABLED": "false",
         "TAPEQUIZ_SECRET_KEY": "live-test-secret",
         "TAPEQUIZ_GRADES_PER_MINUTE": "10000",
+        "TAPEQUIZ_GRADES_PER_MINUTE_PER_ADDRESS": "100000",  # bursts all come from 127.0.0.1
         **env,
     }
     log = tmp_path / f"server-{port}.log"

@@ -104,7 +104,9 @@ def _next_choice(
         kind, interview.plan = interview.plan[0], list(interview.plan[1:])
         choice = plans.pick_for_slot(
             kind, pool, asked=asked, difficulty=interview.difficulty, minutes_left=left, rng=rng
-        ) or plans.pick_filler(pool, asked=asked, minutes_left=left, rng=rng)
+        ) or plans.pick_filler(
+            pool, asked=asked, difficulty=interview.difficulty, minutes_left=left, rng=rng
+        )
         if choice is not None:
             return choice
     return None

@@ -1,11 +1,12 @@
 """What a mock interview asks next: the plan for its length and the adaptive follow-ups.
 
-An interviewer opens with a quick concept, asks for an explanation, has the candidate write
-code, and follows up: on what the candidate missed (a related question on the same concept,
-tag or tell) and, when the training step passes, on something harder (clipping,
-accumulation, the GAN step, tf.function). Everything here is pure: it takes the pack's
-questions and what happened so far, and returns a choice with the reason kept for the report.
-Questions are fitted to the time left using rough minutes per question type.
+An interviewer opens with a quick concept (at the chosen difficulty), asks for an
+explanation, has the candidate write code, and follows up: on what the candidate missed (a
+related question on the same concept, tag or tell) and, when the training step passes, on
+something harder (clipping, accumulation, the GAN step, tf.function). Everything here is
+pure: it takes the pack's questions and what happened so far, and returns a choice with the
+reason kept for the report. Questions are fitted to the time left using rough minutes per
+question type.
 """
 
 from __future__ import annotations
@@ -75,8 +76,12 @@ def minutes_for(item: LoadedQuestion) -> float:
 
 
 def _preference(item: LoadedQuestion, kind: str, difficulty: str | None) -> int:
-    """Distance from the wanted difficulty: a warm-up wants easy, the rest what was asked."""
-    wanted = "easy" if kind == "warm-up" else (difficulty or "medium")
+    """Distance from the wanted difficulty. Every slot wants the chosen difficulty: an
+    interviewer hiring for hard questions still opens with a quick concept question, but a
+    hard one (an easy opener at a hard interview told the candidate nothing and misjudged the
+    level). With no difficulty chosen (mixed) a warm-up wants easy and the rest medium, so
+    the interview climbs."""
+    wanted = difficulty or ("easy" if kind == "warm-up" else "medium")
     return abs(DIFFICULTY_RANK[item.question.difficulty] - DIFFICULTY_RANK[wanted])
 
 
@@ -111,11 +116,17 @@ def pick_for_slot(
 
 
 def pick_filler(
-    pool: Sequence[LoadedQuestion], *, asked: set[str], minutes_left: float, rng: random.Random
+    pool: Sequence[LoadedQuestion],
+    *,
+    asked: set[str],
+    difficulty: str | None = None,
+    minutes_left: float,
+    rng: random.Random,
 ) -> Choice | None:
-    """A quick concept question when the planned slot no longer fits the time left."""
+    """A quick concept question, at the chosen difficulty, when the planned slot no longer
+    fits the time left."""
     return pick_for_slot(
-        "warm-up", pool, asked=asked, difficulty=None, minutes_left=minutes_left, rng=rng
+        "warm-up", pool, asked=asked, difficulty=difficulty, minutes_left=minutes_left, rng=rng
     )
 
 

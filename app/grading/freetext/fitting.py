@@ -52,7 +52,7 @@ class Evidence:
     found: frozenset[str]  # concept ids affirmed
     score: float  # weight of those concepts over the total (before any cap)
     caps: tuple[str, ...]  # caps of the tells stated ("partial" | "incorrect")
-    no_credit: bool  # a keyword list or an injection: never partial credit
+    no_credit: bool  # a keyword list, an injection, credit only in a tell's words: below partial
     empty: bool = False
 
     @classmethod
@@ -74,7 +74,11 @@ def evidence_of(rubric: Rubric, result: GradeResult) -> Evidence:
         rubric,
         [str(c) for c in found] if isinstance(found, list | tuple) else [],
         (caps.get(tag, "partial") for tag in result.misconceptions),
-        bool(details.get("keyword_list") or details.get("injection")),
+        bool(
+            details.get("keyword_list")
+            or details.get("injection")
+            or details.get("credit_is_the_tell")
+        ),
     )
 
 

@@ -78,6 +78,13 @@ class Findings:
     # as covered next to the misconception that contradicts it (round 8).
     told_only: frozenset[str] = frozenset()
 
+    @property
+    def credit_is_the_tell(self) -> bool:
+        """Every concept found is read only in the words of a stated tell ("tf.function is
+        faster because it compiles the step with XLA"): the answer says the misconception
+        and nothing of its own, so it earns no partial credit (round 13)."""
+        return bool(self.tells and self.found) and all(c.id in self.told_only for c in self.found)
+
 
 def _credits(hits_any: list[Hit], hits_negated: list[Hit], tell: bool = False) -> list[Hit]:
     """The hits that count, first first: affirmed `any` phrasings and denied `negated` ones.
@@ -358,7 +365,7 @@ def _grade_rules(question: FreeText, answer: str, normalised: Normalised) -> Gra
     keyword_list = is_keyword_list(normalised)
     injection = is_injection(normalised, answer or "")
     findings = _find(rubric, normalised, keyword_list)
-    score = _score(rubric, findings, keyword_list or injection)
+    score = _score(rubric, findings, keyword_list or injection or findings.credit_is_the_tell)
     off_topic = not (keyword_list or injection or findings.found or findings.tells) and (
         is_off_topic(question, normalised)
     )
@@ -374,6 +381,7 @@ def _grade_rules(question: FreeText, answer: str, normalised: Normalised) -> Gra
             "concepts_missed": [c.id for c in findings.missed],
             "keyword_list": keyword_list,
             "injection": injection,
+            "credit_is_the_tell": findings.credit_is_the_tell,
             "off_topic": off_topic,
             "truncated": normalised.truncated,
         },

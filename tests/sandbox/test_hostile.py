@@ -34,6 +34,82 @@ $body
     return tf.constant(0.0)
 """
 
+# Round 13: the step taken late (when the checker reads the result, after a garbage collection,
+# on a thread), the worker ended by a signal armed for later, the checker's own state changed.
+TAKE_STEP = (
+    "        with tf.GradientTape() as tape:\n"
+    "            loss = loss_fn(y, model(x, training=True))\n"
+    "        grads = tape.gradient(loss, model.trainable_variables)\n"
+    "        optimizer.apply_gradients(zip(grads, model.trainable_variables))\n"
+    "        return loss\n"
+)
+SIGEVENT = (
+    "    import ctypes\n"
+    "    class Event(ctypes.Structure):\n"
+    "        _fields_ = [('value', ctypes.c_void_p), ('signo', ctypes.c_int),\n"
+    "                    ('notify', ctypes.c_int), ('pad', ctypes.c_byte * 48)]\n"
+    "    libc, timer = ctypes.CDLL(None, use_errno=True), ctypes.c_void_p()\n"
+    "    assert libc.timer_create(1, ctypes.byref(Event(None, 9, 0)), ctypes.byref(timer)) == 0\n"
+    "    libc.timer_settime(timer, 0, (ctypes.c_long * 4)(0, 0, 0, 1_000_000), None)\n"
+    "    time.sleep(0.5)"
+)
+ROUND_13 = {
+    "lazy-tensor-like-return": (
+        "    class Loss:\n        is_tensor_like = True\n        dtype = tf.float32\n"
+        "        def numpy(self):\n            return step().numpy()\n"
+        "    def step():\n" + TAKE_STEP + "    return Loss()"
+    ),
+    "lazy-array-protocol-return": (
+        "    class Loss(float):\n        def __array__(self, dtype=None, copy=None):\n"
+        "            return step().numpy()\n"
+        "    def step():\n" + TAKE_STEP + "    return Loss(0.0)"
+    ),
+    "lazy-dict-key-str": (
+        "    class Key:\n        def __str__(self):\n"
+        "            step()\n            return 'loss'\n"
+        "        def __lt__(self, other):\n            return False\n"
+        "    def step():\n" + TAKE_STEP + "    return {Key(): 0.0}"
+    ),
+    "step-in-gc-callback": (
+        "    import gc\n    def late(phase, info):\n        gc.callbacks.clear()\n        step()\n"
+        "    def step():\n" + TAKE_STEP + "    gc.callbacks.append(late)"
+    ),
+    "step-on-thread-after-return": (
+        "    def step():\n"
+        + TAKE_STEP
+        + "    threading.Thread(target=lambda: (time.sleep(0.05), step()), daemon=True).start()"
+    ),
+    "generator-step": "    yield loss_fn(y, model(x, training=True))",
+    "monkeypatch-optimizer-class": (
+        "    import keras\n    type(optimizer).apply_gradients = lambda *a, **k: None\n"
+        "    keras.optimizers.Optimizer.apply = lambda *a, **k: None"
+    ),
+    "poison-sys-modules": (
+        "    for name in ('numpy', 'json', 'tensorflow', 'keras'):\n"
+        "        sys.modules[name] = None"
+    ),
+    "os-fork-in-step": "    if os.fork() == 0:\n        time.sleep(60)",
+    "close-fds-0-to-2": "    os.close(0)\n    os.close(1)\n    os.close(2)",
+    "devnull-over-report-fd": "    os.dup2(os.open('/dev/null', os.O_WRONLY), 3)",
+    "half-report-then-sleep": "    os.write(3, b'{}\\n')\n    time.sleep(30)",
+    "timer-armed-with-sigkill": SIGEVENT,
+    "sigkill-on-io-f-setsig": (
+        "    import fcntl\n    r, w = os.pipe()\n    fcntl.fcntl(r, fcntl.F_SETOWN, os.getpid())\n"
+        "    fcntl.fcntl(r, 10, 9)\n"
+        "    fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_ASYNC)\n"
+        "    os.write(w, b'x')\n    time.sleep(0.5)"
+    ),
+    "itimer-sigalrm": "    signal.setitimer(signal.ITIMER_REAL, 0.001)\n    time.sleep(0.5)",
+    "own-seccomp-filter-kills-all": (
+        "    import ctypes, struct\n    libc = ctypes.CDLL(None)\n    libc.prctl(38, 1, 0, 0, 0)\n"
+        "    code = ctypes.create_string_buffer(struct.pack('HBBI', 0x06, 0, 0, 0x80000000))\n"
+        "    prog = struct.pack('HxxxxxxQ', 1, ctypes.addressof(code))\n"
+        "    libc.prctl(22, 2, ctypes.c_char_p(prog), 0, 0)"
+    ),
+    "raise-systemexit-137": "    raise SystemExit(137)",
+    "raise-keyboardinterrupt": "    raise KeyboardInterrupt",
+}
+
 CASES = {
     "read-etc-shadow": "    raise ValueError(open('/etc/shadow').read())",
     "read-app-database": "    raise ValueError(open('$secret').read())",
@@ -110,6 +186,7 @@ CASES = {
         "    with tf.GradientTape():\n        for _ in range(10_000):\n"
         "            threading.Thread(target=time.sleep, args=(30,), daemon=True).start()"
     ),
+    **ROUND_13,
 }
 
 
@@ -139,7 +216,10 @@ def _escaped_processes(uid_base: int) -> list[str]:
     for line in listing.stdout.splitlines():
         uid, pid, state = int(line.split()[0]), int(line.split()[1]), line.split()[2]
         if uid_base <= uid < uid_base + 100 and not state.startswith("Z"):  # zombies hold nothing
-            memberships = Path(f"/proc/{pid}/cgroup").read_text()
+            try:
+                memberships = Path(f"/proc/{pid}/cgroup").read_text()
+            except FileNotFoundError:  # it ended between ps and here (any grader's process)
+                continue
             if own not in memberships:
                 escaped.append(f"{uid} {pid} {state} {memberships!r}")
     return escaped

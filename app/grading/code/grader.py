@@ -222,8 +222,8 @@ SELF_INFLICTED = {
         "Your code ended the checker's process before its results were reported "
         "({detail}): os._exit, or an exit forced from the step. A training step returns."),
     CHANNEL: ("tampering",
-        "Your code closed or replaced the checker's report channel and ran on; the sandbox "
-        "stopped it, so it earns no credit."),
+        "Your code closed or replaced the checker's report channel, so no results could be "
+        "reported; the sandbox stopped it, so it earns no credit."),
     GARBLED: ("tampering",
         "The sandbox's report for this answer was malformed, so it cannot be graded correct. "
         "Code that writes to the checker's channels ends up here."),

@@ -119,9 +119,11 @@ def _load_failure(error: dict[str, Any]) -> GradeResult:
         "syntax": "syntax-error",
         "missing": "missing-function",
         "signature": "wrong-signature",
+        "not-plain": "wrong-signature",  # async def or a generator: the message says which
     }.get(error["kind"], "exception")
     where = f" (line {error['lines'][-1]})" if error["lines"] else ""
-    message = f"{message_for(tag)} {error['message']}{where}"
+    lead = "" if error["kind"] == "not-plain" else f"{message_for(tag)} "
+    message = f"{lead}{error['message']}{where}"
     return GradeResult(
         "incorrect", 0.0, [Feedback("error", message)], [tag], {"lines": error["lines"]}
     )

@@ -43,6 +43,7 @@ class WorkerFailed(RuntimeError):
 
 
 DIED = "the worker process ended without reporting"  # no report, no limit: see `ended`
+REPORT_LOST = 125  # the worker's exit status when the job closed or replaced its report fd
 REPORT_GRACE = 5.0  # after the report channel closed: how long the worker may take to end
 
 # How a run without a report and without a breached limit ended (`Outcome.ended`). Only
@@ -214,7 +215,7 @@ def _explain_death(
         outcome.limit, outcome.limit_value = "CPU time", f"{limits.cpu_seconds} s"
     elif outcome.crash:
         return  # a malformed report: said already
-    elif ran_on:
+    elif ran_on or code == REPORT_LOST:
         outcome.ended, outcome.crash = CHANNEL, f"{DIED}: its report channel was closed"
     elif number is None:
         outcome.ended, outcome.crash = EXITED, f"{DIED} (it exited with status {code})"

@@ -193,8 +193,8 @@ class GraderService:
                 report: dict[str, Any] = await self.grader.trial(question, source)
                 return jobs.encode_trial(report)
             return jobs.encode_result(await self.grader.grade(question, source))
-        except GraderBusy as err:  # cannot happen at slots <= pool size; answered anyway
-            return jobs.encode_result(infrastructure_error(err.message))
+        except GraderBusy as err:  # interrupted on every worker (busy cannot happen here)
+            return jobs.encode_refusal(err)
 
 
 async def run_grader(settings: Settings) -> None:

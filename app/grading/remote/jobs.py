@@ -19,6 +19,7 @@ from pydantic import TypeAdapter
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from app.errors import GraderBusy, GraderInterrupted
 from app.grading.results import Feedback, GradeResult
 from app.packs.schema import Code, CodeFix
 
@@ -98,8 +99,27 @@ def encode_trial(report: dict[str, Any]) -> str:
     return json.dumps({"trial": report}, default=str)
 
 
+def encode_refusal(err: GraderBusy) -> str:
+    """A grade or trial the grading host refused (its sandbox was interrupted on every
+    worker): the web process raises the same refusal the in-process grader raises, so the
+    learner gets the same 503 and nothing is stored, whichever path graded."""
+    refused = {"code": err.code, "message": err.message, "retry_after": err.retry_after}
+    return json.dumps({"refused": refused})
+
+
+REFUSALS: dict[str, type[GraderBusy]] = {
+    GraderInterrupted.code: GraderInterrupted,
+    GraderBusy.code: GraderBusy,
+}
+
+
 def decode_reply(payload: str) -> GradeResult | dict[str, Any]:
+    """The verdict or trial report; a refusal is raised (GraderBusy or GraderInterrupted)."""
     body = json.loads(payload)
+    if "refused" in body:
+        refused = body["refused"]
+        refusal = REFUSALS.get(refused["code"], GraderBusy)
+        raise refusal(refused["message"], int(refused["retry_after"]))
     if "trial" in body:
         trial: dict[str, Any] = body["trial"]
         return trial

@@ -40,6 +40,9 @@ CASES = [
     ("os._exit(137)", SIGNALLED),
     ("os._exit(0)", "ended the checker's process"),
     ("os.close(3); time.sleep(9)", "closed or replaced the checker's report channel"),
+    # round 13: the step returns; the worker finds its channel gone (was "exited with status")
+    ("os.close(3)", "closed or replaced the checker's report channel"),
+    ("os.dup2(os.open('/dev/null', os.O_WRONLY), 3)", "closed or replaced the checker's report"),
 ]
 
 

@@ -44,9 +44,10 @@ def warm_up(prebuild: list[str] | None = None, step: bool = False) -> dict[str, 
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(2)
     tf.config.experimental.enable_op_determinism()
-    from . import models, probes, runner, scenarios, trial  # noqa: F401 - loaded before lockdown
+    from . import models, observe, probes, runner, scenarios, trial  # noqa: F401 - before lockdown
 
     direct_eager_ops()  # starts the runtime (thread pools) before the job
+    observe.tensor_types()  # read before candidate code could replace tf.Variable and the rest
     if prebuild is not None:
         for contract_id in prebuild:
             _prebuild(contract_id)
@@ -190,6 +191,7 @@ def serve(config: dict[str, Any]) -> None:
     began = time.monotonic()
     versions = warm_up(config.get("prebuild"), bool(config.get("warm_step")))
     send(fd, {"ready": True, "versions": versions, "warm_up_s": round(time.monotonic() - began, 3)})
+    channel = _identity(fd)
     job = json.loads(sys.stdin.buffer.read(MAX_JOB))
     os.close(0)
     cpu_seconds = int(job.get("cpu_seconds", config["cpu_seconds"]))  # set by the supervisor
@@ -204,16 +206,40 @@ def serve(config: dict[str, Any]) -> None:
         trial = run_trial(job["contract"], job["sources"][0]["code"], job.get("checker"))
         _flush()
         ran = round(time.monotonic() - began, 3)
-        send(fd, {"trial": trial, "versions": versions, "run_s": ran})
-        os._exit(0)
+        report(fd, channel, {"trial": trial, "versions": versions, "run_s": ran})
     checker = job.get("checker")  # instructor code: runs only now, after the lockdown
     runs = [
         {"name": s["name"], **run_source(job["contract"], s["code"], checker)}
         for s in job["sources"]
     ]
     _flush()
-    send(fd, {"runs": runs, "versions": versions, "run_s": round(time.monotonic() - began, 3)})
+    report(fd, channel, {"runs": runs, "versions": versions,
+                         "run_s": round(time.monotonic() - began, 3)})  # fmt: skip
+
+
+# The exit status of a worker whose report channel the job closed or replaced (with /dev/null,
+# say): its report cannot reach the supervisor, which names this status (workers.CHANNEL)
+# instead of "it exited by itself". Mirrors app/grading/code/workers.py's REPORT_LOST.
+REPORT_LOST = 125
+
+
+def report(fd: int, channel: tuple[int, int] | None, payload: dict[str, object]) -> None:
+    """Send the job's one report and exit; exit REPORT_LOST if the channel is not ours."""
+    try:
+        if _identity(fd) != channel:
+            os._exit(REPORT_LOST)
+        send(fd, payload)
+    except OSError:
+        os._exit(REPORT_LOST)
     os._exit(0)
+
+
+def _identity(fd: int) -> tuple[int, int] | None:
+    try:
+        found = os.fstat(fd)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _flush() -> None:

@@ -47,8 +47,27 @@ def load_function(source: str, name: str, arity: int, keywords: tuple[str, ...] 
     fn = namespace.get(name)
     if not callable(fn):
         raise CandidateError("missing", f"no function named {name!r} is defined", [])
+    check_plain(fn, name)
     check_arity(fn, name, arity, keywords)
     return fn
+
+
+def check_plain(fn: Any, name: str) -> None:
+    """An `async def` or a generator runs none of its body when called: the checker saw no
+    tape and unchanged weights, and said so, which sent the learner looking in the wrong
+    place. Said plainly instead."""
+    if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
+        what, returns = "defined with async def", "a coroutine"
+    elif inspect.isgeneratorfunction(fn):
+        what, returns = "a generator (its body contains yield)", "a generator"
+    else:
+        return
+    message = (
+        f"{name} is {what}: calling it returns {returns} and runs none of its body, so "
+        "nothing is computed. Define it with a plain def and return the result."
+    )
+    lines = [fn.__code__.co_firstlineno] if hasattr(fn, "__code__") else []
+    raise CandidateError("not-plain", message, lines)
 
 
 def check_arity(fn: Any, name: str, arity: int, keywords: tuple[str, ...] = ()) -> None:

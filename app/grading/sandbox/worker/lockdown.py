@@ -97,3 +97,23 @@ def _add_self_harm_rules(seccomp: Any, rules: Any) -> None:
         rules.add_rule(seccomp.KILL_PROCESS, name, status)
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "prlimit64", seccomp.Arg(2, seccomp.NE, 0))
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "setrlimit")
+    _add_delayed_signal_rules(seccomp, rules)
+
+
+# Ways to have the kernel send the process a signal later (a timer, I/O readiness), which a
+# send-time rule cannot see. An exec-spawned worker is not an init, so a timer armed with
+# SIGKILL (timer_create, mq_notify; the signal lies in memory a filter cannot read) or an
+# F_SETSIG of SIGKILL ended it as if killed from outside (run again, then "interrupted");
+# SIGALRM, SIGIO and the rest read as a crash of the interpreter. A step arms none of them.
+TIMERS = ("timer_create", "mq_notify", "setitimer", "alarm")
+F_SETOWN, F_SETSIG, F_SETOWN_EX, F_SETLEASE, F_NOTIFY = 8, 10, 15, 1024, 1026
+FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
+
+
+def _add_delayed_signal_rules(seccomp: Any, rules: Any) -> None:
+    for name in TIMERS:
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), name)
+    for command in (F_SETOWN, F_SETSIG, F_SETOWN_EX, F_SETLEASE, F_NOTIFY):  # set an owner
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), "fcntl", seccomp.Arg(1, seccomp.EQ, command))
+    for request in (FIOSETOWN, SIOCSPGRP):
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), "ioctl", seccomp.Arg(1, seccomp.EQ, request))

@@ -6,6 +6,7 @@ array is capped so a candidate returning a huge tensor cannot flood the result c
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -16,29 +17,62 @@ MAX_ELEMENTS = 4_096
 
 
 def value(obj: Any, depth: int = 0) -> dict[str, Any]:
-    """Describe a returned value: a tensor, a number, a sequence or dict of those, or other."""
+    """Describe a returned value: a tensor, a number, a sequence or dict of those, or other.
+
+    Only exact built-in, NumPy and TensorFlow types are looked into. Anything else is named by
+    its type and never touched: a returned object of the candidate's own class ran its code
+    when the checker looked at it (a `numpy()`, `__array__`, `__getitem__` or `__str__` that
+    took the real step after the call), and earned credit for a step the call did not take.
+    """
+    kind = type(obj)
     if obj is None:
         return {"kind": "none"}
-    if isinstance(obj, list | tuple) and depth < 3:
+    if kind in (list, tuple) and depth < 3:
         return {"kind": "seq", "items": [value(item, depth + 1) for item in obj[:16]]}
-    if isinstance(obj, dict) and depth < 3:
-        pairs = sorted(obj.items(), key=lambda pair: str(pair[0]))[:16]
-        return {"kind": "map", "items": {str(k): value(v, depth + 1) for k, v in pairs}}
-    if isinstance(obj, bool):
+    if kind is dict and depth < 3:
+        pairs = sorted(((_key(k), v) for k, v in obj.items()), key=lambda pair: pair[0])[:16]
+        return {"kind": "map", "items": {k: value(v, depth + 1) for k, v in pairs}}
+    if kind is bool:
         return {"kind": "other", "type": "bool"}
-    if tf.is_tensor(obj):
+    if kind in tensor_types():
         return array(obj)
-    if isinstance(obj, np.ndarray | np.generic | int | float):
+    if kind in NUMBERS:
         # Compared like a tensor, but marked: some contracts ask for a tensor, not a number.
-        return {**array(obj), "python": type(obj).__name__}
-    return {"kind": "other", "type": type(obj).__name__}
+        return {**array(obj), "python": kind.__name__}
+    return {"kind": "other", "type": type_name(obj)}
+
+
+NUMBERS = frozenset({int, float, np.ndarray, *np.sctypeDict.values()})
+
+
+def _key(key: Any) -> str:
+    return str(key) if type(key) in (str, int, float, bool) else f"<{type_name(key)}>"
+
+
+def type_name(obj: Any) -> str:
+    """The name of obj's class, read past any metaclass (which could run code or lie)."""
+    name = type.__dict__["__name__"].__get__(type(obj), type)
+    return str(name)[:80]
+
+
+@functools.cache
+def tensor_types() -> frozenset[type]:
+    """The exact classes of TF's eager tensors and of TF and Keras variables: read once, at
+    warm-up, before any candidate code could rebind `tf.constant` or `tf.Variable`."""
+    import keras
+
+    found = {type(tf.constant(0.0)), type(tf.Variable(0.0)), type(keras.Variable(0.0))}
+    return frozenset(found)
 
 
 def array(obj: Any) -> dict[str, Any]:
+    kind = type(obj)
+    if kind not in tensor_types() and kind not in NUMBERS:
+        return {"kind": "other", "type": type_name(obj)}
     try:
-        data = np.asarray(obj.numpy() if hasattr(obj, "numpy") else obj)
+        data = np.asarray(obj.numpy() if kind in tensor_types() else obj)
     except Exception as err:
-        return {"kind": "other", "type": type(obj).__name__, "error": str(err)[:200]}
+        return {"kind": "other", "type": type_name(obj), "error": str(err)[:200]}
     if data.dtype.kind not in "fiub":
         return {"kind": "other", "type": f"array of {data.dtype}"}
     flat = data.astype(np.float64).ravel()[:MAX_ELEMENTS]

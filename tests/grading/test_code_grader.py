@@ -87,7 +87,16 @@ def test_grade_raises_busy_when_queue_is_full(tmp_path: Path) -> None:
             "incorrect",
             "wall time limit (15 s)",
         ),
-        (
+        (  # what the reaper reports when the answer's own code exits before reporting
+            Outcome(
+                None,
+                crash="the worker process ended without reporting (it exited with status 0)",
+                ended="exited",
+            ),
+            "incorrect",
+            "exited with status 0",
+        ),
+        (  # no cause known at all (never produced today): the product's fallback
             Outcome(None, crash="the worker process ended without reporting (exit status 0)"),
             "error",
             "exit status 0",

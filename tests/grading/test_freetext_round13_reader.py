@@ -65,3 +65,45 @@ def test_the_statement_after_a_short_cues_object_is_read_as_written(
     qid: str, concept: str, found: bool, text: str
 ) -> None:
     assert (concept in _concepts(qid, text)) is found
+
+
+# 2. A verb that moves the weights is an update of them: "tape.gradient already moves the
+# weights a little" is gradient-updates-weights (round 11's neighbours xfail, read by rules).
+MOVES_WRONG = [
+    ("gradient-vs-apply", "gradient-updates-weights", "tape.gradient already moves the weights a little; apply_gradients just finalises it."),
+    ("gradient-vs-apply", "gradient-updates-weights", "tape.gradient nudges the weights slightly and apply_gradients finishes the step."),
+    ("gradient-vs-apply", "gradient-updates-weights", "Calling tape.gradient shifts the variables a bit, then apply_gradients commits the change."),
+]  # fmt: skip
+# The held check's miss (run once, at the end): "the gradient call" is no subject the tell's
+# ordered phrasings read, and its claim excludes apply_gradients sentence-wide (rubric content).
+MOVES_WRONG_HELD_MISSED = [
+    ("gradient-vs-apply", "gradient-updates-weights", "The gradient call nudges the parameters, and apply_gradients just records the step."),
+]  # fmt: skip
+# The direction to move in, a move that is denied, and the optimizer's move name no tell.
+MOVES_TRUE = [
+    ("gradient-vs-apply", "tape.gradient tells you which way to move the weights; apply_gradients moves them."),
+    ("gradient-vs-apply", "tape.gradient only computes the gradients; apply_gradients moves the weights."),
+    ("gradient-vs-apply", "tape.gradient gives the direction in which the optimizer should move the weights, it does not move them."),
+    ("gradient-vs-apply", "tape.gradient does not move the weights at all; apply_gradients does."),
+]  # fmt: skip
+MOVES_TRUE_HELD = [
+    ("gradient-vs-apply", "tape.gradient says how to move the weights to lower the loss; only apply_gradients moves them."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("qid", "tag", "text"), MOVES_WRONG)
+def test_a_verb_that_moves_the_weights_states_an_update(qid: str, tag: str, text: str) -> None:
+    assert tag in _tells(qid, text)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="held miss: 'the gradient call' is no subject a phrasing reads"
+)
+@pytest.mark.parametrize(("qid", "tag", "text"), MOVES_WRONG_HELD_MISSED)
+def test_a_held_move_statement_is_named(qid: str, tag: str, text: str) -> None:
+    assert tag in _tells(qid, text)
+
+
+@pytest.mark.parametrize(("qid", "text"), MOVES_TRUE + MOVES_TRUE_HELD)
+def test_the_direction_to_move_the_weights_names_no_tell(qid: str, text: str) -> None:
+    assert _tells(qid, text) == []

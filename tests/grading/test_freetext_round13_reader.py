@@ -107,3 +107,44 @@ def test_a_held_move_statement_is_named(qid: str, tag: str, text: str) -> None:
 @pytest.mark.parametrize(("qid", "text"), MOVES_TRUE + MOVES_TRUE_HELD)
 def test_the_direction_to_move_the_weights_names_no_tell(qid: str, text: str) -> None:
     assert _tells(qid, text) == []
+
+
+# 3. A sentence that opens with a short prepositional phrase and a comma states one claim:
+# "From one forward pass, TensorFlow only gives the sum" (round 12's strict xfail, engineer
+# C's held check: the comma cut the claim's roles into two clauses).
+FRONTED_WRONG = [
+    ("persistent-tape", "separate-gradients-impossible", "From one forward pass, TensorFlow can only give you the summed gradient of both losses, never each one on its own."),
+    ("persistent-tape", "separate-gradients-impossible", "From one forward pass, TensorFlow can only give you the summed gradient of both losses."),
+    ("tf-function-speedup", "cpu-gains-most", "On a CPU, tf.function gains the most; on a GPU it barely matters."),
+]  # fmt: skip
+FRONTED_WRONG_HELD = [
+    ("persistent-tape", "separate-gradients-impossible", "With a single forward pass, you only ever get the combined gradient of the two losses."),
+]  # fmt: skip
+FRONTED_TRUE = [
+    ("persistent-tape", "From one forward pass, a persistent tape gives each loss its own gradient with two gradient calls."),
+    ("why-none-gradients", "In eager mode, ops run one by one and the tape records them."),
+]  # fmt: skip
+# The held check's miss (run once, at the end): list-target-separate-grads is named with or
+# without the fronted phrase and before this change - its ordered phrasing `both losses ~
+# separately` reads the persistent-tape answer too (rubric content, engineer C / T).
+FRONTED_TRUE_HELD_MISSED = [
+    ("persistent-tape", "From one forward pass, two gradient calls on a persistent tape give both losses' gradients separately."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("qid", "tag", "text"), FRONTED_WRONG + FRONTED_WRONG_HELD)
+def test_a_fronted_phrase_belongs_to_its_main_clause(qid: str, tag: str, text: str) -> None:
+    assert tag in _tells(qid, text)
+
+
+@pytest.mark.parametrize(("qid", "text"), FRONTED_TRUE)
+def test_a_fronted_phrase_in_a_true_statement_names_no_tell(qid: str, text: str) -> None:
+    assert _tells(qid, text) == []
+
+
+@pytest.mark.xfail(
+    strict=True, reason="held miss: an older phrasing names list-target-separate-grads"
+)
+@pytest.mark.parametrize(("qid", "text"), FRONTED_TRUE_HELD_MISSED)
+def test_a_held_fronted_true_statement_names_no_tell(qid: str, text: str) -> None:
+    assert _tells(qid, text) == []

@@ -181,18 +181,15 @@ def test_a_true_statement_gains_no_tell(qid: str, text: str) -> None:
     assert grade_freetext(q, text, neighbours=True) == grade_freetext(q, text, neighbours=False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="since round 10's set joined tune the nearest answer is 0.13 alike (MIN_SIMILARITY 0.2) "
-    "and 3 of the 7 nearest carry no tag (UNTAGGED 2); at 0.12 the margin still refuses it",
-)
 def test_a_misconception_in_new_words_is_still_named() -> None:
+    # Round 11's strict xfail (the neighbours never named it: the nearest answer is 0.13
+    # alike). Since round 13 the rules read "moves the weights" as an update of them
+    # (lemmas._UPDATE_VERB), so the tell is named with the neighbours on or off.
     q = question("gradient-vs-apply")
     text = "tape.gradient already moves the weights a little; apply_gradients just finalises it."
-    assert grade_freetext(q, text, neighbours=False).misconceptions == []
-    result = grade_freetext(q, text, neighbours=True)
-    assert result.misconceptions == ["gradient-updates-weights"]
-    assert result.details["neighbours"] == "gradient-updates-weights"
+    for neighbours in (False, True):
+        result = grade_freetext(q, text, neighbours=neighbours)
+        assert result.misconceptions == ["gradient-updates-weights"]
 
 
 VOTERS = [

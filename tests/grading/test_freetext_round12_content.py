@@ -175,12 +175,12 @@ CORRECT_HELD = [
 # with tf.function, ops outside ..." puts the condition in a clause the claim's roles do not
 # reach. From the held check (run once, at the end): `variable_name` is an identifier, not
 # the word "name"; "hands you pairs" is not "hands back"; "are TF's zero_grad" names no
-# counterpart word; "never each one on its own" is read as list-target-separate-grads.
+# counterpart word. ("From one forward pass, ... never each one on its own" is named since
+# round 13: a fronted phrase joins its main clause, test_freetext_round13_reader.py.)
 KNOWN_UNNAMED = [
     ("gradient-accumulation", "apply-every-micro-batch", "You don't need accumulation: train on batches of 64 for more epochs and you end up at the same place as with batches of 256."),
     ("why-none-gradients", "tf-function-records-outside-tape", "When the step is decorated with tf.function, ops outside the with block get recorded as well."),
     ("gradient-vs-apply", "apply-takes-name-dict", "apply_gradients accepts a {variable_name: gradient} dict."),
-    ("persistent-tape", "separate-gradients-impossible", "From one forward pass, TensorFlow can only give you the summed gradient of both losses, never each one on its own."),
     ("gradient-vs-apply", "gradient-returns-pairs", "The tape hands you pairs of (gradient, variable)."),
     ("no-zero-grad", "separate-optimizers-replace-zero-grad", "Separate optimizers per network are TF's zero_grad."),
 ]  # fmt: skip

@@ -51,12 +51,6 @@ STATED = [
         "optimizer-clears-grads",
     ),
     (
-        "gradient-vs-apply",
-        # round 10: named again once "nudges" reads as "updates" (neighbours.SYNONYMS)
-        "Both of them change the model: tape.gradient nudges the weights a little and apply_gradients does the rest of the step.",
-        "gradient-updates-weights",
-    ),
-    (
         "numpy-inside-tape",
         "NumPy maths inside the tape is recorded like any other op, it is just a bit slower because of the copies.",
         "numpy-is-recorded",
@@ -120,6 +114,24 @@ def test_the_artefact_names_its_data_and_its_prompts() -> None:
     for qid, entry in data["questions"].items():
         assert entry["prompt"] == nb.prompt_key(question(qid))
         assert sum(bool(a["tags"]) for a in entry["answers"]) > 20
+
+
+# Round 13: the rules read "nudges the weights" as an update of them (lemmas._UPDATE_VERB),
+# so this one, named by the neighbours since round 10, is the rules' own tell now.
+READ_BY_RULES = [
+    (
+        "gradient-vs-apply",
+        "Both of them change the model: tape.gradient nudges the weights a little and apply_gradients does the rest of the step.",
+        "gradient-updates-weights",
+    ),
+]
+
+
+@pytest.mark.parametrize(("qid", "text", "tag"), READ_BY_RULES)
+def test_a_tell_the_neighbours_named_is_read_by_the_rules(qid: str, text: str, tag: str) -> None:
+    q = question(qid)
+    assert grade_freetext(q, text, neighbours=False).misconceptions == [tag]
+    assert grade_freetext(q, text).misconceptions == [tag]
 
 
 @pytest.mark.parametrize(("qid", "text", "tag"), STATED)

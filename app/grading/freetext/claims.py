@@ -173,6 +173,21 @@ def _is_instruction(text: str, start: int) -> bool:
     return verb not in _KEEP and verb in getAllLemmas(verb).get("VERB", ())
 
 
+# A sentence that opens with a short prepositional phrase and a comma ("From one forward
+# pass, TensorFlow only gives the sum", "On a GPU, the gain is small") states one claim:
+# the phrase is where or when the main clause holds, not a statement of its own (round 13).
+_FRONTED = re.compile(
+    r"\s*(?:from|in|on|with|for|after|before|during|inside|within|at|by|under|over|across"
+    r"|per|via|through)\s+[^\s]+(?:\s+[^\s]+){0,4}\s*$",
+    re.IGNORECASE,
+)
+
+
+def _is_fronted_phrase(masked: str, start: int, end: int) -> bool:
+    phrase = masked[start:end]
+    return _FRONTED.match(phrase) is not None and _CUE.search(phrase) is None
+
+
 def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index: int) -> int | None:
     """Where clause `index` may also take roles from: the start of the clause before it
     when its subject or its object is a pronoun, or when it is the result of an instruction;
@@ -184,6 +199,8 @@ def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index:
     if _PRONOUN_SUBJECT.match(text, before_end):
         return before_start
     if index == 1 and _RESULT_AFTER.match(text, before_end) and _is_instruction(text, before_start):
+        return before_start
+    if index == 1 and _is_fronted_phrase(masked, before_start, before_end):
         return before_start
     if (
         _PRONOUN_OBJECT.search(text, start, end)

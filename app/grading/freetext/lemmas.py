@@ -83,4 +83,16 @@ def lemma_text(text: str) -> str:
             return word
         return found
 
-    return _WORD.sub(replace, text)
+    return _UPDATE_VERB.sub("update", _WORD.sub(replace, text))
+
+
+# Round 13: verbs that say a step changes the weights, read as "update" when their object is
+# the weights themselves ("tape.gradient already moves the weights a little"), in the
+# twin only. Not after "to" ("which way to move the weights" is the gradient's direction,
+# not a step), nor with a place after the object ("move the weights to the GPU").
+_UPDATE_VERB = re.compile(
+    r"(?<!\bto )\b(?:move|nudge|shift|tweak)\b"
+    r"(?=\s+(?:the\s+|its\s+|their\s+|all\s+|each\s+|your\s+|model\s+)?"
+    r"(?:weight|parameter|param|variable|kernel)\b(?!\s+(?:to|into|onto|inside|between|across|off)\b))",
+    re.IGNORECASE,
+)

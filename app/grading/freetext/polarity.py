@@ -32,6 +32,10 @@ _OPENERS = frozenset({
     "your", "our", "their", "its", "this", "these",
 })  # fmt: skip
 _PRONOUNS = frozenset({"it", "this", "that", "them", "these", "those"})
+# Round 13: a keyword argument with its value or a call is a whole object, never a word
+# that modifies the next one: "without training=True | dropout is still applied", "without
+# model(x) | ..." - the cue's scope ends after it, as it does at an opener.
+_CODE_OBJECT = re.compile(r"\w=\S|\w\([^()]*\)")
 
 
 # A statement judged false, or a thing judged unneeded, by what follows it: "applying after
@@ -213,6 +217,8 @@ def _reaches(between: str) -> bool:
     if len(words) > SHORT_SCOPE_WORDS:
         return False
     if words and words[0].strip(",") in _PRONOUNS:  # "without it, BN uses ...": it is the object
+        return False
+    if _CODE_OBJECT.search(between) is not None:  # round 13: "without training=True | dropout ..."
         return False
     return not any(word in _OPENERS for word in words[1:])
 

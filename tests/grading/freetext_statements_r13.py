@@ -131,74 +131,179 @@ TRUE: dict[str, list[str]] = {
 
 WRONG: dict[str, list[tuple[str, str]]] = {
     "no-zero-grad": [
-        ("You have to call optimizer.zero_grad() after apply_gradients, or the old gradients get added to the next ones.", "needs-zero-grad"),
-        ("The tape accumulates gradients across steps unless you create a new one.", "tape-accumulates"),
-        ("apply_gradients zeroes the gradients for you after it updates, that's why you don't need zero_grad.", "optimizer-clears-grads"),
-        ("tape.gradient stores the gradient on each variable, just like .grad.", "grads-stored-on-variables"),
-        ("TF needs no zero_grad because tf.function graphs are rebuilt every step.", "graph-mode-explains-no-zero-grad"),
+        (
+            "You have to call optimizer.zero_grad() after apply_gradients, or the old gradients get added to the next ones.",
+            "needs-zero-grad",
+        ),
+        (
+            "The tape accumulates gradients across steps unless you create a new one.",
+            "tape-accumulates",
+        ),
+        (
+            "apply_gradients zeroes the gradients for you after it updates, that's why you don't need zero_grad.",
+            "optimizer-clears-grads",
+        ),
+        (
+            "tape.gradient stores the gradient on each variable, just like .grad.",
+            "grads-stored-on-variables",
+        ),
+        (
+            "TF needs no zero_grad because tf.function graphs are rebuilt every step.",
+            "graph-mode-explains-no-zero-grad",
+        ),
     ],
     "gradient-vs-apply": [
-        ("tape.gradient already updates the weights; apply_gradients just logs the step.", "gradient-updates-weights"),
-        ("apply_gradients returns the new weights, and you assign them back to the model.", "apply-returns-new-weights"),
-        ("apply_gradients computes the gradients from the loss and then applies them.", "apply-computes-gradients"),
-        ("tape.gradient reruns the forward pass to get the derivatives.", "gradient-reruns-forward"),
-        ("apply_gradients is a plain SGD step; Adam's moments are only used in model.fit.", "apply-ignores-optimizer-rule"),
+        (
+            "tape.gradient already updates the weights; apply_gradients just logs the step.",
+            "gradient-updates-weights",
+        ),
+        (
+            "apply_gradients returns the new weights, and you assign them back to the model.",
+            "apply-returns-new-weights",
+        ),
+        (
+            "apply_gradients computes the gradients from the loss and then applies them.",
+            "apply-computes-gradients",
+        ),
+        (
+            "tape.gradient reruns the forward pass to get the derivatives.",
+            "gradient-reruns-forward",
+        ),
+        (
+            "apply_gradients is a plain SGD step; Adam's moments are only used in model.fit.",
+            "apply-ignores-optimizer-rule",
+        ),
     ],
     "why-none-gradients": [
-        ("You need to call tape.watch on every trainable variable, otherwise the gradients are None.", "must-watch-variables"),
+        (
+            "You need to call tape.watch on every trainable variable, otherwise the gradients are None.",
+            "must-watch-variables",
+        ),
         ("Call tape.watch(loss) and the None goes away.", "watch-loss-fixes-none"),
-        ("The gradients are None because apply_gradients hasn't run yet in the first step.", "none-before-first-step"),
+        (
+            "The gradients are None because apply_gradients hasn't run yet in the first step.",
+            "none-before-first-step",
+        ),
         ("The None must come from the learning rate being zero.", "none-means-zero-signal"),
-        ("You must compile the model before tape.gradient can return anything but None.", "needs-compile-for-gradients"),
+        (
+            "You must compile the model before tape.gradient can return anything but None.",
+            "needs-compile-for-gradients",
+        ),
     ],
     "numpy-inside-tape": [
-        ("The tape records the NumPy operations too, so the gradients are fine.", "numpy-is-recorded"),
+        (
+            "The tape records the NumPy operations too, so the gradients are fine.",
+            "numpy-is-recorded",
+        ),
         ("Calling .numpy() inside the tape raises an error right away.", "numpy-raises-error"),
-        ("Every variable, including the layers after the numpy call, gets None.", "numpy-kills-all-gradients"),
-        ("The layers after the numpy conversion lose their gradients while the earlier ones still train.", "downstream-loses-gradients"),
-        ("You just get zero gradients for the early layers instead of None.", "numpy-gives-zero-gradients"),
+        (
+            "Every variable, including the layers after the numpy call, gets None.",
+            "numpy-kills-all-gradients",
+        ),
+        (
+            "The layers after the numpy conversion lose their gradients while the earlier ones still train.",
+            "downstream-loses-gradients",
+        ),
+        (
+            "You just get zero gradients for the early layers instead of None.",
+            "numpy-gives-zero-gradients",
+        ),
     ],
     "persistent-tape": [
-        ("Tapes keep their recording by default, so the second call fails for another reason.", "persistent-by-default"),
+        (
+            "Tapes keep their recording by default, so the second call fails for another reason.",
+            "persistent-by-default",
+        ),
         ("A persistent tape costs nothing, so you never need to delete it.", "persistent-is-free"),
-        ("The first gradient call consumes the loss tensor, so the second loss can't be differentiated.", "gradient-consumes-target"),
-        ("Call tape.reset() between the two gradient calls and the default tape works twice.", "tape-reset-allows-second-gradient"),
-        ("Summing the two losses and calling gradient once gives each loss's gradient separately.", "sum-losses-gives-each-gradient"),
+        (
+            "The first gradient call consumes the loss tensor, so the second loss can't be differentiated.",
+            "gradient-consumes-target",
+        ),
+        (
+            "Call tape.reset() between the two gradient calls and the default tape works twice.",
+            "tape-reset-allows-second-gradient",
+        ),
+        (
+            "Summing the two losses and calling gradient once gives each loss's gradient separately.",
+            "sum-losses-gives-each-gradient",
+        ),
     ],
     "higher-order-derivatives": [
-        ("Just call tape.gradient twice on the same ordinary tape to get the second derivative.", "gradient-twice-same-tape"),
-        ("Set persistent=True and the tape gives second derivatives.", "persistent-gives-second-order"),
-        ("The outer tape takes the first derivative and the inner tape the second one.", "nesting-order-reversed"),
+        (
+            "Just call tape.gradient twice on the same ordinary tape to get the second derivative.",
+            "gradient-twice-same-tape",
+        ),
+        (
+            "Set persistent=True and the tape gives second derivatives.",
+            "persistent-gives-second-order",
+        ),
+        (
+            "The outer tape takes the first derivative and the inner tape the second one.",
+            "nesting-order-reversed",
+        ),
         ("Nested tapes only work if both are persistent.", "nested-tapes-need-persistent"),
         ("Use tape.hessian(y, x) for the second derivative.", "tape-has-hessian"),
     ],
     "tf-function-speedup": [
-        ("tf.function is faster because it moves the computation onto the GPU.", "tf-function-uses-gpu"),
+        (
+            "tf.function is faster because it moves the computation onto the GPU.",
+            "tf-function-uses-gpu",
+        ),
         ("Large models gain the most from tf.function.", "big-models-gain-most"),
         ("tf.function compiles the step with XLA by default.", "tf-function-is-xla"),
-        ("The graph caches the gradients so the backward pass is skipped after the first call.", "graph-caches-gradients"),
+        (
+            "The graph caches the gradients so the backward pass is skipped after the first call.",
+            "graph-caches-gradients",
+        ),
         ("The speedup is the same for every kind of model.", "tf-function-gain-universal"),
     ],
     "trainable-vs-all-variables": [
-        ("Passing model.variables is better because it updates everything.", "pass-model-variables"),
+        (
+            "Passing model.variables is better because it updates everything.",
+            "pass-model-variables",
+        ),
         ("model.variables includes Adam's slot variables.", "variables-include-optimizer-slots"),
-        ("The BN moving mean would get real gradients and be trained by the optimizer.", "bn-stats-get-gradients"),
+        (
+            "The BN moving mean would get real gradients and be trained by the optimizer.",
+            "bn-stats-get-gradients",
+        ),
         ("apply_gradients crashes as soon as one gradient is None.", "none-gradient-crashes-apply"),
         ("trainable_variables and variables are the same list.", "variables-are-the-same"),
     ],
     "training-flag": [
-        ("training=True is what makes the tape record gradients.", "training-flag-enables-gradients"),
-        ("training=True tells the optimizer to update the weights.", "training-flag-is-optimizer-mode"),
+        (
+            "training=True is what makes the tape record gradients.",
+            "training-flag-enables-gradients",
+        ),
+        (
+            "training=True tells the optimizer to update the weights.",
+            "training-flag-is-optimizer-mode",
+        ),
         ("Without the flag the model doesn't learn at all.", "missing-flag-stops-learning"),
         ("Leaving out training= raises an error in a custom loop.", "missing-training-flag-errors"),
         ("BatchNorm ignores the training flag.", "batchnorm-ignores-training-flag"),
     ],
     "gradient-accumulation": [
-        ("Just skip the reset and TF accumulates the gradients across micro-batches by itself.", "tf-accumulates-automatically"),
-        ("Apply the gradients after every micro-batch with a learning rate divided by 4.", "apply-every-micro-batch"),
-        ("Keep one tape open across all four micro-batches and take the gradient at the end.", "single-tape-over-micro-batches"),
-        ("Summing the four mean-loss gradients gives exactly the batch-256 gradient.", "summed-gradients-equal-big-batch"),
-        ("Accumulation also reproduces BatchNorm's 256-example statistics.", "accumulation-matches-batchnorm"),
+        (
+            "Just skip the reset and TF accumulates the gradients across micro-batches by itself.",
+            "tf-accumulates-automatically",
+        ),
+        (
+            "Apply the gradients after every micro-batch with a learning rate divided by 4.",
+            "apply-every-micro-batch",
+        ),
+        (
+            "Keep one tape open across all four micro-batches and take the gradient at the end.",
+            "single-tape-over-micro-batches",
+        ),
+        (
+            "Summing the four mean-loss gradients gives exactly the batch-256 gradient.",
+            "summed-gradients-equal-big-batch",
+        ),
+        (
+            "Accumulation also reproduces BatchNorm's 256-example statistics.",
+            "accumulation-matches-batchnorm",
+        ),
     ],
 }
 

@@ -39,8 +39,10 @@ from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _mask, compile_phr
 from app.grading.freetext.polarity import (
     avoided,
     forget_denied,
+    into_aside,
     is_affirmed,
     judged_false_alone,
+    others_error,
     softly_denied,
 )
 
@@ -293,7 +295,10 @@ def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], follow
         != judged_false_alone(masked, start, end, following)
     ) != forget_denied(text, start)
     foreign = _is_foreign(text, masked, start, end)
-    conditional = in_open_condition(masked, start, end, written) or in_counterfactual_consequence(
-        masked, start, end, written
+    conditional = (
+        in_open_condition(masked, start, end, written)
+        or in_counterfactual_consequence(masked, start, end, written)
+        or others_error(masked)
+        or into_aside(text, start, end)
     )
     return Hit(text[start:end], unit.text, affirmed, foreign, conditional)

@@ -271,3 +271,51 @@ def avoided(masked: str, start: int, end: int, phrasing: str) -> bool:
 @lru_cache(maxsize=2048)
 def _has_soft_cue(masked: str) -> bool:
     return _SOFT_CUE.search(masked) is not None
+
+
+# Round 13: what other people get wrong, in any words: "the thing ppl mess up is calling
+# the inner gradient after the outer block closed", "what people get wrong is ...",
+# "Typical slip: ...", "X is the mistake people usually make". The sentence describes
+# someone else's error: it names no tell. It still credits as read (the error people make
+# is often the very diagnosis the question asks for: "the classic mistake is computing the
+# loss outside the tape"), so it is not a denial.
+_OTHERS_ERROR = re.compile(
+    r"\b(?:people|ppl|folks|beginners|newcomers|newbies|everyone|everybody|devs|users"
+    r"|learners|students|juniors|many|most)\s+(?:often\s+|usually\s+|sometimes\s+"
+    r"|commonly\s+|typically\s+|always\s+|still\s+|tend\s+to\s+)?(?:mess(?:es)?\s+up"
+    r"|get(?:s)?\s+(?:this\s+|it\s+)?wrong|screw(?:s)?\s+up|trip(?:s)?\s+(?:up|over)"
+    r"|mix(?:es)?\s+up|do\s+wrong|forget|slip\s+up)\b"
+    r"|\b(?:mistake|error|slip)s?\s+(?:that\s+)?(?:people|ppl|folks|beginners|everyone"
+    r"|many)\s+(?:\w+\s+)?make\b"
+    r"|\b(?:common|typical|classic|usual|frequent|rookie|beginner'?s?|newbie)\s+"
+    r"(?:mistake|slip|error|pitfall|gotcha|trap|bug|footgun)s?\b",
+    re.IGNORECASE,
+)
+
+
+def others_error(masked: str) -> bool:
+    """Whether a sentence describes what other people get wrong (round 13)."""
+    return _OTHERS_ERROR.search(masked) is not None
+
+
+def into_aside(text: str, start: int, end: int) -> bool:
+    """Whether a match runs from its statement into a bracketed qualification it does not close:
+    "equivalent to one batch of 256 (apart from BN batch statistics)", "has to skip them
+    (warning, or an error if every gradient is None)". The aside qualifies the statement
+    (an exception, a condition, an alternative); a phrasing that takes its first words from
+    the statement and its last from the aside states neither. Such a hit names no tell; it
+    still credits (round 13). A call's bracket ("outer.gradient(first") is no aside."""
+    aside = text.rfind(" (", start, end)
+    if aside <= start or ")" in text[aside:end]:
+        return False
+    close = text.find(")", aside)
+    return _QUALIFYING.search(text, aside, close if close > 0 else len(text)) is not None
+
+
+# Words that make an aside a qualification rather than a list of examples: "model.variables
+# also holds the optimizer's vars (Adam m/v, momentum, iterations)" states the tell.
+_QUALIFYING = re.compile(
+    r"\b(?:apart\s+from|aside\s+from|except|excluding|besides|other\s+than|unless|if|or|but"
+    r"|only|not|no)\b",
+    re.IGNORECASE,
+)

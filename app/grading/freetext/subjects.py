@@ -5,8 +5,10 @@ phrasing starts with that subject: "each ~ updates ~ variable", "tape ~ sums ~ g
 "it ~ compiles ~ XLA". When the words it starts on are the object of a verb in the same
 clause ("The optimizer takes **each** (gradient, variable) pair and updates the variable",
 "Do one **tape** per micro-batch, sum the gradients", "TF can optimise **it** ... and
-optionally compile with XLA"), the statement's subject is someone else and the tell is not
-stated. Round 12 (issue 14): such a hit names no tell; it still credits a concept.
+optionally compile with XLA"), or a quantifier is the object of a preposition ("for
+**each** pair it runs the update rule", round 13), the statement's subject is someone else
+and the tell is not stated. Round 12 (issue 14): such a hit names no tell; it still credits
+a concept.
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ _CLAUSE_VERBS = _words(
     "realise realize seem sound look show prove imagine doubt worry agree confirm check "
     "ensure verify make let be have"
 )
+# Round 13: a quantifier after a preposition is that preposition's object ("For each
+# (g, v) pair it runs the optimizer's update rule and assigns the result into the
+# variable"); a pronoun there may still stand for the subject ("model.variables has the
+# optimizer stuff in it too, like the momentum slots").
+_QUANTIFIERS = frozenset({"each", "both", "all"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
 
 
@@ -55,8 +62,13 @@ def object_of_verb(masked: str, start: int, end: int, pattern: str) -> bool:
     words = [w.lower() for w in _WORD.findall(masked, _clause_start(masked, start), start)]
     if not _opens_subject(masked, start, end, pattern, words[-1:]):
         return False
+    opening = _WORD.match(masked, start)
+    first = opening.group().lower() if opening is not None else ""
+    quantifier = first in _QUANTIFIERS and _stands_alone(first, pattern)
     while words and words[-1] in _DETERMINERS:
         words.pop()
+    if quantifier and words and words[-1] in _PREPOSITIONS:
+        return True  # round 13: "for each (g, v) pair it runs the update ..."
     before = words[-2] if len(words) > 1 else ""
     return bool(words) and _is_verb(words[-1]) and before not in _DETERMINERS | _PREPOSITIONS
 
@@ -97,7 +109,7 @@ def _runs_into_imperative(masked: str, start: int, end: int) -> bool:
 
 
 _LINKS = frozenset({"and", "then", "just", "also"})
-_PREPOSITIONS = _words("of in on for with by per to at from into")
+_PREPOSITIONS = _words("of in on for with by per to at from into over across")
 
 
 @lru_cache(maxsize=4096)

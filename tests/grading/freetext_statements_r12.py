@@ -296,7 +296,7 @@ WRONG: dict[str, list[tuple[str, str]]] = {
         ),
         (
             "TensorFlow accumulates the gradients automatically if you don't reset them.",
-            "tf-accumulates-automatically",
+            "tape-accumulates",
         ),
         (
             "Just sum the four gradients of the mean losses; that is exactly the batch-256 gradient.",

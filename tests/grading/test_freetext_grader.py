@@ -249,7 +249,7 @@ def test_grade_freetext_credits_correct_answers_built_from_denials(
 
 TELL_PARAPHRASES = [
     # The rubrics' known tells in wordings other than the rubric authors' (issue 14).
-("gradient-accumulation", "tf-accumulates-automatically", "Just call tape.gradient four times and TensorFlow sums the gradients for you, then apply once."),
+("gradient-accumulation", "tape-accumulates", "Just call tape.gradient four times and TensorFlow sums the gradients for you, then apply once."),
  ("gradient-accumulation", "apply-every-micro-batch", "Call apply_gradients after each micro-batch with the learning rate divided by 4; it's equivalent."),
  ("gradient-accumulation", "apply-every-micro-batch", "Just do an optimizer step on every batch of 64, that's the same as one step on 256."),
  ("gradient-vs-apply", "gradient-updates-weights", "tape.gradient does the backprop and updates the parameters, apply_gradients just logs."),

@@ -77,7 +77,7 @@ WRONG_STATEMENTS = [
     ('gradient-accumulation', 'apply-every-micro-batch', 'Call apply_gradients after each micro-batch of 64; four small updates equal one large one.'),
     ('why-none-gradients', 'must-watch-variables', "You forgot tape.watch on the model's weights; trainable variables aren't tracked unless you watch them."),
     ('why-none-gradients', 'watch-loss-fixes-none', 'Call tape.watch(loss) before tape.gradient and the Nones go away.'),  # held
-    ('gradient-accumulation', 'tf-accumulates-automatically', 'TensorFlow sums gradients across calls by itself, so just call tape.gradient four times and apply once.'),
+    ('gradient-accumulation', 'tape-accumulates', 'TensorFlow sums gradients across calls by itself, so just call tape.gradient four times and apply once.'),
     ('no-zero-grad', 'needs-zero-grad', 'Before every step wipe the previous gradients, or the new ones will be mixed with them.'),
     ('gradient-accumulation', 'needs-zero-grad', 'Between micro-batches call optimizer.zero_grad() so the previous micro-batch is not mixed in.'),  # held
 ]  # fmt: skip

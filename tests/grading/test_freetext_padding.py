@@ -115,4 +115,4 @@ def test_padding_names_no_tell() -> None:
     stated = "TensorFlow accumulates the gradients automatically between tape.gradient calls."
     assert grade_freetext(
         question("gradient-accumulation"), stated, second_opinion=False
-    ).misconceptions == ["tf-accumulates-automatically"]
+    ).misconceptions == ["tape-accumulates"]

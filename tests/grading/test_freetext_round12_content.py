@@ -63,11 +63,11 @@ WRONG = [
     # epochs-replace-accumulation (mapped onto apply-every-micro-batch)
     ("gradient-accumulation", "apply-every-micro-batch", "Just run four times as many epochs with the small batches; that is equivalent to accumulating into one 256 update."),
     ("gradient-accumulation", "apply-every-micro-batch", "More epochs with micro-batches of 64 replaces gradient accumulation."),
-    # tf-function-grads-carry-over (mapped onto tape-accumulates / tf-accumulates-automatically)
+    # tf-function-grads-carry-over (mapped onto tape-accumulates; round 13 merged tf-accumulates-automatically into it on gradient-accumulation)
     ("no-zero-grad", "tape-accumulates", "Inside tf.function the gradient buffers are allocated once and reused, so gradients carry over between steps unless you zero them."),
     ("no-zero-grad", "tape-accumulates", "In graph mode the gradients persist across calls of the step function, so you need to reset them."),
     ("no-zero-grad", "tape-accumulates", "a traced train_step reuses its gradient tensors, so the previous step's gradients add up with the new ones"),
-    ("gradient-accumulation", "tf-accumulates-automatically", "Under tf.function the gradients carry over from step to step by themselves, so the accumulation happens automatically."),
+    ("gradient-accumulation", "tape-accumulates", "Under tf.function the gradients carry over from step to step by themselves, so the accumulation happens automatically."),
     # cpu-gains-most (known, labelled answer unnamed)
     ("tf-function-speedup", "cpu-gains-most", "tf.function really shines on CPU; on a GPU the gain is small."),
     ("tf-function-speedup", "cpu-gains-most", "CPU-bound training gets the big speedup from tf.function, GPU training gets much less."),

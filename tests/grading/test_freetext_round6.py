@@ -143,7 +143,7 @@ FALSE_TELLS = [
     # "don't forget X" denies a phrasing about forgetting X
     (
         "gradient-accumulation",
-        "tf-accumulates-automatically",
+        "tape-accumulates",
         "Add each micro-batch's gradients into the accumulators and apply once; don't forget the reset after applying or they keep adding up.",
     ),
     # a reported belief: "people blame X"
@@ -206,7 +206,7 @@ STILL_TELLS = [
     ),
     (
         "gradient-accumulation",
-        "tf-accumulates-automatically",
+        "tape-accumulates",
         "You can forget the reset, the gradients accumulate automatically across the four calls.",
     ),
     (

@@ -286,7 +286,7 @@ WRONG: dict[str, list[tuple[str, str]]] = {
     "gradient-accumulation": [
         (
             "Just skip the reset and TF accumulates the gradients across micro-batches by itself.",
-            "tf-accumulates-automatically",
+            "tape-accumulates",  # tf-accumulates-automatically until engineer C merged the two (round 13),
         ),
         (
             "Apply the gradients after every micro-batch with a learning rate divided by 4.",

@@ -98,12 +98,13 @@ class Settings(BaseSettings):
 
     # Free-text grading (issue 14): the learned second opinion on the rules' verdict
     # (app/grading/freetext/second_opinion.py); on since round 7, when padding stopped moving
-    # it (docs/freetext.md "Round 7: a verdict that resists padding").
+    # it (docs/freetext-rounds.md "Round 7: a verdict that resists padding").
     freetext_second_opinion: bool = Field(
         default=True, description="Let learned models move a free-text verdict one step."
     )
     # The nearest labelled answers name a tell the rules missed (round 7,
-    # app/grading/freetext/neighbours.py, docs/freetext.md "Round 7: nearest labelled answers");
+    # app/grading/freetext/neighbours.py,
+    # docs/freetext-rounds.md "Round 7: nearest labelled answers");
     # on since round 8, when the suggestion learned to read a denial ("Round 8: a suggested
     # tell must be stated").
     freetext_neighbours: bool = Field(

@@ -5,7 +5,7 @@ analogies, code, contrasts with PyTorch/JAX/optax, denials of myths, hedges, non
 English) about the ten core questions, and wrong statements that each state one known tell.
 Each question's list is split by position: even positions are the tune half (read while
 fixing), odd positions the held half (run only at the round's start and end).
-docs/freetext.md "Round 12: false tells (engineer T)".
+docs/freetext-rounds.md "Round 12: false tells (engineer T)".
 """
 
 # ruff: noqa: E501 - statements read best one per line

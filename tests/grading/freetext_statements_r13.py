@@ -8,7 +8,7 @@ contrasts and conditionals, in voices unlike the labelled answers (review commen
 memos, exam keys, slang). Wrong statements each state one known tell. Each question's list
 is split by position: even positions are the tune half (read while fixing), odd positions
 the held half (run only at the round's start and end).
-docs/freetext.md "Round 13: false tells (engineer T)".
+docs/freetext-rounds.md "Round 13: false tells (engineer T)".
 """
 
 # ruff: noqa: E501 - statements read best one per line

@@ -7,7 +7,7 @@ the tag, and no marking word that the answer only denies while the answers votin
 tag state it (read by the rules' own reader). The true statements below were written in
 many shapes before any gate was tried (engineer N, round 8); with the neighbours on, none
 may gain a tell. (Some already get one from the rules alone - that is the rules' reading,
-measured in docs/freetext.md, not what this file checks.)"""
+measured in docs/freetext-rounds.md, not what this file checks.)"""
 
 # ruff: noqa: E501 - answers read best one per line
 

@@ -50,7 +50,7 @@ TRUE_STATEMENTS = [
     ('gradient-accumulation', "Reset the sums after the update, otherwise the next batch's gradients get mixed with the previous ones."),  # held
 ]  # fmt: skip
 
-# The wrong ones (intended tag) are counted in docs/freetext.md; only what the neighbours
+# The wrong ones (intended tag) are counted in docs/freetext-rounds.md; only what the neighbours
 # add is pinned below, the rest is the rules' reading.
 WRONG_STATEMENTS = [
     ('no-zero-grad', 'needs-zero-grad', 'You still have to clear the old gradients before each step in TF, otherwise they get mixed into the new ones.'),

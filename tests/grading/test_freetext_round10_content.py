@@ -5,7 +5,7 @@ written from the tags' descriptions and the source document before any phrasing 
 written; the `_HELD` lists were kept untouched (not run) until the end, as a last check.
 That check named 14 of 16 held wrong statements and no held true statement named a tell;
 only the statements that passed are kept here, the two others are listed in
-docs/freetext.md "Round 10: rubric content (engineer C)"."""
+docs/freetext-rounds.md "Round 10: rubric content (engineer C)"."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 

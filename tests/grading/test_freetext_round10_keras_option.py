@@ -4,7 +4,7 @@ custom loop (checked on Keras 3.15.1). An answer using the option meets the conc
 satisfies (accumulate, scale to the mean, apply once per N) and calling apply_gradients per
 micro-batch with the option named in the same sentence is not the apply-every-micro-batch
 tell. The answers were written before the rubric changed; the two `HELD` answers were kept
-untouched until the end (docs/freetext.md "Round 10: Keras 3 accumulation option")."""
+untouched until the end (docs/freetext-rounds.md "Round 10: Keras 3 accumulation option")."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 

@@ -5,7 +5,7 @@ descriptions and the source document before any phrasing was written; the `_HELD
 kept untouched (not run against the new phrasings) until the end, as a last check.
 That check named 11 of 14 held wrong statements of the first battery and 2 of 7 of the
 second; one held true statement names an older tell (in KNOWN_NAMED). Only the statements
-that passed are kept here; the others are listed in docs/freetext.md "Round 11: rubric
+that passed are kept here; the others are listed in docs/freetext-rounds.md "Round 11: rubric
 content (engineer C)"."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line

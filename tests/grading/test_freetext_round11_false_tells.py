@@ -1,6 +1,6 @@
 """Round 11 (issue 14, engineer T): true statements the rules read as a misconception.
 
-Written before any round-11 change (docs/freetext.md "Round 11: false tells (engineer
+Written before any round-11 change (docs/freetext-rounds.md "Round 11: false tells (engineer
 T)"): 42 true statements in candidates' voices (terse, rambling, analogies, code,
 non-native English, PyTorch contrasted) about the ten core questions and 21 misconceptions
 naming known tells. TRUE_TUNED (28) and WRONG_TUNED (14) were read while fixing; TRUE_CHECK

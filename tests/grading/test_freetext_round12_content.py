@@ -8,7 +8,7 @@ untouched (not run against the new phrasings) until the end, as a last check: 15
 held wrong statements named (4 before this round), 0 of 17 held true statements named a
 tell (0 before). The misses are KNOWN_UNNAMED; grads-leak-without-cleanup's two statements
 on gradient-accumulation were dropped with that question (its rubric holds 30 tells, the
-schema's limit), see docs/freetext.md "Round 12: rubric content (engineer C)"."""
+schema's limit), see docs/freetext-rounds.md "Round 12: rubric content (engineer C)"."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 

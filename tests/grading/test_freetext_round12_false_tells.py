@@ -5,7 +5,7 @@ tune half was read while fixing, the held half was run at the round's start and 
 (true statements with a tell: 4 of 42 both times; wrong ones named: 16 of 20 both times).
 Their misses are strict xfails here: the held ones are the round's honest reading, the
 tune half's wrong ones are tells no phrasing reaches (rubric content, not this round).
-Rules alone, as the round measured them (docs/freetext.md "Round 12: false tells").
+Rules alone, as the round measured them (docs/freetext-rounds.md "Round 12: false tells").
 """
 
 # ruff: noqa: E501 - statements read best one per line
@@ -57,7 +57,7 @@ def test_a_true_statement_names_no_tell(qid: str, text: str) -> None:
 
 
 @pytest.mark.parametrize(("qid", "text"), [t for t in TRUE if t[1] in HELD_FALSE_TELLS])
-@pytest.mark.xfail(strict=True, reason="held-out miss of round 12 (docs/freetext.md)")
+@pytest.mark.xfail(strict=True, reason="held-out miss of round 12 (docs/freetext-rounds.md)")
 def test_a_held_miss_names_no_tell(qid: str, text: str) -> None:
     assert _tells(qid, text) == []
 

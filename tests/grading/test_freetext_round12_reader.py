@@ -1,6 +1,6 @@
 """Round 12 (engineer R): known defects of the free-text reader, each with statements
 written before the change. *_HELD lists were kept back and read once, at the end
-(docs/freetext.md "Round 12: reader defects (engineer R)"). Rules alone.
+(docs/freetext-rounds.md "Round 12: reader defects (engineer R)"). Rules alone.
 """
 
 # ruff: noqa: E501 - statements read best one per line

@@ -1,7 +1,7 @@
 """Round 13 of issue 14: the labeller tags of round 12's final set that no rubric knew.
 Wrong statements for each belief in candidates' voices and true statements on the same
 subjects that must name nothing. All were written from the tags' descriptions, the source
-document and a scratch check on TF 2.21 / Keras 3.15.1 (docs/freetext.md "Round 13: rubric
+document and a scratch check on TF 2.21 / Keras 3.15.1 (docs/freetext-rounds.md "Round 13: rubric
 content (engineer C)"), before any phrasing was written and without reading the labelled
 answers; the `_HELD` lists were kept untouched until the end, as a last check: 11 of 14
 held wrong statements named (0 with main's rubrics), 0 of 12 held true statements named a

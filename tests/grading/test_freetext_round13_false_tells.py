@@ -4,7 +4,7 @@ The statements in freetext_statements_r13.py were written before any round-13 ch
 tune half was read while fixing, the held half was run at the round's start and end only.
 Their misses are strict xfails here: the held ones are the round's honest reading, the
 wrong ones no phrasing reaches are rubric content. Rules alone, as the round measured them
-(docs/freetext.md "Round 13: false tells (engineer T)").
+(docs/freetext-rounds.md "Round 13: false tells (engineer T)").
 """
 
 # ruff: noqa: E501 - statements read best one per line
@@ -18,7 +18,7 @@ from tests.grading.core_questions import question
 from tests.grading.freetext_statements_r13 import true_statements, wrong_statements
 
 # True statements that still name a tell at the round's end (held half: the honest reading;
-# tune half: causes read and left, docs/freetext.md).
+# tune half: causes read and left, docs/freetext-rounds.md).
 FALSE_TELLS = {
     "Possible causes, in order of likelihood: the loss computed outside the with block, a NumPy call in the middle, or variables created as constants. In this code it is the first one.",
     "The encoder gets None for all its weights, while the decoder, after the numpy call, trains normally.",
@@ -59,7 +59,7 @@ def test_a_true_statement_names_no_tell(qid: str, text: str) -> None:
 
 
 @pytest.mark.parametrize(("qid", "text"), [t for t in TRUE if t[1] in FALSE_TELLS])
-@pytest.mark.xfail(strict=True, reason="a false tell left by round 13 (docs/freetext.md)")
+@pytest.mark.xfail(strict=True, reason="a false tell left by round 13 (docs/freetext-rounds.md)")
 def test_a_left_false_tell_names_no_tell(qid: str, text: str) -> None:
     assert _tells(qid, text) == []
 

@@ -4,7 +4,7 @@ A denial, a reported myth, a belief given up, a contrast, a question or a counte
 carries every word of the tell it denies; the shared reader (matching.py, claims.py) must
 see what the sentence does with them. The statements below were written in many shapes for
 all ten core questions: the first 120 before any fix was tried, then 42 after the first
-fixes and 32 as a last check (docs/freetext.md "Round 8: true statements read as tells").
+fixes and 32 as a last check (docs/freetext-rounds.md "Round 8: true statements read as tells").
 STATED holds the misconceptions written in the same shapes without the denial that the
 rules named before this round: they must stay named. One true statement is left out: an
 imperative "Forget X" the reader does not know (in the docs, not fixed here). The two that

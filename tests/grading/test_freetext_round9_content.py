@@ -3,7 +3,7 @@ voices for the beliefs this round added to the rubrics or widened, and true stat
 the same subjects that must name nothing. All were written before any phrasing was tuned;
 the `_HELD` lists were kept untouched (not run) until the end, as a last check. That check
 named 14 of 28 held wrong statements and 2 of 21 held true ones named an older tell; only
-the statements that passed are kept here, the others are listed in docs/freetext.md
+the statements that passed are kept here, the others are listed in docs/freetext-rounds.md
 "Round 9: misconceptions stated but not named"."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
@@ -106,7 +106,7 @@ WRONG_HELD = [
         marks=pytest.mark.xfail(
             strict=True,
             reason="named by the neighbours until round 9's set joined tune: its marking words "
-            "are now word pairs only (docs/freetext.md, round 10)",
+            "are now word pairs only (docs/freetext-rounds.md, round 10)",
         ),
     ),
     ("no-zero-grad", "tape-accumulates", "Gradients pile up in the GradientTape across iterations."),

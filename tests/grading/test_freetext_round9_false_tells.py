@@ -1,7 +1,7 @@
 """Round 9 (issue 14): true statements the rules read as a misconception, from the shapes of
 the false tells on tune answers labelled correct.
 
-Written before any round-9 fix (docs/freetext.md "Round 9: false tells on correct
+Written before any round-9 fix (docs/freetext-rounds.md "Round 9: false tells on correct
 answers"): 64 true statements in candidates' voices about the ten core questions and 33
 misconceptions in the same shapes. TRUE_TUNED (42) and the first 19 of STATED were read
 while fixing; TRUE_CHECK (20) with CHECK_MISSES (2) and the last 9 of STATED were run only
@@ -376,7 +376,7 @@ def test_a_true_statement_names_no_tell(qid: str, text: str) -> None:
 
 
 @pytest.mark.parametrize(("qid", "text"), CHECK_MISSES)
-@pytest.mark.xfail(strict=True, reason="known miss of the round-9 check (docs/freetext.md)")
+@pytest.mark.xfail(strict=True, reason="known miss of the round-9 check (docs/freetext-rounds.md)")
 def test_a_check_miss_still_names_a_tell(qid: str, text: str) -> None:
     assert grade_freetext(question(qid), text, neighbours=False).misconceptions == []
 

@@ -5,7 +5,7 @@ third held untouched until the end) graded by the rules alone and as shipped; th
 grader still gets wrong are strict xfails, so fixing one fails the test until it is moved.
 Then the reading fixes of this round, one behaviour each: markdown bold is read as its
 words, "non-trainable variables" is not `trainable_variables`, and the concept phrasings
-added from the round-8 final set's verdict disagreements (docs/freetext.md "Round 9: the
+added from the round-8 final set's verdict disagreements (docs/freetext-rounds.md "Round 9: the
 verdict line").
 """
 

@@ -87,7 +87,7 @@ def test_the_artefact_names_its_data() -> None:
 
 
 def test_on_by_default() -> None:
-    """Round 7: on by default once padding stopped moving it (docs/freetext.md)."""
+    """Round 7: on by default once padding stopped moving it (docs/freetext-rounds.md)."""
     qid, text = RAISED
     assert get_settings().freetext_second_opinion is True
     assert grade_freetext(question(qid), text).verdict == "correct"

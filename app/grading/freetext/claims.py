@@ -19,7 +19,7 @@ states what it does, and a role salad across code lines is no claim.
 Round 8 (issue 14): a clause whose object is "it"/"them" takes its antecedent's role from
 the clause before ("numpy converts the array back and the tape can still track it"),
 unless a contrast parts them or the clause before denies something - measured on the
-personas nobody read (docs/freetext.md "Round 8: reading a claim across its clause").
+personas nobody read (docs/freetext-rounds.md "Round 8: reading a claim across its clause").
 """
 
 from __future__ import annotations

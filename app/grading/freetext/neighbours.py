@@ -70,7 +70,7 @@ _STOP = frozenset(
 # "updates" or "changes" them. One group: the shared lexicon's update verbs (lexicon.py)
 # with "nudge", "tweak" and "alter", which labelled answers use of the weights. All twelve
 # candidate groups read the same leave one persona out (+-1) but named a tell on a true
-# statement of the suites (docs/freetext.md, round 10).
+# statement of the suites (docs/freetext-rounds.md, round 10).
 _UPDATE = next(g for g in CANDIDATE_GROUPS if "updat\\w*" in g)
 SYNONYMS: tuple[tuple[str, ...], ...] = (
     (*_UPDATE, "nudg(e|es|ed|ing)", "tweak\\w*", "alter(s|ed|ing)?"),

@@ -6,7 +6,7 @@ the rules graded partial or correct without naming a misconception. It may move 
 answer across the partial/correct line when it is confident (probability of "correct" at
 least `RAISE` or at most `LOWER`); it never touches an answer with a named misconception,
 a keyword list, an injection or an incorrect verdict. It is read leave-one-persona-out by
-`benchmarks/freetext.py --second-opinion` (docs/freetext.md, "Round 5").
+`benchmarks/freetext.py --second-opinion` (docs/freetext-rounds.md, "Round 5").
 
 Shipped (issue 14, "Second opinion, shipped"): `python -m app.grading.freetext.second_opinion
 train` trains one model per question of the core pack on the labelled tune personas
@@ -16,7 +16,7 @@ from). The grader applies it when the setting `freetext_second_opinion` is on, o
 question whose rubric is byte-for-byte the one it was trained on (an uploaded pack reusing a
 question id gets none).
 
-Round 7 (docs/freetext.md, "Round 7: a verdict that resists padding"): words count only from
+Round 7 (docs/freetext-rounds.md, "Round 7: a verdict that resists padding"): words count only from
 prose that survives the padding cut (`signals.without_padding`, sentence by sentence; code is
 read by the rules' phrasings, not as words), and only words that a run of would be cut as
 padding: a word that reads as sentence structure (glue, a verb form) never counts, so the

@@ -39,10 +39,9 @@ from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _mask, compile_phr
 from app.grading.freetext.polarity import (
     avoided,
     forget_denied,
-    into_aside,
     is_affirmed,
     judged_false_alone,
-    others_error,
+    reported_or_qualified,
     softly_denied,
 )
 
@@ -298,7 +297,6 @@ def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], follow
     conditional = (
         in_open_condition(masked, start, end, written)
         or in_counterfactual_consequence(masked, start, end, written)
-        or others_error(masked)
-        or into_aside(text, start, end)
+        or reported_or_qualified(text, masked, start, end)
     )
     return Hit(text[start:end], unit.text, affirmed, foreign, conditional)

@@ -28,10 +28,9 @@ from app.grading.freetext.polarity import (
     avoided,
     denial_left_behind,
     forget_denied,
-    into_aside,
     is_affirmed,
     judged_false_alone,
-    others_error,
+    reported_or_qualified,
     softly_denied,
 )
 from app.grading.freetext.subjects import object_of_verb
@@ -335,8 +334,7 @@ def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: st
         or denial_left_behind(masked, start, end)
         or avoided(masked, start, end, match.re.pattern)
         or object_of_verb(masked, start, end, match.re.pattern)
-        or others_error(masked)
-        or into_aside(text, start, end)
+        or reported_or_qualified(text, masked, start, end)
     )
     partial_word = _inside_argument(text, masked, match.end())
     return Hit(match.group(), unit.text, affirmed, foreign, conditional, partial_word)

@@ -293,6 +293,14 @@ _OTHERS_ERROR = re.compile(
 )
 
 
+def reported_or_qualified(text: str, masked: str, start: int, end: int) -> bool:
+    """Whether a hit is not the answer's own statement (round 13): its sentence describes
+    what other people get wrong, or the match runs into a bracketed qualification. Such a
+    hit names no tell; it still credits. Read by the phrasings (matching) and the claims."""
+    return others_error(masked) or into_aside(text, start, end)
+
+
+@lru_cache(maxsize=2048)
 def others_error(masked: str) -> bool:
     """Whether a sentence describes what other people get wrong (round 13)."""
     return _OTHERS_ERROR.search(masked) is not None

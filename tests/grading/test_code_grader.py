@@ -15,7 +15,7 @@ from app.config import REPO_ROOT, Settings
 from app.errors import GraderBusy
 from app.grading.code.grader import CodeGrader, limit_or_crash, precheck
 from app.grading.code.messages import MESSAGES
-from app.grading.code.workers import Outcome, _explain_death
+from app.grading.code.workers import REPORT_LOST, Outcome, _explain_death
 from app.grading.sandbox.launcher import Limits
 from app.packs.schema import Code
 
@@ -51,6 +51,22 @@ def test_worker_module_imports_nothing_from_the_web_side(path: Path) -> None:
             assert {a.name.split(".")[0] for a in node.names} <= ALLOWED_TOP, path
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
             assert (node.module or "").split(".")[0] in ALLOWED_TOP, path
+
+
+def test_report_lost_status_is_the_same_on_both_sides() -> None:
+    """The worker cannot import the supervisor (nor the other way), so each writes the
+    status down; a change on one side alone would grade a lost report as an exit."""
+    import ast
+
+    tree = ast.parse((WORKER / "__main__.py").read_text())
+    written = [
+        node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and [getattr(t, "id", "") for t in node.targets] == ["REPORT_LOST"]
+        and isinstance(node.value, ast.Constant)
+    ]
+    assert written == [REPORT_LOST]
 
 
 @pytest.mark.parametrize(

@@ -11,14 +11,17 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import threading
+import time
 from pathlib import Path
 
 import httpx
+import pytest
 
+from app import security
 from tests.web.live import live_server
 
 CLASS = 40
-ARGON2_BYTES = 64 * 1024 * 1024  # argon2-cffi's default memory cost per hash
 
 
 def _device(url: str, index: int) -> httpx.AsyncClient:
@@ -56,13 +59,35 @@ def test_class_of_40_signing_up_then_logging_in_at_once_all_get_in(tmp_path: Pat
         assert server.rows("user") == 2 * CLASS  # each sign-up and log-in device's guest row
 
 
-def test_class_signing_up_at_once_hashes_one_password_per_core(tmp_path: Path) -> None:
-    """40 argon2id hashes side by side took 40 x 64 MiB; one per core takes a few."""
-    with live_server(tmp_path) as server:
-        teacher = _device(server.url, CLASS)  # warms pages, pool and the hasher first
-        form = {"email": "teacher@class.example", "password": "Tape-teacher-ok!"}
-        assert asyncio.run(_post_form(teacher, "/signup", form)) == 303
-        before = server.peak_rss_bytes()
-        asyncio.run(_class_arrives(server.url, "/signup"))
-        grown = server.peak_rss_bytes() - before
-        assert grown < ARGON2_BYTES * ((os.cpu_count() or 1) + 4), f"{grown >> 20} MiB"
+def test_class_signing_up_at_once_hashes_one_password_per_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """40 sign-ups at once run at most one hash per core; the rest wait their turn.
+
+    Measured as the peak resident memory of a live server while it was 40 x 64 MiB against a
+    few; since round 13's OWASP setting (19 MiB a hash) that signal is inside the server's own
+    noise (bounded 311-387 MiB, unbounded 444-577 MiB, measured), so the bound itself is
+    counted: how many hashes ever run side by side."""
+    running = peak = 0
+    lock = threading.Lock()
+
+    class Counting:
+        def hash(self, password: str) -> str:
+            nonlocal running, peak
+            with lock:
+                running += 1
+                peak = max(peak, running)
+            time.sleep(0.02)
+            with lock:
+                running -= 1
+            return "counted"
+
+    monkeypatch.setattr(security, "_hasher", Counting())
+    threads = [
+        threading.Thread(target=security.hash_password, args=(f"pw-{i}",)) for i in range(CLASS)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert 1 <= peak <= (os.cpu_count() or 1)

@@ -92,6 +92,13 @@ MESSAGES: dict[str, str] = {
         "one, as variable.value). Trainable variables are watched automatically when the model "
         "uses them inside the block, so drop the watch call (and watch_accessed_variables=False)."
     ),
+    "graph-mode-switched-off": (
+        "The code called tf.config.run_functions_eagerly(True), which makes every tf.function "
+        "run as plain Python: a step that only works eagerly (.numpy(), Python conditions on "
+        "tensor values) would pass unnoticed. The checker runs the step inside a real "
+        "tf.function, as the question says: remove the call (it is a debugging aid) and keep "
+        "the step in TensorFlow ops."
+    ),
     "uncompiled-model-optimizer": (
         "model.optimizer only exists after model.compile(); a custom training step gets its "
         "optimizer as an argument: use the `optimizer` passed in."
@@ -250,6 +257,7 @@ RUNTIME_ERRORS: tuple[tuple[str, str, str], ...] = (
     ("uncompiled-model-optimizer", "AttributeError", "object has no attribute 'optimizer'"),
     ("apply-gradients-pairs", "AttributeError", "attribute '_unique_id'"),
     ("watch-keras-variable", "ValueError", "not tf.Tensor or tf.Variable"),
+    ("graph-mode-switched-off", "GraphModeSwitchedOff", "run_functions_eagerly(True)"),
     ("numpy-in-tf-function", "", "'SymbolicTensor' object has no attribute 'numpy'"),
     ("numpy-in-tf-function", "", "Cannot convert a symbolic tf.Tensor"),
     ("numpy-in-tf-function", "", "Cannot convert a symbolic Keras input"),

@@ -6,6 +6,8 @@
   readable as it arrives (app/grading/code/readable.py).
 - An exception whose own `__str__` raised or recursed left the worker's report incomplete:
   "malformed report ... writes to the checker's channels", which it never did.
+- `tf.config.run_functions_eagerly(True)`, or `tf.function` rebound to the identity, ran the
+  "tf.function" scenario eagerly: a step calling `.numpy()` was graded correct.
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ RAISES = {
 UNREADABLE = {
     "recursing __str__": "class Boom(Exception):\n    def __str__(self):\n        return str(self)",
     "raising __str__": "class Boom(Exception):\n    def __str__(self):\n        raise KeyError(1)",
+}
+NO_GRAPH = {
+    "run_functions_eagerly": ("tf.config.run_functions_eagerly(True)", "graph-mode-switched-off"),
+    "tf.function rebound": ("tf.function = lambda f=None, **kw: f", "numpy-in-tf-function"),
 }
 
 
@@ -81,3 +87,12 @@ def test_exception_whose_message_cannot_be_read_is_named(api: TestClient, how: s
     message = body["feedback"][0]["message"]
     assert message.startswith("Call 1 raised Boom: <the exception's message could not be read")
     assert "malformed" not in message and "tampering" not in body["misconceptions"]
+
+
+@pytest.mark.parametrize("how", sorted(NO_GRAPH))
+def test_step_that_turns_tf_function_off_is_not_correct(api: TestClient, how: str) -> None:
+    top, tag = NO_GRAPH[how]
+    inside = "        print(float(loss.numpy()))"  # fails in a graph, as the prompt says
+    status, body = _graded(api, STEP.format(top=top, inside=inside))
+    assert status == 200 and body.get("verdict") != "correct", body
+    assert tag in body["misconceptions"], body

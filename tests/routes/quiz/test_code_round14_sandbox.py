@@ -96,3 +96,21 @@ def test_step_that_turns_tf_function_off_is_not_correct(api: TestClient, how: st
     status, body = _graded(api, STEP.format(top=top, inside=inside))
     assert status == 200 and body.get("verdict") != "correct", body
     assert tag in body["misconceptions"], body
+
+
+RETURNS = {
+    # a 5 MB dict key is cut like a type name: the answer's real mistake is shown
+    "huge dict key": ("{'A' * 5_000_000: loss}", "got a dict with keys ['AAAA"),
+    # 16 x 16 tensors of 4,096 values: over the report's 1 MiB once described
+    "huge nested return": ("[[tf.zeros(4096)] * 16] * 16", "too large for the checker"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(RETURNS))
+def test_huge_return_value_is_named_not_called_tampering(api: TestClient, what: str) -> None:
+    returned, words = RETURNS[what]
+    source = STEP.format(top="", inside="").replace("return loss", f"return {returned}")
+    status, body = _graded(api, source)
+    assert (status, body.get("verdict")) == (200, "incorrect"), body
+    assert words in body["feedback"][0]["message"], body
+    assert "tampering" not in body["misconceptions"], body

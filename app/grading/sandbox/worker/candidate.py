@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import inspect
 import linecache
+import re
 import traceback
 from typing import Any
 
@@ -83,8 +84,25 @@ def check_arity(fn: Any, name: str, arity: int, keywords: tuple[str, ...] = ()) 
 
 
 def describe(err: BaseException) -> str:
-    text = f"{error_type(err)}: {message_of(err)}"
+    text = f"{error_type(err)}: {without_internal_frames(message_of(err))}"
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
+
+
+def without_internal_frames(message: str) -> str:
+    """A graph error's message without the frames that are not the answer's.
+
+    TF lists where the failing op was defined, from runpy through the worker's own modules
+    (`File "/opt/tapequiz/tqworker/runner.py", line 45, ...`), each followed by a blank line,
+    before the error itself; the feedback showed a screen of the checker's internals and the
+    2,000-character cut could drop the one line that said what went wrong (round 14)."""
+    if "(most recent call last):" not in message:
+        return message
+    kept = [
+        line
+        for line in message.split("\n")
+        if not line.lstrip().startswith('File "') or CANDIDATE_FILE in line
+    ]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept))
 
 
 def error_type(err: BaseException) -> str:

@@ -171,6 +171,10 @@ def test_builtin_fingerprint_is_not_added_when_a_rule_explains_the_run() -> None
          "apply-gradients-pairs"),
         (error("ValueError", "Passed in object <Variable> of type 'Variable', not tf.Tensor or "
                "tf.Variable or ExtensionType."), "watch-keras-variable"),
+        (error("ValueError", "No loss to compute. Provide a `loss` argument in `compile()`."),
+         "compute-loss-uncompiled"),
+        (error("GraphModeSwitchedOff", "tf.config.run_functions_eagerly(True) was called, so "
+               "tf.function would run the step eagerly"), "graph-mode-switched-off"),
     ],
 )  # fmt: skip
 def test_runtime_error_gets_a_teaching_message(failure: dict[str, Any], tag: str) -> None:
@@ -266,3 +270,57 @@ def test_single_persistent_tape_is_flagged_where_nested_tapes_are_asked_for() ->
                        candidate={"load_error": None, "scenarios": [cand]}, known=[],
                        facts=SourceFacts())  # fmt: skip
         assert result.misconceptions == tags
+
+
+def test_counter_moved_by_hand_is_not_called_a_second_apply() -> None:
+    """Round 14: `optimizer.iterations.assign_add(1)` after one apply_gradients read "apply_
+    gradients was called more than once", which the code never did."""
+    edited = scenario()
+    edited["calls"][0]["iterations"] = [2]
+    assert grade(edited).misconceptions == ["iterations-edited"]
+    twice = scenario(apply=[APPLY, APPLY])
+    twice["calls"][0]["iterations"] = [2]
+    assert grade(twice).misconceptions == ["optimizer-stepped-twice"]
+
+
+@pytest.mark.parametrize(
+    ("changed", "words"),
+    [
+        ({"learning_rate": 0.001}, "changed the optimizer's learning rate"),
+        ({"global_clipnorm": 1.0}, "tf.clip_by_global_norm"),
+    ],
+)
+def test_reconfigured_optimizer_message_names_what_changed(
+    changed: dict[str, Any], words: str
+) -> None:
+    result = grade(scenario(optimizer_config=[{**CONFIG, **changed}]))
+    assert result.misconceptions == ["optimizer-reconfigured"]
+    assert words in result.feedback[0].message
+    assert ("clip" in result.feedback[0].message) == ("global_clipnorm" in changed)
+
+
+@pytest.mark.parametrize(
+    ("line", "tag"),
+    [
+        ("grads = [keras.ops.clip(g, -1.0, 1.0) for g in grads]", "clip-by-value"),
+        ("grads, _ = tf.clip_by_global_norm(grads, 5.0)", "clip-wrong-norm"),
+        ("grads, _ = tf.clip_by_global_norm(grads, clip_norm=0.5)", "clip-wrong-norm"),
+    ],
+)
+def test_clipping_of_another_kind_or_norm_is_named(line: str, tag: str) -> None:
+    facts = analyse(f"import keras\nimport tensorflow as tf\ndef f(grads):\n    {line}\n")
+    result = grade(scenario(weights={**W1, "values": [0.5, 0.5]}), facts, "clip-step")
+    assert result.misconceptions == [tag]
+    if tag == "clip-wrong-norm":
+        assert "clipped to a global norm of " in result.feedback[0].message
+
+
+@pytest.mark.parametrize("norm", ["1.0", "1", "clip_norm=1.0", "norm_value"])
+def test_clipping_to_one_or_an_unknown_norm_is_not_a_wrong_norm(norm: str) -> None:
+    facts = analyse(f"import tensorflow as tf\ndef f(g):\n    tf.clip_by_global_norm(g, {norm})\n")
+    assert grade(scenario(), facts, "clip-step").verdict == "correct"
+
+
+def test_exception_message_gives_its_line_once() -> None:
+    result = grade(scenario(error=error("KeyError", "'labels'.", [7])))
+    assert result.feedback[0].message == "Call 1 raised KeyError: 'labels'. [line 7]"

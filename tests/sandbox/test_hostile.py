@@ -297,7 +297,7 @@ def test_sandbox_runs_as_unprivileged_uid_without_network(sandbox: SandboxGrader
     uid, top, interfaces, caps = ast.literal_eval(
         next(f.message for f in result.feedback if "ValueError: " in f.message)
         .split("ValueError: ")[1]
-        .split(" (line")[0]
+        .rsplit(". [line", 1)[0]
     )
     assert uid != 0 and caps == ["0000000000000000"]
     if not isinstance(sandbox.grader.pool.backend, rootless.Rootless):

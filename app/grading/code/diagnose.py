@@ -63,8 +63,8 @@ def _exception(
     if any(marker in text for marker in _EXPLAINED_ELSEWHERE):
         fallback = "none-gradients" if "No gradients" in text else "unknown-variable"
         return [Finding(fallback, message_for(fallback), lines=lines)]
-    where = f" (line {lines[-1]})" if lines else ""
-    message = f"Call {error['call'] + 1} raised {text}{where}."
+    # The judge adds "[line N]" from `lines`; saying "(line N)" here too read "(line 7). [line 7]"
+    message = f"Call {error['call'] + 1} raised {text.rstrip('. ')}."
     return [Finding("exception", message, lines=lines)]
 
 
@@ -215,6 +215,8 @@ def _steps(
     if not ref["calls"] or not cand["calls"] or cand["error"]:
         return []
     expected, got = ref["calls"][-1]["iterations"], cand["calls"][-1]["iterations"]
+    if expected != got and _applies(cand) and _applies(ref) == _applies(cand):
+        return [Finding("iterations-edited", message_for("iterations-edited"))]
     for want, have in zip(expected, got, strict=False):
         tag = _step_tag(contract, want, have, len(cand["calls"]), cand)
         if tag:
@@ -222,11 +224,20 @@ def _steps(
     return []
 
 
+def _applies(run: dict[str, Any]) -> dict[int, int]:
+    """How many times each optimizer's apply was called (at trace time under tf.function)."""
+    tally: dict[int, int] = {}
+    for record in records(run, "apply"):
+        tally[record["optimizer"]] = tally.get(record["optimizer"], 0) + 1
+    return tally
+
+
 # The tags _step_tag gives a step that applies the optimizer a wrong number of times, on any
 # contract (the instructor self-test checks a reference against them).
 STEP_COUNT_TAGS = frozenset(
     {
         "missing-apply",
+        "iterations-edited",
         "optimizer-bypassed",
         "optimizer-stepped-twice",
         "optimizer-applied-too-often",

@@ -127,6 +127,8 @@ class CodeGrader:
         assert isinstance(reference, Reference) and isinstance(outcome, Outcome)
         if outcome.result is None:
             return with_sandbox(limit_or_crash(outcome), outcome)
+        if outcome.result.get("worker_error") == TOO_LARGE:
+            return with_sandbox(report_too_large(outcome), outcome)
         try:  # the report crossed from the sandbox: a forged or broken one is a verdict
             candidate = outcome.result["runs"][0]
             result = judge(contract=question.contract, reference=reference.run,
@@ -263,6 +265,21 @@ def limit_or_crash(outcome: Outcome) -> GradeResult:
 def with_sandbox(result: GradeResult, outcome: Outcome) -> GradeResult:
     result.details["sandbox"] = {"group": outcome.group, "run_ms": round(outcome.elapsed * 1000)}
     return result
+
+
+TOO_LARGE = "result larger than 1 MiB"  # the worker's own words (worker/__main__.py send)
+
+
+def report_too_large(outcome: Outcome) -> GradeResult:
+    """What the code returned or raised made the worker's report pass its 1 MiB cap. Said as
+    such: it read "malformed ... writes to the checker's channels" (round 14)."""
+    message = (
+        "What your code returned or raised was too large for the checker to report (over "
+        "1 MiB once described), so it cannot be compared with a correct step. A training step "
+        "returns what the question asks for, such as the scalar loss tensor."
+    )
+    details: dict[str, object] = {"output": outcome.output, "limit": "report size"}
+    return GradeResult("incorrect", 0.0, [Feedback("error", message)], ["resource-limit"], details)
 
 
 def malformed_report(err: Exception, outcome: Outcome) -> GradeResult:

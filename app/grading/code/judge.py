@@ -77,8 +77,9 @@ def _fallback(mismatches: list[Mismatch]) -> Finding:
     if not mismatches:
         return Finding("wrong-result", message_for("wrong-result"))
     first = mismatches[0]
+    verb = "differ" if first.what.endswith(("weights", "steps")) else "differs"
     message = (
-        f"In scenario {first.scenario}, after call {first.call}, the {first.what} differ from a "
+        f"In scenario {first.scenario}, after call {first.call}, the {first.what} {verb} from a "
         f"correct step run from the same state ({first.where}: {first.detail})."
     )
     return Finding("wrong-result", message, first.scenario)

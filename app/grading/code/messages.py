@@ -92,6 +92,18 @@ MESSAGES: dict[str, str] = {
         "one, as variable.value). Trainable variables are watched automatically when the model "
         "uses them inside the block, so drop the watch call (and watch_accessed_variables=False)."
     ),
+    "graph-mode-switched-off": (
+        "The code called tf.config.run_functions_eagerly(True), which makes every tf.function "
+        "run as plain Python: a step that only works eagerly (.numpy(), Python conditions on "
+        "tensor values) would pass unnoticed. The checker runs the step inside a real "
+        "tf.function, as the question says: remove the call (it is a debugging aid) and keep "
+        "the step in TensorFlow ops."
+    ),
+    "compute-loss-uncompiled": (
+        "model.compute_loss computes the loss given to model.compile(), and this model was "
+        "never compiled: the step gets its loss as the loss_fn argument. Call "
+        "loss_fn(y, predictions) inside the tape."
+    ),
     "uncompiled-model-optimizer": (
         "model.optimizer only exists after model.compile(); a custom training step gets its "
         "optimizer as an argument: use the `optimizer` passed in."
@@ -131,6 +143,12 @@ MESSAGES: dict[str, str] = {
     "optimizer-stepped-twice": (
         "The optimizer stepped twice per call (optimizer.iterations advanced by 2): "
         "apply_gradients was called more than once for one batch."
+    ),
+    "iterations-edited": (
+        "optimizer.iterations moved by a different amount than the optimizer's own updates "
+        "account for: the code changed the counter itself (assign or assign_add on it). "
+        "apply_gradients already advances it by exactly one per update, and schedules and "
+        "Adam's bias correction read it; leave it to the optimizer."
     ),
     "second-gradient-call": (
         "tape.gradient was called twice on a non-persistent tape, which frees its recording "
@@ -180,9 +198,11 @@ MESSAGES: dict[str, str] = {
         "the overall update; tf.clip_by_global_norm rescales all of them by one common factor."
     ),
     "clip-by-value": (
-        "tf.clip_by_value clamps each component, distorting the update's direction; clipping "
-        "to a global norm scales the whole gradient list uniformly."
+        "Clipping to a range (tf.clip_by_value, keras.ops.clip) clamps each component on its "
+        "own, distorting the update's direction; clipping to a global norm scales the whole "
+        "gradient list uniformly: tf.clip_by_global_norm(grads, 1.0)."
     ),
+    "clip-wrong-norm": "The gradients were clipped to another global norm than 1.0.",
     "clip-by-hand": (
         "The gradients were rescaled by hand instead of with tf.clip_by_global_norm. Clipping "
         "only rescales when the global norm exceeds clip_norm (by clip_norm / norm); dividing "
@@ -248,8 +268,10 @@ RUNTIME_ERRORS: tuple[tuple[str, str, str], ...] = (
     ("pytorch-step", "AttributeError", "attribute 'step'"),
     ("keras2-get-gradients", "AttributeError", "attribute 'get_gradients'"),
     ("uncompiled-model-optimizer", "AttributeError", "object has no attribute 'optimizer'"),
+    ("compute-loss-uncompiled", "ValueError", "Provide a `loss` argument in `compile()`"),
     ("apply-gradients-pairs", "AttributeError", "attribute '_unique_id'"),
     ("watch-keras-variable", "ValueError", "not tf.Tensor or tf.Variable"),
+    ("graph-mode-switched-off", "GraphModeSwitchedOff", "run_functions_eagerly(True)"),
     ("numpy-in-tf-function", "", "'SymbolicTensor' object has no attribute 'numpy'"),
     ("numpy-in-tf-function", "", "Cannot convert a symbolic tf.Tensor"),
     ("numpy-in-tf-function", "", "Cannot convert a symbolic Keras input"),

@@ -34,9 +34,20 @@ def _reconfigured(
     contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
 ) -> list[Finding]:
     want, got = records(ref, "optimizer_config"), records(cand, "optimizer_config")
-    if want and got and want != got:
-        return [Finding("optimizer-reconfigured", message_for("optimizer-reconfigured"))]
-    return []
+    if not want or not got or want == got:
+        return []
+    changed = {key for w, g in zip(want, got, strict=False) for key in w if w[key] != g.get(key)}
+    if changed <= {"learning_rate"}:  # the clipping advice below would answer another mistake
+        return [Finding("optimizer-reconfigured", LEARNING_RATE_CHANGED)]
+    return [Finding("optimizer-reconfigured", message_for("optimizer-reconfigured"))]
+
+
+LEARNING_RATE_CHANGED = (
+    "The step changed the optimizer's learning rate. The optimizer belongs to the caller, "
+    "which chose that rate and keeps it for every later step; a training step only applies "
+    "gradients (a rate that must change over time is the optimizer's schedule, set where it "
+    "is created)."
+)
 
 
 def _accumulators(
@@ -56,11 +67,21 @@ def _accumulators(
 def _clipping(
     contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
 ) -> list[Finding]:
-    if contract != "clip-step" or "clip_by_global_norm" in facts.calls:
+    if contract != "clip-step":
         return []
+    if "clip_by_global_norm" in facts.calls:
+        wrong = sorted({norm for norm in facts.clip_norms if norm != 1.0})
+        if not wrong:
+            return []
+        message = (
+            f"The gradients were clipped to a global norm of {wrong[0]:g}; the question asks "
+            "for 1.0 (tf.clip_by_global_norm(grads, 1.0)). Above the limit every gradient is "
+            "scaled by clip_norm / global_norm, so another clip_norm changes every large update."
+        )
+        return [Finding("clip-wrong-norm", message)]
     if "clip_by_norm" in facts.calls:
         tag = "clip-per-tensor"
-    elif "clip_by_value" in facts.calls:
+    elif "clip_by_value" in facts.calls or "clip" in facts.calls:  # keras.ops.clip, np.clip
         tag = "clip-by-value"
     elif "global_norm" in facts.calls or "norm" in facts.calls:
         tag = "clip-by-hand"

@@ -23,6 +23,7 @@ class SourceFacts:
     apply_lines: list[int] = field(default_factory=list)
     persistent_tape: bool = False
     calls: frozenset[str] = frozenset()  # names of every function/method called
+    clip_norms: tuple[float, ...] = ()  # literal clip_norm of each tf.clip_by_global_norm call
 
 
 def analyse(source: str) -> SourceFacts:
@@ -42,7 +43,24 @@ def analyse(source: str) -> SourceFacts:
         apply_lines=_calls_named(tree, "apply_gradients") + _calls_named(tree, "apply"),
         persistent_tape=_has_persistent(tree),
         calls=frozenset(_called_names(tree)),
+        clip_norms=_clip_norms(tree),
     )
+
+
+def _clip_norms(tree: ast.AST) -> tuple[float, ...]:
+    """The clip_norm written as a number literal in each clip_by_global_norm call."""
+    found = []
+    for node in ast.walk(tree):
+        if (
+            not isinstance(node, ast.Call)
+            or getattr(node.func, "attr", "") != "clip_by_global_norm"
+        ):
+            continue
+        given = [k.value for k in node.keywords if k.arg == "clip_norm"] + node.args[1:2]
+        value = given[0].value if given and isinstance(given[0], ast.Constant) else None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            found.append(float(value))
+    return tuple(found)
 
 
 def _called_names(tree: ast.AST) -> set[str]:

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.grading.code import readable
 from app.grading.sandbox.backends import Backend, Tree
 from app.grading.sandbox.launcher import Limits
 
@@ -163,7 +164,7 @@ async def run(worker: Worker, job: dict[str, Any], limits: Limits, wall: float) 
     outcome = await _await_result(worker, limits, wall)
     outcome.elapsed = time.monotonic() - began
     outcome.group = worker.tree.name
-    outcome.output = bytes(worker.output[:OUTPUT_SHOWN]).decode(errors="replace")
+    outcome.output = readable.text(bytes(worker.output[:OUTPUT_SHOWN]).decode(errors="replace"))
     if outcome.result is not None:
         return outcome  # the caller closes the worker off the response's critical path
     ran_on = False
@@ -194,7 +195,7 @@ async def _await_result(worker: Worker, limits: Limits, wall: float) -> Outcome:
         return Outcome(None, limit="wall time", limit_value=f"{wall:g} s")
     try:
         line = line_task.result()
-        return Outcome(json.loads(line) if line else None)
+        return Outcome(readable.report(json.loads(line)) if line else None)
     except (ValueError, RecursionError):  # too large, not JSON, absurdly nested: never correct
         return Outcome(None, crash="the worker's report was too large or malformed",
                        ended=GARBLED)  # fmt: skip

@@ -25,6 +25,7 @@ INSIDE = Path("/opt/tapequiz")
 SECCOMP_DIRS = ("/usr/lib/python3/dist-packages",)
 MIB = 1024 * 1024
 SANDBOX_TMP = "/tmp"  # noqa: S108 - a private tmpfs inside the sandbox, not the host /tmp
+SHM_BYTES = 1 * MIB  # the sandbox's /dev/shm; the same size as a forked child's own
 
 _JOIN = """set -e
 for group in $TQ_GROUPS; do echo $$ > "$group/cgroup.procs"; done
@@ -122,6 +123,17 @@ def bwrap_args(limits: Limits) -> list[str]:
         str(limits.tmp_bytes),
         "--tmpfs",
         SANDBOX_TMP,
+        # /dev is bwrap's own tmpfs, writable and unbounded: a fork server's children share it
+        # with their zygote, so a file one submission left there was read by the next, and
+        # 1.1 GiB written there in 3 s was memory the rootless sampler never saw (round 14).
+        # Only /dev/shm stays writable, a small tmpfs of its own (a forked child mounts a
+        # fresh one over it).
+        "--size",
+        str(SHM_BYTES),
+        "--tmpfs",
+        "/dev/shm",  # noqa: S108 - a private tmpfs inside the sandbox
+        "--remount-ro",
+        "/dev",
     ]
     args += ["--chdir", SANDBOX_TMP]
     for name, value in _environment().items():

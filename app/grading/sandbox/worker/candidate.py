@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import inspect
 import linecache
+import re
 import traceback
 from typing import Any
 
@@ -83,14 +84,46 @@ def check_arity(fn: Any, name: str, arity: int, keywords: tuple[str, ...] = ()) 
 
 
 def describe(err: BaseException) -> str:
-    text = f"{type(err).__name__}: {err}"
+    text = f"{error_type(err)}: {without_internal_frames(message_of(err))}"
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
+
+
+def without_internal_frames(message: str) -> str:
+    """A graph error's message without the frames that are not the answer's.
+
+    TF lists where the failing op was defined, from runpy through the worker's own modules
+    (`File "/opt/tapequiz/tqworker/runner.py", line 45, ...`), each followed by a blank line,
+    before the error itself; the feedback showed a screen of the checker's internals and the
+    2,000-character cut could drop the one line that said what went wrong (round 14)."""
+    if "(most recent call last):" not in message:
+        return message
+    kept = [
+        line
+        for line in message.split("\n")
+        if not line.lstrip().startswith('File "') or CANDIDATE_FILE in line
+    ]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept))
+
+
+def error_type(err: BaseException) -> str:
+    """The exception's class name, read past any metaclass (which could run code or lie)."""
+    return str(type.__dict__["__name__"].__get__(type(err), type))[:80]
+
+
+def message_of(err: BaseException) -> str:
+    """str(err), which runs the code's own __str__ when it raised its own exception class: one
+    that raised or recursed made the worker's report incomplete, and the learner read
+    "malformed report ... writes to the checker's channels" (round 14)."""
+    try:
+        return str(err)
+    except BaseException as inner:  # whatever its __str__ raised is the answer's doing
+        return f"<the exception's message could not be read: {error_type(inner)}>"
 
 
 def call_error(err: BaseException, call: int) -> dict[str, Any]:
     """The report of an exception raised during the candidate's `call`-th call (0-based)."""
     return {
-        "type": type(err).__name__,
+        "type": error_type(err),
         "message": describe(err),
         "lines": candidate_lines(err),
         "call": call,
@@ -99,9 +132,9 @@ def call_error(err: BaseException, call: int) -> dict[str, Any]:
 
 def candidate_lines(err: BaseException) -> list[int]:
     """Lines of the candidate's file in the traceback, innermost last."""
-    frames = traceback.extract_tb(err.__traceback__)
+    frames = traceback.extract_tb(BaseException.__dict__["__traceback__"].__get__(err))
     lines = [f.lineno or 0 for f in frames if f.filename == CANDIDATE_FILE]
-    lines += _lines_in_message(str(err))
+    lines += _lines_in_message(message_of(err)[:100_000])
     seen: list[int] = []
     for line in lines:
         if line not in seen:

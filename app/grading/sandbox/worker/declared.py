@@ -19,6 +19,7 @@ import tensorflow as tf
 
 from . import observe, probes
 from .candidate import CandidateError, call_error, describe, load_function
+from .scenarios import in_graph
 
 SETUP_FILE = "/checker/setup.py"
 MAX_INPUTS = 16
@@ -82,7 +83,7 @@ def run_one(
     calls: list[dict[str, Any]] = []
     error = None
     try:
-        out = (tf.function(fn) if wrap else fn)(**inputs)
+        out = (in_graph(fn) if wrap else fn)(**inputs)
         calls.append(
             {
                 "out": observe.value(out) if "result" in compared else {"kind": "none"},

@@ -46,8 +46,42 @@ class Contract:
     scenarios: list[Scenario] = field(default_factory=list)
 
 
+# Read at import, before any candidate code: an answer could rebind `tf.function` to the
+# identity, or call tf.config.run_functions_eagerly(True), and its "tf.function" scenario ran
+# eagerly, where .numpy() works: credit for a step that fails in a graph (round 14).
+_FUNCTION = tf.function
+_RUNS_EAGERLY = tf.config.functions_run_eagerly
+_RUN_EAGERLY = tf.config.run_functions_eagerly
+
+
+class GraphModeSwitchedOff(RuntimeError):
+    """The code switched tf.function off for the whole process."""
+
+
+def in_graph(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """fn wrapped in the real tf.function, refusing to run while functions run eagerly."""
+    graph = _FUNCTION(fn)
+
+    def step(*args: Any, **kwargs: Any) -> Any:
+        _require_graph()
+        out = graph(*args, **kwargs)
+        _require_graph()
+        return out
+
+    return step
+
+
+def _require_graph() -> None:
+    if _RUNS_EAGERLY():
+        _RUN_EAGERLY(False)  # for the scenarios after this one
+        raise GraphModeSwitchedOff(
+            "tf.config.run_functions_eagerly(True) was called, so tf.function would run the "
+            "step eagerly"
+        )
+
+
 def direct(wrap: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return (lambda fn: tf.function(fn)) if wrap else (lambda fn: fn)
+    return in_graph if wrap else (lambda fn: fn)
 
 
 def _train(

@@ -794,8 +794,11 @@ def main() -> int:
     if args.lopo:
         print_lopo(loaded.pack, rows, sides, args.margin)
     if args.second_opinion:
-        for cuts in ((0.8, 0.2, 0.7, 0.0), (0.8, 0.2, None, 0.7), (0.8, 0.2, 0.7, 0.7)):
-            second_opinion_lopo(rows, sides, cuts)  # the last: as shipped
+        from app.grading.freetext import second_opinion as so
+
+        shipped = (so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR)
+        for cuts in ((0.8, 0.2, 0.7, 0.0), (0.8, 0.2, None, 0.7), (0.8, 0.2, 0.7, 0.7), shipped):
+            second_opinion_lopo(rows, sides, cuts)  # the last: as shipped (round 13: the third)
     if args.second_opinion_padding:
         second_opinion_padding(loaded.pack, rows)
     if args.second_opinion_shipped:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -78,7 +79,7 @@ def test_the_artefact_names_its_data() -> None:
     assert data["trained_on"]["personas"] == sorted(sides.tune)
     assert data["trained_on"]["answers"] > 1000
     assert (data["raise_at"], data["lower_at"]) == (so.RAISE, so.LOWER) == (0.8, 0.2)
-    assert data["incorrect_at"] == so.INCORRECT == 0.7
+    assert data["incorrect_at"] == so.INCORRECT == 0.575  # round 14: refitted LOPO (was 0.7)
     assert data["raise_evidence_at"] == so.EVIDENCE_FLOOR == 0.7
     for qid, entry in data["questions"].items():
         assert entry["rubric"] == so.rubric_key(question(qid).rubric)
@@ -257,6 +258,14 @@ def test_words_alone_never_raise_an_answer() -> None:
     enough = so.Model({"w:tape": 30.0, "c:a": 1.0}, 0.0)  # evidence p = 0.73
     assert so.second_verdict(enough, {"w:tape": 1.0, "c:a": 1.0}, clean, "partial") == "correct"
     assert so.second_verdict(enough, {"c:a": 1.0}, clean, "partial") == "partial"  # 0.73 < 0.8
+
+
+@pytest.mark.parametrize(("p_incorrect", "verdict"), [(0.6, "incorrect"), (0.55, "partial")])
+def test_a_partial_is_lowered_from_the_refitted_cut(p_incorrect: float, verdict: str) -> None:
+    # Round 14: the cut is 0.575 (0.7 before, which kept p = 0.6 partial).
+    clean = so.Evidence(frozenset({"a"}), 0.5, (), False)
+    incorrect = so.Model({}, math.log(p_incorrect / (1 - p_incorrect)))
+    assert so.second_verdict(so.Model({}, 0.0), {}, clean, "partial", incorrect) == verdict
 
 
 def test_a_sure_incorrect_model_lowers_only_an_untold_partial() -> None:

@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     # Web: identity cookies and rate limits (issue 5, WEB).
     cookie_secure: bool = Field(default=False, description="Send cookies over HTTPS only.")
     login_attempts_per_minute: int = Field(default=10, ge=1, le=1000)
+    # Failed log-ins from one address over all its browsers (a class behind one NAT
+    # address: 40 learners mistyping 5 times each) before the address itself backs off.
+    login_failures_per_address: int = Field(default=200, ge=1, le=100000)
     grades_per_minute: int = Field(default=30, ge=1, le=10000)
     # A class behind one NAT address: each learner with an identity is limited as themselves,
     # and all of them together by this ceiling per address (40 learners at 15 a minute).

@@ -53,6 +53,7 @@ class WebSecurity:
     serializer: URLSafeTimedSerializer
     cookies: VerifiedCookies
     login_by_client: Backoff
+    login_by_address: Backoff
     login_by_account: Backoff
     signup_limiter: RateLimiter
     grade_limiter: RateLimiter
@@ -75,6 +76,9 @@ def web_security(request: Request) -> WebSecurity:
             login_by_client=Backoff(
                 settings.login_attempts_per_minute, settings.login_max_delay_seconds
             ),
+            login_by_address=Backoff(
+                settings.login_failures_per_address, settings.login_max_delay_seconds
+            ),
             login_by_account=Backoff(
                 settings.login_free_failures, settings.login_max_delay_seconds
             ),
@@ -84,7 +88,7 @@ def web_security(request: Request) -> WebSecurity:
             cookie_secure=settings.cookie_secure,
             trusted_proxies=tuple(settings.trusted_proxies),
         )
-        for backoff in (found.login_by_client, found.login_by_account):
+        for backoff in (found.login_by_client, found.login_by_address, found.login_by_account):
             backoff.store = shared  # log-in back-off counted across processes too
         request.app.state.web_security = found
     return found
@@ -313,27 +317,38 @@ def client_of(request: Request) -> str:
     return client_address(peer, forwarded, web_security(request).trusted_proxies)
 
 
-def login_keys(request: Request, email: str) -> tuple[str, str]:
-    return f"client:{client_of(request)}", f"account:{email.strip().lower()[:254]}"
+def login_keys(request: Request, email: str) -> tuple[str, str, str]:
+    """The browser (address and cookie nonce), the address, the account.
+
+    A class behind one NAT address is many browsers: one learner mistyping must not make
+    the others wait (round 14: the 11th failure of a class backed the whole address off).
+    A browser is backed off after TAPEQUIZ_LOGIN_ATTEMPTS_PER_MINUTE failures; a guesser
+    who mints a browser per guess meets the address's ceiling, and each account its own
+    back-off whoever tries it."""
+    address = client_of(request)
+    browser = f"client:{address}:browser:{get_visitor(request).nonce}"
+    return browser, f"address:{address}", f"account:{email.strip().lower()[:254]}"
 
 
 def check_login(request: Request, email: str) -> None:
-    """429 while this client or this account is backing off after failed log-ins."""
-    security, (client, account) = web_security(request), login_keys(request, email)
-    security.login_by_client.check(client, "failed log-ins from here")
+    """429 while this browser, its address or this account backs off after failed log-ins."""
+    security, (browser, address, account) = web_security(request), login_keys(request, email)
+    security.login_by_client.check(browser, "failed log-ins from this browser")
+    security.login_by_address.check(address, "failed log-ins from here")
     security.login_by_account.check(account, "failed log-ins to this account")
 
 
 def login_failed(request: Request, email: str) -> None:
-    security, (client, account) = web_security(request), login_keys(request, email)
-    security.login_by_client.failed(client)
+    security, (browser, address, account) = web_security(request), login_keys(request, email)
+    security.login_by_client.failed(browser)
+    security.login_by_address.failed(address)
     security.login_by_account.failed(account)
 
 
 def login_succeeded(request: Request, email: str) -> None:
-    """The right password clears the account's back-off (not the client's: one's own
-    account must not reset the counter of a client trying others')."""
-    web_security(request).login_by_account.succeeded(login_keys(request, email)[1])
+    """The right password clears the account's back-off (not the browser's or address's:
+    one's own account must not reset the counter of a client trying others')."""
+    web_security(request).login_by_account.succeeded(login_keys(request, email)[2])
 
 
 def limit_signup(request: Request) -> None:

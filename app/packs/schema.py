@@ -182,7 +182,9 @@ class Ordering(QuestionBase):
 class FreeText(QuestionBase):
     type: Literal["free-text"]
     rubric: Rubric
-    samples: list[SampleAnswer] = Field(default_factory=list)
+    # Bounds on what one upload makes the self-test grade (each sample) or run in the
+    # sandbox (each known-wrong solution); the core pack uses at most 3 and 7.
+    samples: list[SampleAnswer] = Field(default_factory=list, max_length=100)
 
 
 class WrongSolution(Strict):
@@ -241,7 +243,7 @@ class CodeQuestionBase(QuestionBase):
     contract: Slug
     function: str = Field(min_length=1, max_length=500)
     reference: str = Field(min_length=1, max_length=65_536)
-    wrong: list[WrongSolution] = Field(default_factory=list)
+    wrong: list[WrongSolution] = Field(default_factory=list, max_length=20)
 
     @field_validator("contract")
     @classmethod

@@ -7,6 +7,7 @@ path (('choices', 2, 'text')) to the line of the nearest node that exists.
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,20 @@ from typing import Any
 import yaml
 
 MAX_FILE_BYTES = 256 * 1024
+# A question file is a few levels deep; the composer recurses once per level, so a few
+# thousand brackets would exhaust Python's stack before any validation could speak.
+MAX_DEPTH = 40
+# Values once aliases are expanded: a question file holds a few hundred; aliases nested
+# nine deep turn a 1 KiB file into 387 million ("billion laughs"), and one alias repeated
+# makes a list of thousands of samples the self-test would grade one by one.
+MAX_VALUES = 20_000
+_OPENS = (
+    yaml.BlockMappingStartToken,
+    yaml.BlockSequenceStartToken,
+    yaml.FlowMappingStartToken,
+    yaml.FlowSequenceStartToken,
+)
+_CLOSES = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
 
 
 class YamlFileError(Exception):
@@ -53,6 +68,8 @@ def _child(node: yaml.Node, key: int | str) -> yaml.Node | None:
 
 def read_yaml(path: Path) -> YamlDoc:
     """Parse one file with the safe loader; raise YamlFileError with a line on any problem."""
+    if not stat.S_ISREG(path.stat().st_mode):  # a pipe would block the reader forever
+        raise YamlFileError(1, "not a regular file")
     if path.stat().st_size > MAX_FILE_BYTES:
         raise YamlFileError(1, f"file is larger than {MAX_FILE_BYTES // 1024} KiB")
     try:
@@ -64,7 +81,11 @@ def read_yaml(path: Path) -> YamlDoc:
 
 def parse_yaml(text: str) -> YamlDoc:
     try:
+        _check_depth(text)  # the scanner is iterative; the composer below is not
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+        if root is not None:
+            _check_keys(root, {})
+            _check_size(root)
         data = yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -72,4 +93,59 @@ def parse_yaml(text: str) -> YamlDoc:
         raise YamlFileError(line, f"invalid YAML: {exc.problem or exc}") from exc
     except yaml.YAMLError as exc:
         raise YamlFileError(1, f"invalid YAML: {exc}") from exc
+    except RecursionError:  # a shape _check_depth does not count; never a crash
+        raise YamlFileError(1, "values are nested too deeply") from None
     return YamlDoc(data=data, root=root)
+
+
+def _check_depth(text: str) -> None:
+    depth = 0
+    for token in yaml.scan(text, Loader=yaml.SafeLoader):
+        depth += isinstance(token, _OPENS) - isinstance(token, _CLOSES)
+        if depth > MAX_DEPTH:
+            line = token.start_mark.line + 1
+            raise YamlFileError(line, f"values are nested more than {MAX_DEPTH} levels deep")
+
+
+def _check_keys(node: yaml.Node, seen: dict[int, None]) -> None:
+    """Refuse a key written twice in one mapping: YAML keeps the last silently, so a
+    pasted block would replace a field the author thinks is still there."""
+    if id(node) in seen:  # an alias: its node was checked where the anchor is
+        return
+    seen[id(node)] = None
+    if isinstance(node, yaml.MappingNode):
+        first: dict[str, int] = {}
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                line = key.start_mark.line + 1
+                if key.value in first:
+                    message = f"duplicate key `{key.value}` (first on line {first[key.value]})"
+                    raise YamlFileError(line, message)
+                first[key.value] = line
+            _check_keys(value, seen)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _check_keys(item, seen)
+
+
+def _check_size(root: yaml.Node) -> None:
+    """Count the values the document holds with every alias expanded, without expanding."""
+    sizes: dict[int, int] = {}
+
+    def size(node: yaml.Node) -> int:
+        if id(node) not in sizes:
+            children: list[yaml.Node] = []
+            if isinstance(node, yaml.MappingNode):
+                children = [n for pair in node.value for n in pair]
+            elif isinstance(node, yaml.SequenceNode):
+                children = list(node.value)
+            sizes[id(node)] = 1 + sum(size(child) for child in children)
+        return sizes[id(node)]
+
+    total = size(root)
+    if total > MAX_VALUES:
+        raise YamlFileError(
+            1,
+            f"the file holds {total:,} values once its aliases are expanded; the limit is"
+            f" {MAX_VALUES:,}",
+        )

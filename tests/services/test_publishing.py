@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,21 @@ def test_publish_refuses_malformed_yaml_with_line(
     message = _refused(session, settings, teacher, zip_folder(EXAMPLE, edits))
     assert "ex-gradient-updates.yaml:" in message and "invalid YAML" in message
     assert str(settings.data_dir) not in message  # paths are the author's, not the server's
+
+
+@pytest.mark.parametrize("phrasing", ["(a+)+$", "(\\w+\\s?)+$", ".*.*z"])
+def test_publish_refuses_backtracking_phrasing_with_line(
+    session: Session, settings: Settings, teacher: User, phrasing: str
+) -> None:
+    name = "ex-explain-none.yaml"
+    text = (EXAMPLE / name).read_text()
+    first = "      any:\n        - (loss|forward pass)"
+    assert first in text, "the example pack's first phrasing moved"
+    line = text[: text.index(first)].count("\n") + 2
+    added = f"      any:\n        - {json.dumps(phrasing)}\n        - (loss|forward pass)"
+    edited = text.replace(first, added, 1)
+    message = _refused(session, settings, teacher, zip_folder(EXAMPLE, {name: edited}))
+    assert f"{name}:{line}: phrasing {phrasing!r} took more than" in message
 
 
 def test_publish_refuses_zip_slip_entry(

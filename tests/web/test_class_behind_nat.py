@@ -86,3 +86,30 @@ def test_one_address_minting_identities_meets_the_address_ceiling(tmp_path: Path
             _new_learner(client)
             codes.append(client.post(GRADE, json=ANSWER).status_code)
         assert codes == [200, 200, 200, 429]
+
+
+def _log_in(client: TestClient, email: str, password: str) -> int:
+    """A log-in from a fresh browser (its own cookie and CSRF nonce) at the class's address."""
+    client.cookies.clear()
+    found = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/login").text)
+    assert found
+    form = {"csrf_token": found.group(1), "email": email, "password": password}
+    return client.post("/login", data=form, follow_redirects=False).status_code
+
+
+def test_classmates_mistyping_do_not_lock_the_class_out(tmp_path: Path) -> None:
+    """Round 14: eleven learners behind one address mistyping once each made the address
+    back off (10 free failures, then 2 s, 4 s, ... 900 s, forgotten only after a quiet
+    hour), so the twelfth, with the right password, got 429."""
+    for client in _app(tmp_path, login_attempts_per_minute=10):
+        emails = [f"learner{i}@example.com" for i in range(12)]
+        assert [_sign_up(client, e) for e in emails] == [303] * 12
+        assert [_log_in(client, e, "mistyped password") for e in emails[:11]] == [422] * 11
+        assert _log_in(client, emails[11], "correct horse battery") == 303
+
+
+def test_one_address_of_many_browsers_still_backs_off(tmp_path: Path) -> None:
+    """A guesser minting a browser (cookie and nonce) per guess meets the address ceiling."""
+    for client in _app(tmp_path, login_failures_per_address=5):
+        codes = [_log_in(client, f"nobody{i}@example.com", "a guessed password") for i in range(6)]
+        assert codes == [422] * 5 + [429]

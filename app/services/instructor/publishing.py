@@ -28,6 +28,7 @@ from app.packs.catalog import Catalog, pack_folders
 from app.packs.loader import Pack, load_pack
 from app.packs.schema import SLUG
 from app.services.instructor.pack_archives import ArchiveRefused, Limits, extract_pack
+from app.services.instructor.phrasing_timing import slow_phrasings
 from app.services.instructor.publication_queue import Turn, one_publication
 from app.services.instructor.selftest import SelfTestReport, has_code, run_selftest
 
@@ -121,6 +122,12 @@ def _check_ids(pack: Pack, catalog: Catalog, staging: Path) -> None:
 async def _self_test(
     pack: Pack, code_grader: CodeGraderLike | None, staging: Path
 ) -> SelfTestReport:
+    slow = await slow_phrasings(pack)  # before any sample is graded with them
+    if slow:
+        problems = _relative(slow, staging)
+        raise PackInvalid(
+            f"{len(problems)} rubric phrasing(s) are too slow to grade with", problems
+        )
     if has_code(pack) and code_grader is None:
         raise PackInvalid(
             "this pack has code questions and the code sandbox is off on this server, so"

@@ -28,6 +28,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from lemminflect import getAllLemmas
 
@@ -79,14 +80,70 @@ def parse_claim(pattern: str) -> Claim:
     )
 
 
-def find_phrasings(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
-    """Hits of ordered phrasings (the matcher) and of claims (roles in one clause)."""
+def find_phrasings(
+    units: tuple[Unit, ...], patterns: list[str], *, across: bool = False
+) -> list[Hit]:
+    """Hits of ordered phrasings (the matcher) and of claims (roles in one clause); with
+    `across`, also those read across a sentence that opens on "it"/"they"
+    (`_pronoun_joins`)."""
+    hits = _find_in(units, patterns)
+    for joined, parts in _pronoun_joins(units) if across else ():
+        hits += [h for h in _find_in((joined,), patterns) if _crosses(h, parts)]
+    return hits
+
+
+def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
     plain = [p for p in patterns if not is_claim(p)]
     hits = find_hits(units, plain) if plain else []
     for pattern in patterns:
         if is_claim(pattern):
             hits += find_claim_hits(units, parse_claim(pattern))
     return hits
+
+
+# Round 14: a sentence whose subject is "it" or "they" ("tape.gradient does the heavy
+# lifting. It updates the weights", "The tape? It sums the gradients across steps")
+# states its claim about the sentence before's subject. It is read once more with the
+# first clause of the sentence before in front of it, joined by a comma - the reading a
+# pronoun subject already gets inside one sentence ("..., and it updates the weights":
+# `_joined_start`, and the ordered phrasings' gaps, which run across a comma) - and only
+# the hits that take words from both sentences are added, for tells only: a concept
+# credited so raised partial answers to correct (LOPO). Not after a direct question
+# ("Does tape.gradient update the weights? It does not"), which states nothing to resolve
+# the pronoun in, nor for "it is" / "it's", which is mostly no pronoun ("So it's more that
+# the loss wasn't computed under the tape"), nor after a conjunction ("So it ...").
+_SENTENCE_PRONOUN = re.compile(r"\W*(?:it|they)\b(?!'s|\s+(?:is|was)\b)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=64)
+def _pronoun_joins(units: tuple[Unit, ...]) -> tuple[tuple[Unit, tuple[str, ...]], ...]:
+    """(joined unit, the texts it was joined from) for each prose sentence that opens on
+    a subject pronoun after another prose sentence."""
+    joins = []
+    for before, unit in pairwise(units):
+        if before.is_code or unit.is_code or asks(before) or asks(unit):
+            continue
+        if not _SENTENCE_PRONOUN.match(unit.text):
+            continue
+        lead = _first_clause(before.text)
+        if not lead:
+            continue
+        twin = _first_clause(before.lemmas or before.text) + ", " + unit.lemmas
+        parts = (lead, unit.text, _first_clause(before.lemmas), unit.lemmas)
+        joined = Unit(f"{lead}, {unit.text}", False, twin if unit.lemmas else "")
+        joins.append((joined, tuple(p for p in parts if p)))
+    return tuple(joins)
+
+
+def _first_clause(text: str) -> str:
+    """A sentence up to its first clause boundary (where its subject stands)."""
+    term = _TERMINATOR.search(_mask(text))
+    return (text[: term.start()] if term else text).strip().rstrip(".!?").strip()
+
+
+def _crosses(hit: Hit, parts: tuple[str, ...]) -> bool:
+    """Whether a hit of a joined reading takes words from both sentences."""
+    return not any(hit.snippet in part for part in parts)
 
 
 @lru_cache(maxsize=64)

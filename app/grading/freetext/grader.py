@@ -117,7 +117,11 @@ def _own(hit: Hit) -> bool:
 def _hits_for(item: Concept | Misconception, normalised: Normalised) -> list[Hit]:
     units = normalised.units
     tell = isinstance(item, Misconception)
-    return _credits(find_phrasings(units, item.any), find_phrasings(units, item.negated), tell)
+    return _credits(
+        find_phrasings(units, item.any, across=tell),
+        find_phrasings(units, item.negated, across=tell),
+        tell,
+    )
 
 
 def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | None:

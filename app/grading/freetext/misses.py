@@ -84,8 +84,8 @@ def miss_cause(rubric: Rubric, answer: str, tag: str, named: Sequence[str]) -> s
     if any(t != tag for t in named):
         return "wrong-tag"
     units = normalise(answer or "").units
-    hits_any = find_phrasings(units, list(tell.any))
-    hits_neg = find_phrasings(units, list(tell.negated))
+    hits_any = find_phrasings(units, list(tell.any), across=True)
+    hits_neg = find_phrasings(units, list(tell.negated), across=True)
     if any(not h.affirmed or h.foreign for h in hits_any) or any(
         h.affirmed or h.foreign for h in hits_neg
     ):

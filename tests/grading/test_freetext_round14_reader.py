@@ -1,0 +1,63 @@
+"""Round 14 (engineer R): a sentence whose subject is "it" or "they" states its claim about
+the sentence before's subject. Statements written before the change; *_HELD lists were
+run once before it, to see them fail, and once at the end (docs/freetext-rounds.md
+"Round 14: reader (engineer R)"). Rules alone.
+"""
+
+# ruff: noqa: E501 - statements read best one per line
+
+from __future__ import annotations
+
+import pytest
+
+from app.grading.freetext import grade_freetext
+from tests.grading.core_questions import question
+
+
+def _tells(qid: str, text: str) -> list[str]:
+    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
+    return list(result.misconceptions)
+
+
+# Each one's subject is in the sentence before; in one sentence ("tape.gradient updates
+# the weights ...", "The tape sums the gradients across steps") the tell is named.
+PRONOUN_WRONG = [
+    ("gradient-vs-apply", "gradient-updates-weights", "tape.gradient does the heavy lifting. It updates the weights using the gradients it computes."),
+    ("no-zero-grad", "tape-accumulates", "The tape? It sums the gradients across steps."),
+    ("no-zero-grad", "tape-accumulates", "GradientTape is the culprit here. It accumulates gradients between steps."),
+]  # fmt: skip
+PRONOUN_WRONG_HELD = [
+    ("gradient-vs-apply", "gradient-updates-weights", "tape.gradient is where the learning happens. It changes the model's variables directly."),
+    ("no-zero-grad", "tape-accumulates", "The GradientTape is clever. It keeps summing gradients across steps until you reset it."),
+]  # fmt: skip
+# Named before the change too: the tell's phrasing opens on "it" itself.
+PRONOUN_KEPT = [
+    ("numpy-inside-tape", "numpy-is-recorded", "The tape is smart. It records numpy ops too."),
+]  # fmt: skip
+# A denial in the pronoun's sentence, another subject after it, a question before it.
+PRONOUN_TRUE = [
+    ("gradient-vs-apply", "tape.gradient computes the gradients. It does not update the weights; apply_gradients does."),
+    ("gradient-vs-apply", "tape.gradient returns a list of tensors. They are then passed to apply_gradients, which updates the weights."),
+    ("numpy-inside-tape", "The tape records TensorFlow ops only. It cannot see NumPy maths."),
+]  # fmt: skip
+PRONOUN_TRUE_HELD = [
+    ("gradient-vs-apply", "tape.gradient only reads the tape. It leaves the variables untouched."),
+    ("gradient-vs-apply", "Does tape.gradient update the weights? It does not; it only returns gradients."),
+]  # fmt: skip
+# Written and dropped after the first run, before any tuning: "The tape? It adds the new
+# gradients to the old ones every step" (tape-accumulates) and "NumPy calls inside the tape
+# are fine. They are recorded like any TensorFlow op" (numpy-is-recorded) - neither is
+# named as one sentence either ("The tape adds ...", "NumPy calls inside the tape are
+# recorded ..."): no phrasing reads those words (rubric content, engineer C).
+
+
+@pytest.mark.parametrize(("qid", "tag", "text"), PRONOUN_WRONG + PRONOUN_WRONG_HELD + PRONOUN_KEPT)
+def test_a_pronoun_subject_takes_the_sentence_befores_subject(
+    qid: str, tag: str, text: str
+) -> None:
+    assert tag in _tells(qid, text)
+
+
+@pytest.mark.parametrize(("qid", "text"), PRONOUN_TRUE + PRONOUN_TRUE_HELD)
+def test_a_true_pronoun_sentence_names_no_tell(qid: str, text: str) -> None:
+    assert _tells(qid, text) == []

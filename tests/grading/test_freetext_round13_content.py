@@ -147,13 +147,8 @@ KNOWN_UNNAMED = [
     ("higher-order-derivatives", "outer-records-inner-tape-object", "It works because outer has the inner tape on its watch list."),
 ]  # fmt: skip
 
-# A true statement an older tell names: optimizer-clears-grads reads "it resets them itself
-# after each update" (the Keras 3 optimizer's own accumulators, reset after the Nth apply).
-# Left for whoever narrows that reading.
-KNOWN_NAMED = [
-    ("no-zero-grad", "Only if you build a Keras 3 optimizer with gradient_accumulation_steps does it keep gradient accumulators, and it resets them itself after each update."),
-]  # fmt: skip
-CORRECT = [c for c in CORRECT if c not in KNOWN_NAMED]
+# Round 14 (engineer C): optimizer-clears-grads no longer reads "it resets them itself after
+# each update" beside Keras 3's own accumulators; that statement is back among CORRECT.
 WRONG_HELD = [w for w in WRONG_HELD if w not in KNOWN_UNNAMED]
 
 
@@ -173,11 +168,3 @@ def test_grade_freetext_round13_known_unnamed_statements(
     question_id: str, tag: str, answer: str
 ) -> None:
     assert tag in grade_freetext(question(question_id), answer).misconceptions
-
-
-@pytest.mark.xfail(strict=True, reason="an older reading names a tell on this true statement")
-@pytest.mark.parametrize(("question_id", "answer"), KNOWN_NAMED)
-def test_grade_freetext_round13_known_true_statements_name_nothing(
-    question_id: str, answer: str
-) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []

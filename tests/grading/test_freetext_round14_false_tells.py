@@ -147,3 +147,9 @@ def test_an_unreached_misconception_is_named(qid: str, text: str, tag: str) -> N
 )
 def test_round14_mechanisms(qid: str, text: str, tag: str, named: bool) -> None:
     assert (tag in _tells(qid, text)) is named
+
+
+def test_round12s_known_false_tell_across_a_semicolon_is_gone() -> None:
+    # round 12's KNOWN_NAMED (test_freetext_round12_content.py) until (A) above
+    text = "Only tf.Variables keep values between tf.function calls; the gradient tensors are recomputed every call."
+    assert _tells("no-zero-grad", text) == []

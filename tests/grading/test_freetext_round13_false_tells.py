@@ -18,14 +18,12 @@ from tests.grading.core_questions import question
 from tests.grading.freetext_statements_r13 import true_statements, wrong_statements
 
 # True statements that still name a tell at the round's end (held half: the honest reading;
-# tune half: causes read and left, docs/freetext-rounds.md).
+# tune half: causes read and left, docs/freetext-rounds.md). Round 14 (engineer T) removed
+# three: a clause with its own subject after ";", "; it doesn't", "neither X nor Y".
 FALSE_TELLS = {
     "Possible causes, in order of likelihood: the loss computed outside the with block, a NumPy call in the middle, or variables created as constants. In this code it is the first one.",
     "The encoder gets None for all its weights, while the decoder, after the numpy call, trains normally.",
-    "The speedup is largest for small models with many cheap ops; it is small for big models (apart from cases where graph optimisations like fusion help a lot).",
-    "People often say 'tf.function makes it run on the GPU'; it doesn't - eager already runs on the GPU.",
     "tape.gradient only reads; the update of each weight is apply_gradients' job, which assigns the new value in place.",
-    "tape.gradient returns a list of tensors that lines up with the variables you passed; it changes neither the variables nor the optimizer. apply_gradients consumes (gradient, variable) pairs and is the one call that assigns to the weights.",
     "Calling outer.gradient on the first derivative works only when that first derivative was computed inside the outer tape's block; otherwise you get None.",
     "Big models gain least, small ones most, because the fixed cost per op is a bigger share of a small op.",
 }

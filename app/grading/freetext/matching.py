@@ -153,11 +153,27 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
     for term in _TERMINATOR.finditer(masked, start, end):
         if term.start() > start and (
             _NEW_SUBJECT.match(masked, term.end())
+            or (term.group() == ";" and _OWN_CLAUSE.match(masked, term.end()))
             or _denied_before(masked, start, term)
             or _CONSEQUENCE.fullmatch(term.group())
         ):
             return term.end()
     return None
+
+
+# Round 14: after ";" a clause with a subject and verb of its own is a statement of its
+# own: "the speedup is largest for small models; it is small for big models", "tape.gradient
+# only reads; the update of each weight is apply_gradients' job", "open two tapes, one per
+# loss; each tape is used once". A phrasing must not take its first words from the clause
+# before the ";" and its last from this one. Only a copula marks it ("it is", "each tape
+# is"): a clause that goes on with a verb ("...; it changes the variables", "...; it will
+# add them up") keeps the subject before it (round 8: ";" joins clauses).
+_OWN_CLAUSE = re.compile(
+    r"\s*(?:(?:it|they|he|she|this|these|those|there)"
+    r"|(?:the|each|every|a|an|both|all|its|their|his|her|your|our|my)(?:\s+[\w.()]+){1,4}?)"
+    r"(?:'s|\s+(?:is|are|was|were)\b)",
+    re.IGNORECASE,
+)
 
 
 # "Otherwise" opens a new statement: "divide the sum by 4, otherwise the learning rate is

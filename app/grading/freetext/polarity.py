@@ -50,6 +50,8 @@ _JUDGED_FALSE = re.compile(
     r"|(?:isn't|aren't|wasn't)\s+(?:the\s+same|equivalent|true|correct|right|how|needed"
     r"|necessary|required|a\s+thing)"
     r"|(?:doesn't|does\s+not|don't|do\s+not)\s+exist"
+    # round 14: "optimizer.zero_grad() isn't part of the TF API"
+    r"|(?:isn't|aren't|is\s+not|are\s+not)\s+(?:part\s+of|available\s+in)\b"
     r"|(?:won't|will\s+not|doesn't|does\s+not|wouldn't|would\s+not|can't|cannot)\s+(?:help|work"
     r"|fix|give|produce|yield))",
     re.IGNORECASE,
@@ -96,8 +98,9 @@ _VERDICT_FALSE = re.compile(
 _VERDICT_AFTER = re.compile(r"[\s\"'`]*(?:-+|:|\(|,)\s*(?=\w)")
 # An elliptical denial later in the sentence: "you'd expect it to raise, but it doesn't".
 _ELLIPTICAL_DENIAL = re.compile(
-    r"[^.;]*?\bbut\s+(?:it|that|this|they|he|she)\s+(?:doesn't|does\s+not|don't|do\s+not"
-    r"|isn't|is\s+not|aren't|are\s+not|won't|will\s+not|didn't|did\s+not)\s*(?:[.,;!]|$)",
+    r"(?:[^.;]*?\bbut|[\s\"'`)]*;)"  # round 14: "People often say 'X'; it doesn't - ..."
+    r"\s+(?:it|that|this|they|he|she)\s+(?:doesn't|does\s+not|don't|do\s+not"
+    r"|isn't|is\s+not|aren't|are\s+not|won't|will\s+not|didn't|did\s+not)\s*(?:[.,;!]|\s-|$)",
     re.IGNORECASE,
 )
 
@@ -148,6 +151,7 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     ]
     last_start = _clause_start(masked, end, inclusive=False)
     last_clause = _CUE.findall(masked, max(start, last_start), end)
+    last_clause += _nor_after(masked, max(start, last_start), end)
     cues = len(lead_in) + len(last_clause)
     if last_start > start:  # the match runs across a clause boundary (round 9)
         cues = _across_clauses(lead_in, len(last_clause))
@@ -155,6 +159,21 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
         return True
     reported = is_reported(masked, start, end) or _counterfactual(masked, start, end, written)
     return (cues + reported) % 2 == 0
+
+
+# The "neither" of "neither X nor Y" is blanked (phrasings._mask); its "nor" denies X.
+_BLANKED_NEITHER = re.compile(r"(?<=\s)x{7}(?=\s)")
+_NOR = re.compile(r"\bnor\b", re.IGNORECASE)
+
+
+def _nor_after(masked: str, clause_start: int, end: int) -> list[str]:
+    """The "nor" of a "neither" inside the match when the match stops before it: "it
+    changes neither the variables nor the optimizer" denies "it changes ... the variables"
+    (round 14; before, the denial was read only when the match ran on past "nor")."""
+    if _BLANKED_NEITHER.search(masked, clause_start, end) is None:
+        return []
+    nor = _NOR.search(masked, end, _clause_end(masked, end))
+    return [] if nor is None else [nor.group()]
 
 
 def _across_clauses(lead_in: list[re.Match[str]], last_clause: int) -> int:

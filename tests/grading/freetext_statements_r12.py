@@ -12,6 +12,8 @@ docs/freetext-rounds.md "Round 12: false tells (engineer T)".
 
 from __future__ import annotations
 
+from tests.grading.statement_halves import true_halves, wrong_halves
+
 TRUE: dict[str, list[str]] = {
     "no-zero-grad": [
         "Tell them to skip it. There's no optimizer.zero_grad() in Keras optimizers because tape.gradient returns fresh tensors; nothing sits on the variables waiting to be cleared.",
@@ -310,19 +312,11 @@ WRONG: dict[str, list[tuple[str, str]]] = {
 }
 
 
-def _half(items: list[object], held: bool) -> list[object]:
-    return [item for i, item in enumerate(items) if i % 2 == int(held)]
-
-
 def true_statements(*, held: bool) -> list[tuple[str, str]]:
     """(question id, statement) pairs of one half of the true statements."""
-    return [(qid, text) for qid, texts in TRUE.items() for text in _half(list(texts), held)]  # type: ignore[misc]
+    return true_halves(TRUE, held=held)
 
 
 def wrong_statements(*, held: bool) -> list[tuple[str, str, str]]:
     """(question id, statement, expected tag) triples of one half of the wrong statements."""
-    return [
-        (qid, text, tag)
-        for qid, pairs in WRONG.items()
-        for text, tag in _half(list(pairs), held)  # type: ignore[misc]
-    ]
+    return wrong_halves(WRONG, held=held)

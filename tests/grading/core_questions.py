@@ -18,3 +18,11 @@ def question(question_id: str) -> FreeText:
     found = next(q.question for q in loaded.pack.questions if q.question.id == question_id)
     assert isinstance(found, FreeText)
     return found
+
+
+def tells_by_rules(question_id: str, text: str) -> list[str]:
+    """The misconceptions the rules alone name (no second opinion, no neighbours)."""
+    from app.grading.freetext import grade_freetext
+
+    result = grade_freetext(question(question_id), text, second_opinion=False, neighbours=False)
+    return list(result.misconceptions)

@@ -19,9 +19,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from app.grading.freetext import grade_freetext
 from app.packs.rubric import Rubric
-from tests.grading.core_questions import question
+from tests.grading.core_questions import tells_by_rules as _tells
 
 TRUE_TUNED = [
     (
@@ -312,11 +311,6 @@ WRONG_CHECK = [
         "apply-every-micro-batch",
     ),
 ]
-
-
-def _tells(qid: str, text: str) -> list[str]:
-    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
-    return list(result.misconceptions)
 
 
 @pytest.mark.parametrize(("qid", "text"), TRUE_TUNED + TRUE_CHECK + CHECK_FIXED_AFTER)

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.core_questions import tells_by_rules as _tells
 from tests.grading.freetext_statements_r12 import true_statements, wrong_statements
 
 # The held half's true statements that name a tell, before and after the round.
@@ -38,11 +37,6 @@ UNNAMED = {
 }
 TRUE = true_statements(held=False) + true_statements(held=True)
 WRONG = wrong_statements(held=False) + wrong_statements(held=True)
-
-
-def _tells(qid: str, text: str) -> list[str]:
-    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
-    return list(result.misconceptions)
 
 
 def test_the_corpus_has_its_size() -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from app.grading.freetext import grade_freetext
 from tests.grading.core_questions import question
+from tests.grading.core_questions import tells_by_rules as _tells
 from tests.grading.freetext_statements_r13 import true_statements, wrong_statements
 
 # True statements that still name a tell at the round's end (held half: the honest reading;
@@ -38,11 +39,6 @@ UNNAMED = {
 }
 TRUE = true_statements(held=False) + true_statements(held=True)
 WRONG = wrong_statements(held=False) + wrong_statements(held=True)
-
-
-def _tells(qid: str, text: str) -> list[str]:
-    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
-    return list(result.misconceptions)
 
 
 def test_the_corpus_has_its_size() -> None:

@@ -11,11 +11,7 @@ import pytest
 
 from app.grading.freetext import grade_freetext
 from tests.grading.core_questions import question
-
-
-def _tells(qid: str, text: str) -> list[str]:
-    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
-    return list(result.misconceptions)
+from tests.grading.core_questions import tells_by_rules as _tells
 
 
 def _concepts(qid: str, text: str) -> list[str]:

@@ -10,14 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext import grade_freetext
-from tests.grading.core_questions import question
-
-
-def _tells(qid: str, text: str) -> list[str]:
-    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
-    return list(result.misconceptions)
-
+from tests.grading.core_questions import tells_by_rules as _tells
 
 # Each one's subject is in the sentence before; in one sentence ("tape.gradient updates
 # the weights ...", "The tape sums the gradients across steps") the tell is named.

@@ -157,13 +157,15 @@ FIXED_ROUND12 = [
 # the block"; model-built-inside-tape and weights-are-constants read "a constant created in
 # the block"; numpy-gives-zero-gradients reads "asking for zeros"; gpu-gains-most reads
 # "on CPU or GPU ... gains most" (a held statement). Left for whoever narrows those readings.
-# Round 13's start (round 12's set in tune, neighbours retrained) no longer names
-# big-models-gain-most on the first: FIXED_ROUND13.
-FIXED_ROUND13 = [
-    ("tf-function-speedup", "On a CPU a model of large matrix multiplies gains little from tf.function, because the ops themselves dominate."),
-]  # fmt: skip
+# Round 13's start (round 12's set in tune, neighbours retrained) no longer named
+# big-models-gain-most on the first; round 15's start (round 14's set in tune, neighbours
+# retrained) names it again, by the neighbours alone (rules alone: partial, no tell): three of
+# its seven nearest answers state big-models-gain-most and "matrix multiply" marks the tag, but
+# "gains little" says the opposite of "gains most". Left for whoever owns the neighbours.
+FIXED_ROUND13: list[tuple[str, str]] = []
 
 KNOWN_NAMED = [
+    ("tf-function-speedup", "On a CPU a model of large matrix multiplies gains little from tf.function, because the ops themselves dominate."),
     ("persistent-tape", "A persistent tape keeps recording after a gradient() call made inside the block; a default tape fails on the second call because it freed its recording."),
     ("why-none-gradients", "Ops on watched variables are recorded, but a constant created in the block is not watched unless you call tape.watch."),
     ("numpy-inside-tape", "Asking for zeros with unconnected_gradients hides the break, it doesn't fix it."),

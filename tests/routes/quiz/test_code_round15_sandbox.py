@@ -1,0 +1,120 @@
+"""Answers that earned credit without a correct step, or a vague message, in round 15 (real
+sandbox, JSON API).
+
+- Candidate code runs in the worker's interpreter and rebound what the worker reads while it
+  observes: `_RUNS_EAGERLY` of the worker's scenarios module (the "tf.function" scenario ran
+  eagerly: a step calling `.numpy()` was graded correct), `Registry.add` of its probes (no
+  records: a flagged mistake was graded correct), or `__call__` of tf.function's class (the
+  Python function ran instead of the graph). The worker now seals its own code before a job
+  and checks it after every scenario (worker/seal.py), and a "tf.function" step that meets
+  eager execution raises.
+- `unconnected_gradients=tf.UnconnectedGradients.ZERO` with the loss computed after the tape
+  raised TF's own "'str' object has no attribute '_type_enum'" (Keras 3 variables), shown as
+  it was; it now names the loss outside the tape and what the error means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from tests.routes.quiz.conftest import mini_settings
+from tests.routes.test_api_interviews_sandbox import release_workers, sandbox_missing
+
+pytestmark = pytest.mark.sandbox
+STEP = """import sys
+import tensorflow as tf
+{top}
+
+def train_step(model, optimizer, loss_fn, x, y):
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x, training=True))
+{inside}
+    grads = tape.gradient(loss, {variables})
+    optimizer.apply_gradients(zip(grads, {variables}))
+    return loss
+"""
+WORKER_MODULE = """for name, module in list(sys.modules.items()):
+    if name.endswith(".{module}") and hasattr(module, "{attr}"):
+        {patch}
+"""
+NUMPY = "    print(float(loss.numpy()))"  # fails in a graph, as the prompt says
+PATCHES = {
+    # the "tf.function" scenario ran eagerly: .numpy() worked, graded correct
+    "scenarios._RUNS_EAGERLY": (
+        WORKER_MODULE.format(module="scenarios", attr="_RUNS_EAGERLY",
+                             patch="module._RUNS_EAGERLY = lambda: False")
+        + "tf.config.run_functions_eagerly(True)",
+        NUMPY,
+        "model.trainable_variables",
+    ),
+    # no probe records: gradients against model.variables (a flag, partial) graded correct
+    "probes.Registry.add": (
+        WORKER_MODULE.format(module="probes", attr="Registry",
+                             patch="module.Registry.add = lambda self, kind, record: None"),
+        "",
+        "model.variables",
+    ),
+}  # fmt: skip
+BYPASS = (
+    "type(tf.function(lambda: None)).__call__ = (\n"
+    "    lambda self, *args, **kwargs: self.python_function(*args, **kwargs))"
+)
+ZERO_LOSS_OUTSIDE = """import tensorflow as tf
+
+
+def train_step(model, optimizer, loss_fn, x, y):
+    with tf.GradientTape() as tape:
+        predictions = model(x, training=True)
+    loss = loss_fn(y, predictions)
+    grads = tape.gradient(loss, model.trainable_variables,
+                          unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+"""
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    if reason := sandbox_missing():
+        pytest.skip(reason)
+    settings = mini_settings(tmp_path_factory.mktemp("round15"), sandbox_enabled=True,
+                             sandbox_pool_size=2)  # fmt: skip
+    with TestClient(create_app(settings)) as client:
+        yield client
+        client.portal.call(release_workers, client.app.state.code_grader)  # type: ignore[attr-defined, union-attr]
+
+
+def _graded(api: TestClient, source: str) -> dict[str, Any]:
+    reply = api.post("/api/questions/mini-code/grade", json={"answer": source})
+    assert reply.status_code == 200, reply.text
+    return reply.json()  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("patched", sorted(PATCHES))
+def test_rebinding_the_checkers_own_code_is_tampering(api: TestClient, patched: str) -> None:
+    top, inside, variables = PATCHES[patched]
+    body = _graded(api, STEP.format(top=top, inside=inside, variables=variables))
+    assert body["verdict"] == "incorrect", body
+    message = body["feedback"][0]["message"]
+    assert message.startswith("Your code changed the checker's own code while it ran"), body
+
+
+def test_step_run_as_python_by_a_patched_tf_function_is_not_correct(api: TestClient) -> None:
+    source = STEP.format(top=BYPASS, inside=NUMPY, variables="model.trainable_variables")
+    body = _graded(api, source)
+    assert body["verdict"] != "correct", body
+    assert "graph-mode-switched-off" in body["misconceptions"], body
+
+
+def test_zero_for_unconnected_sources_names_the_loss_outside_the_tape(api: TestClient) -> None:
+    body = _graded(api, ZERO_LOSS_OUTSIDE)
+    assert body["verdict"] == "incorrect", body
+    first, second = (item["message"] for item in body["feedback"][:2])
+    assert first.startswith("The loss was computed after the `with tf.GradientTape()` block")
+    assert "unconnected_gradients=tf.UnconnectedGradients.ZERO" in second, body
+    assert "'_type_enum'" not in first, body

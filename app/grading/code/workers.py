@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.grading.code import readable
+from app.grading.code import readable, starved
 from app.grading.sandbox.backends import Backend, Tree
 from app.grading.sandbox.launcher import Limits
 
@@ -183,8 +183,7 @@ async def _await_result(worker: Worker, limits: Limits, wall: float) -> Outcome:
     line_task = asyncio.create_task(worker.results.readline())
     breach_task = asyncio.create_task(worker.output_breached.wait())
     watch_task = asyncio.create_task(worker.tree.watch())  # supervisor-enforced limits
-    done, pending = await asyncio.wait({line_task, breach_task, watch_task}, timeout=wall,
-                                       return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+    done, pending = await _wait_unstarved({line_task, breach_task, watch_task}, worker, wall)
     for task in pending:
         task.cancel()
     if watch_task in done and line_task not in done:
@@ -199,6 +198,27 @@ async def _await_result(worker: Worker, limits: Limits, wall: float) -> Outcome:
     except (ValueError, RecursionError):  # too large, not JSON, absurdly nested: never correct
         return Outcome(None, crash="the worker's report was too large or malformed",
                        ended=GARBLED)  # fmt: skip
+
+
+async def _wait_unstarved(
+    tasks: set[asyncio.Task[Any]], worker: Worker, wall: float
+) -> tuple[set[asyncio.Task[Any]], set[asyncio.Task[Any]]]:
+    """asyncio.wait for the first task, for `wall` seconds plus the time the job's busiest
+    thread waited for a CPU (starved.py), at most STRETCH times `wall` in all."""
+    began = time.monotonic()
+    before = await asyncio.to_thread(starved.snapshot, worker.tree.processes())
+    deadline = began + wall
+    while True:
+        timeout = max(0.0, deadline - time.monotonic())
+        done, pending = await asyncio.wait(tasks, timeout=timeout,
+                                           return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+        if done:
+            return done, pending
+        waited = await asyncio.to_thread(starved.waited, before, worker.tree.processes())
+        stretched = began + min(wall + waited, wall * starved.STRETCH)
+        if stretched <= time.monotonic() + 0.05:
+            return done, pending
+        deadline = stretched
 
 
 def _explain_death(

@@ -8,6 +8,11 @@ sandbox, JSON API).
   Python function ran instead of the graph). The worker now seals its own code before a job
   and checks it after every scenario (worker/seal.py), and a "tf.function" step that meets
   eager execution raises.
+- A correct step compiled with `@tf.function(jit_compile=True)` was graded partial: XLA draws
+  Keras Dropout's masks with another generator than TF's kernels. The scenario models' dropout
+  is now keyed by each row's values with integer arithmetic (worker/models.py KeyedDropout).
+- A loss summed over the batch (or multiplied by its size) read "the returned value differs";
+  it now says the loss is N times a correct step's and why that matters (loss-summed).
 - `unconnected_gradients=tf.UnconnectedGradients.ZERO` with the loss computed after the tape
   raised TF's own "'str' object has no attribute '_type_enum'" (Keras 3 variables), shown as
   it was; it now names the loss outside the tape and what the error means.
@@ -118,3 +123,18 @@ def test_zero_for_unconnected_sources_names_the_loss_outside_the_tape(api: TestC
     assert first.startswith("The loss was computed after the `with tf.GradientTape()` block")
     assert "unconnected_gradients=tf.UnconnectedGradients.ZERO" in second, body
     assert "'_type_enum'" not in first, body
+
+
+def test_correct_step_compiled_with_xla_is_correct(api: TestClient) -> None:
+    source = STEP.format(top="", inside="", variables="model.trainable_variables")
+    source = source.replace("def train_step", "@tf.function(jit_compile=True)\ndef train_step")
+    body = _graded(api, source)
+    assert (body["verdict"], body["score"]) == ("correct", 1.0), body
+
+
+def test_loss_multiplied_by_the_batch_size_is_named_with_its_factor(api: TestClient) -> None:
+    inside = "        loss = loss * tf.cast(tf.shape(x)[0], tf.float32)"
+    body = _graded(api, STEP.format(top="", inside=inside, variables="model.trainable_variables"))
+    assert body["verdict"] == "incorrect", body
+    message = body["feedback"][0]["message"]
+    assert message.startswith("The returned loss is 8 times a correct step's on every call"), body

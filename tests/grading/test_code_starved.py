@@ -99,3 +99,9 @@ def test_stretch_never_passes_its_cap(crowded: list[int]) -> None:
 
     done, took = asyncio.run(graded())
     assert not done and took < 0.5 * starved.STRETCH + 0.3
+
+
+def test_wall_verdict_says_how_long_the_job_waited_for_a_cpu() -> None:
+    assert workers._wall_value(15.0, []) == "15 s"
+    assert workers._wall_value(15.0, [0.2]) == "15 s"
+    assert workers._wall_value(15.0, [3.0, 21.4]) == "15 s, not counting 21 s it waited for a CPU"

@@ -19,6 +19,11 @@ from app.grading.code.static import SourceFacts
 
 __all__ = ["Finding", "scenario_findings"]
 
+_LOSS_OUTSIDE_ZERO = (
+    "The loss was computed after the `with tf.GradientTape()` block closed, so the tape never "
+    "recorded the operations that produced it and no weight is connected to it. Compute the "
+    "forward pass and the loss inside the block."
+)
 # Errors that other rules explain better, because they know why (which variables, which tape).
 _EXPLAINED_ELSEWHERE = ("No gradients provided", "Unknown variable", "originally built with")
 
@@ -56,6 +61,9 @@ def _exception(
     if "non-persistent" in text or _second_call_on_tape(cand):
         return [Finding("second-gradient-call", message_for("second-gradient-call"), lines=lines)]
     tag = runtime_error_tag(error["type"], text, lines, facts.apply_lines)
+    if tag == "unconnected-zero-keras3" and facts.loss_outside_tape:  # the cut, then the error
+        cut = Finding("loss-outside-tape", _LOSS_OUTSIDE_ZERO, lines=facts.loss_outside_tape)
+        return [cut, Finding(tag, message_for(tag), lines=lines)]
     if tag:
         return [Finding(tag, message_for(tag), lines=lines)]
     if facts.numpy_on_path and "numpy" in text.lower():  # a NumPy value where a tensor was due

@@ -93,11 +93,25 @@ MESSAGES: dict[str, str] = {
         "uses them inside the block, so drop the watch call (and watch_accessed_variables=False)."
     ),
     "graph-mode-switched-off": (
-        "The code called tf.config.run_functions_eagerly(True), which makes every tf.function "
-        "run as plain Python: a step that only works eagerly (.numpy(), Python conditions on "
-        "tensor values) would pass unnoticed. The checker runs the step inside a real "
-        "tf.function, as the question says: remove the call (it is a debugging aid) and keep "
-        "the step in TensorFlow ops."
+        "The code called tf.config.run_functions_eagerly(True), or otherwise made tf.function "
+        "call the step as plain Python: a step that only works eagerly (.numpy(), Python "
+        "conditions on tensor values) would pass unnoticed. The checker runs the step inside a "
+        "real tf.function, as the question says: remove the call (it is a debugging aid) and "
+        "keep the step in TensorFlow ops."
+    ),
+    "tampering": (
+        "Your code changed the checker's own code while it ran (a function, class or setting "
+        "of the sandbox's worker, or a probe it installed on TensorFlow's classes), so its "
+        "observations cannot be trusted and it earns no credit. A training step never needs "
+        "to touch the checker."
+    ),
+    "unconnected-zero-keras3": (
+        "tape.gradient(..., unconnected_gradients=tf.UnconnectedGradients.ZERO) failed "
+        "inside TensorFlow ('str' object has no attribute '_type_enum'): with Keras 3 "
+        "variables TF cannot build the zeros for a source the target does not depend on. So "
+        "some sources were not connected to the target at all: find why the chain is cut (is "
+        "the loss computed inside the tape, from the model's output?) rather than asking for "
+        "zeros; a correct step needs no unconnected_gradients."
     ),
     "compute-loss-uncompiled": (
         "model.compute_loss computes the loss given to model.compile(), and this model was "
@@ -272,6 +286,9 @@ RUNTIME_ERRORS: tuple[tuple[str, str, str], ...] = (
     ("apply-gradients-pairs", "AttributeError", "attribute '_unique_id'"),
     ("watch-keras-variable", "ValueError", "not tf.Tensor or tf.Variable"),
     ("graph-mode-switched-off", "GraphModeSwitchedOff", "run_functions_eagerly(True)"),
+    ("graph-mode-switched-off", "GraphModeSwitchedOff", "tf.function was bypassed"),
+    ("tampering", "CheckerTampered", "the checker's own code"),
+    ("unconnected-zero-keras3", "AttributeError", "no attribute '_type_enum'"),
     ("numpy-in-tf-function", "", "'SymbolicTensor' object has no attribute 'numpy'"),
     ("numpy-in-tf-function", "", "Cannot convert a symbolic tf.Tensor"),
     ("numpy-in-tf-function", "", "Cannot convert a symbolic Keras input"),

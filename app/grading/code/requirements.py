@@ -107,4 +107,42 @@ def _nested(
     return []
 
 
-REQUIREMENTS = (_clipping, _returned_number, _reconfigured, _accumulators, _nested)
+def _loss_scale(
+    contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
+) -> list[Finding]:
+    """The returned loss is a whole multiple (2 or more) of the reference's on every call: the
+    per-example losses were summed (reduce_sum, a hand-written loss) or the mean scaled by the
+    batch size. Said with the factor: "the returned value differs" did not say why (round 15)."""
+    if contract not in TENSOR_RESULT or not cand["calls"]:
+        return []
+    factors = {
+        _factor(r["out"], c["out"]) for r, c in zip(ref["calls"], cand["calls"], strict=False)
+    }
+    if len(factors) != 1 or not (factor := factors.pop()):
+        return []
+    return [Finding("loss-summed", LOSS_SUMMED.format(factor=factor), lines=facts.gradient_lines)]
+
+
+def _factor(want: dict[str, Any], got: dict[str, Any]) -> int:
+    if want.get("kind") != "tensor" or got.get("kind") != "tensor":
+        return 0
+    if len(want["values"]) != 1 or len(got["values"]) != 1:
+        return 0
+    expected, returned = want["values"][0], got["values"][0]
+    if not isinstance(expected, float) or not isinstance(returned, float) or expected <= 0:
+        return 0
+    ratio = returned / expected
+    whole = round(ratio)
+    return whole if whole >= 2 and abs(ratio - whole) <= 1e-4 * whole else 0
+
+
+LOSS_SUMMED = (
+    "The returned loss is {factor} times a correct step's on every call: the per-example "
+    "losses were summed over the batch (tf.reduce_sum, or a loss written by hand) or the "
+    "mean was multiplied by a constant. That makes every gradient, and so every update, "
+    "{factor} times larger, and ties the step size to the batch size; Keras losses average "
+    "over the batch: use loss_fn(y, predictions) as it is."
+)
+REQUIREMENTS = (
+    _clipping, _returned_number, _reconfigured, _accumulators, _nested, _loss_scale
+)  # fmt: skip

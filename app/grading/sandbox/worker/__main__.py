@@ -197,8 +197,10 @@ def serve(config: dict[str, Any]) -> None:
     cpu_seconds = int(job.get("cpu_seconds", config["cpu_seconds"]))  # set by the supervisor
     # a forked child is its namespace's init (see lockdown.lock: the CPU limit's signal)
     lockdown.lock(cpu_seconds, int(config["open_files"]), init=os.getpid() == 1)
+    from . import probes, seal
     from .runner import run_source
 
+    sealed = seal.checker(probes.INSTALLED)  # before any candidate or instructor code runs
     began = time.monotonic()
     if job.get("kind") == "trial":  # *Run*: observe once on a public scenario, grade nothing
         from .trial import run_trial
@@ -209,7 +211,7 @@ def serve(config: dict[str, Any]) -> None:
         report(fd, channel, {"trial": trial, "versions": versions, "run_s": ran})
     checker = job.get("checker")  # instructor code: runs only now, after the lockdown
     runs = [
-        {"name": s["name"], **run_source(job["contract"], s["code"], checker)}
+        {"name": s["name"], **run_source(job["contract"], s["code"], checker, sealed)}
         for s in job["sources"]
     ]
     _flush()

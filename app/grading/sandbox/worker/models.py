@@ -33,7 +33,7 @@ def with_bn_dropout(inputs: int, outputs: int, rate: float = 0.25) -> Any:
             keras.Input((inputs,)),
             keras.layers.Dense(8, activation="relu"),
             keras.layers.BatchNormalization(),
-            keras.layers.Dropout(rate),
+            KeyedDropout(rate),
             keras.layers.Dense(outputs),
         ]
     )
@@ -113,12 +113,13 @@ class KeyedDropout(keras.layers.Layer):
     def call(self, inputs: Any, training: Any = None) -> Any:
         if not training:
             return inputs
-        columns = keras.ops.cast(keras.ops.arange(keras.ops.shape(inputs)[-1]), inputs.dtype)
-        key = keras.ops.sum(keras.ops.round(inputs * 1024.0), axis=-1, keepdims=True)
-        noise = keras.ops.sin(key * 12.9898 + columns * 78.233) * 43758.5453
-        keep = keras.ops.stop_gradient(
-            keras.ops.cast(noise - keras.ops.floor(noise) >= self.rate, inputs.dtype)
-        )
+        ops = keras.ops
+        columns = ops.arange(ops.shape(inputs)[-1], dtype="int32")
+        # Integer arithmetic only (round 15): a sin-based hash differed between TF's kernels
+        # and XLA's (a step compiled with jit_compile=True), whose sin is not bit-identical.
+        key = ops.cast(ops.sum(ops.round(inputs * 64.0), axis=-1, keepdims=True), "int32")
+        mixed = ops.mod(ops.mod(key, 65_521) * 7_919 + columns * 104_729 + 12_345, 65_521)
+        keep = ops.stop_gradient(ops.cast(mixed % 1_000 >= int(self.rate * 1_000), inputs.dtype))
         return inputs * keep / (1.0 - self.rate)
 
 

@@ -17,6 +17,8 @@ import tensorflow as tf
 
 _Tape = tf.GradientTape
 MAX_HELD = 64  # tapes kept alive per scenario; records stop at 50 per kind anyway
+# What install() patched, as (class, attribute): the worker seals them (seal.py) before a job.
+INSTALLED: list[tuple[Any, str]] = []
 
 
 @dataclass
@@ -146,6 +148,8 @@ def install() -> None:
                 CURRENT.add("model_call", {"model": index, "training": _flag(training)})
         return call(self, *args, **kwargs)
 
+    INSTALLED.extend((_Tape, name) for name in ("__enter__", "__exit__", "watch", "gradient"))
+    INSTALLED.append((keras.layers.Layer, "__call__"))
     _Tape.__enter__, _Tape.__exit__ = tape_enter, tape_exit  # type: ignore[method-assign]
     _Tape.watch, _Tape.gradient = tape_watch, tape_gradient  # type: ignore[method-assign]
     keras.layers.Layer.__call__ = layer_call  # type: ignore[method-assign]

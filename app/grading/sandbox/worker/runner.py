@@ -8,6 +8,7 @@ candidate's line numbers. The trusted supervisor compares and judges.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from . import observe, probes
@@ -17,10 +18,15 @@ from .scenarios import CONTRACTS, Plan, Scenario, plan_for
 
 
 def run_source(
-    contract_id: str, source: str, checker: dict[str, Any] | None = None
+    contract_id: str,
+    source: str,
+    checker: dict[str, Any] | None = None,
+    sealed: Callable[[], list[str]] = lambda: [],
 ) -> dict[str, Any]:
+    """`sealed` names what of the worker's own code the source changed (seal.checker): a
+    scenario run after such a change is reported as tampered with, and no other runs."""
     if checker is not None:  # a contract declared by the pack rather than built in
-        return run_declared(checker, source)
+        return _unless_tampered(run_declared(checker, source), sealed)
     contract = CONTRACTS[contract_id]
     results: list[dict[str, Any]] = []
     for scenario in contract.scenarios:  # no clear_session: it costs 0.12 s and changes no number
@@ -30,7 +36,23 @@ def run_source(
             error = {"kind": err.kind, "message": err.message, "lines": err.lines}
             return {"load_error": error, "scenarios": results}
         results.append(run_scenario(plan_for(contract_id, scenario), scenario, fn))
+        if changed := sealed():
+            results[-1]["error"] = tampered(changed, len(results[-1]["calls"]))
+            break
     return {"load_error": None, "scenarios": results}
+
+
+def tampered(changed: list[str], call: int) -> dict[str, Any]:
+    names = ", ".join(changed)
+    message = f"the code changed the checker's own code while it ran ({names})"
+    return {"type": "CheckerTampered", "message": message, "lines": [], "call": call}
+
+
+def _unless_tampered(run: dict[str, Any], sealed: Callable[[], list[str]]) -> dict[str, Any]:
+    changed = sealed()
+    for scenario in run.get("scenarios", []) if changed else []:
+        scenario["error"] = tampered(changed, len(scenario.get("calls", [])))
+    return run
 
 
 def run_scenario(plan: Plan, scenario: Scenario, fn: Any) -> dict[str, Any]:

@@ -58,9 +58,21 @@ class GraphModeSwitchedOff(RuntimeError):
     """The code switched tf.function off for the whole process."""
 
 
+_EXECUTING_EAGERLY = tf.executing_eagerly
+
+
 def in_graph(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """fn wrapped in the real tf.function, refusing to run while functions run eagerly."""
-    graph = _FUNCTION(fn)
+    """fn wrapped in the real tf.function, refusing to run while functions run eagerly, and
+    refusing to run fn itself eagerly: whatever route makes tf.function call the Python
+    function directly (round 15: the worker's own `_RUNS_EAGERLY` rebound), fn then meets
+    eager execution, which a traced graph never does."""
+
+    def traced(*args: Any, **kwargs: Any) -> Any:
+        if _EXECUTING_EAGERLY():
+            raise GraphModeSwitchedOff("the step ran eagerly: tf.function was bypassed")
+        return fn(*args, **kwargs)
+
+    graph = _FUNCTION(traced)
 
     def step(*args: Any, **kwargs: Any) -> Any:
         _require_graph()

@@ -23,7 +23,7 @@ from app.models.interviews import (
     NextQuestion,
 )
 from app.offload import offloaded
-from app.schemas import ErrorBody
+from app.schemas import ErrorBody, RequestBody
 from app.services.interviews import lifecycle as interviews
 from app.services.interviews.answers import Graders
 
@@ -47,7 +47,7 @@ def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep) -> Graders:
 GradersDep = Annotated[Graders, Depends(get_graders)]
 
 
-class StartRequest(BaseModel):
+class StartRequest(RequestBody):
     pack: str = Field(max_length=64, examples=["gradient-tape"])
     minutes: Literal[10, 20, 45] = Field(description="Length of the interview.")
     difficulty: Literal["easy", "medium", "hard"] | None = Field(
@@ -55,7 +55,7 @@ class StartRequest(BaseModel):
     )
 
 
-class AnswerRequest(BaseModel):
+class AnswerRequest(RequestBody):
     question_id: str = Field(max_length=64, description="Must be the question being asked.")
     answer: Any = Field(
         default=None,

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
 from app.clock import ClockDep, as_utc
-from app.deps import CatalogDep, CodeGraderDep, SessionDep
+from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
 from app.identity import CurrentUserDep, GradeLimitDep, JsonBodyDep
 from app.models.interviews import (
     InterviewReport,
@@ -40,8 +40,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep) -> Graders:
-    return Graders(catalog=catalog, code_grader=code_grader)
+def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep, settings: SettingsDep) -> Graders:
+    return Graders(
+        catalog=catalog,
+        code_grader=code_grader,
+        busy_wait_seconds=settings.interview_busy_wait_seconds,
+    )
 
 
 GradersDep = Annotated[Graders, Depends(get_graders)]

@@ -2,9 +2,10 @@
 
 An answer row is committed before grading starts, so a busy or absent grader cannot lose
 it: a busy grader's answers are retried for a while (Graders.busy_wait_seconds), then once
-more when the interview finishes, the rest are reported as ungraded. Only a malformed answer raises (422, and the question stays open).
-At the finish every scored answer (a skip counts as a miss) enters the progress history
-and the spaced-review queue through progress.record_attempt.
+more when the interview finishes, the rest are reported as ungraded. Only a malformed
+answer raises (422, and the question stays open). At the finish every scored answer (a skip
+counts as a miss) enters the progress history and the spaced-review queue through
+progress.record_attempt.
 """
 
 from __future__ import annotations

@@ -101,18 +101,27 @@ def _validate(args: argparse.Namespace) -> int:
     if not folders:
         print(f"error: no pack folder (with pack.yaml) under {', '.join(map(str, args.paths))}")
         return 2
-    catalog, problems = Catalog(), []
+    catalog, problems = Catalog(), list[object]()
     for folder in folders:
         report = load_pack(folder)
         problems += report.problems
         if report.pack is not None:
             problems += catalog.add(report.pack)
+            problems += _slow_phrasings(report.pack)
             print(f"ok   {folder}: {len(report.pack.questions)} questions")
     for problem in problems:
         print(problem)
     if problems:
         print(f"{len(problems)} problem(s) found")
     return 1 if problems else 0
+
+
+def _slow_phrasings(pack: Pack) -> list[str]:
+    """The check publishing runs, here too: a built-in pack is never published, so this (and
+    the test suite, which runs it over questions/) is where its phrasings are timed."""
+    from app.services.instructor.phrasing_timing import slow_phrasings
+
+    return asyncio.run(slow_phrasings(pack))
 
 
 def _calibrate(args: argparse.Namespace) -> int:

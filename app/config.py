@@ -36,6 +36,13 @@ class Settings(BaseSettings):
     sandbox_pool_size: int = Field(default=2, ge=1, le=32)
     sandbox_queue_size: int = Field(default=16, ge=1, le=1000)
     sandbox_wall_seconds: float = Field(default=15.0, gt=0, le=300)
+    interview_busy_wait_seconds: float = Field(
+        default=90.0,
+        ge=0,
+        le=600,
+        description="How long an interview answer waits for a full grading queue before it is "
+        "kept ungraded until the finish (the interview's clock is stopped meanwhile).",
+    )
     sandbox_cpu_seconds: int = Field(default=10, ge=1, le=300)
     sandbox_memory_mb: int = Field(default=1024, ge=256, le=16384)
     sandbox_pids: int = Field(default=64, ge=16, le=4096)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.grading.results import GradeResult
 
@@ -20,7 +20,17 @@ class PackSummary(BaseModel):
     version: str
 
 
-class GradeRequest(BaseModel):
+class RequestBody(BaseModel):
+    """A JSON request body. A field the API does not have is refused by name (a misspelt
+    `topic` would otherwise be dropped in silence and the session built without it), and a
+    number or a boolean must be one: `"5"`, `true` or `5.5` for a count, `"yes"` or `1` for a
+    flag are 422, not read as 5, 1 or true. Answers keep their documented shapes (`answer`
+    is free-form: a true/false question still takes `"true"`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class GradeRequest(RequestBody):
     answer: Any = Field(
         description="A choice id, a list of ids, an ordered list of item ids, true/false, "
         "or a string for free-text and code questions."

@@ -27,7 +27,7 @@ from app.errors import NotFound
 from app.identity import CurrentUserDep, CustomHeaderDep, InstructorDep, JsonBodyDep
 from app.models.publishing import Cohort
 from app.offload import offloaded
-from app.schemas import ErrorBody
+from app.schemas import ErrorBody, RequestBody
 from app.services.instructor import cohort_reports, cohorts, gift, publishing, withdrawals
 from app.services.instructor.cohort_reports import LearnerReport
 from app.services.instructor.cohorts import CohortDashboard
@@ -153,7 +153,7 @@ async def withdraw_pack_version(
     return WithdrawnOut(**{**version_out.model_dump(), "live": done.live})
 
 
-class CohortIn(BaseModel):
+class CohortIn(RequestBody):
     name: str = Field(min_length=1, max_length=120)
     pack_id: str = Field(min_length=1, max_length=64)
 
@@ -167,7 +167,7 @@ class CohortOut(BaseModel):
     created_at: datetime
 
 
-class JoinIn(BaseModel):
+class JoinIn(RequestBody):
     code: str = Field(min_length=4, max_length=20)
 
 
@@ -266,7 +266,7 @@ def export_gift(
     return Response(gift.export_pack(pack), media_type="text/plain; charset=utf-8", headers=headers)
 
 
-class GiftIn(BaseModel):
+class GiftIn(RequestBody):
     text: str = Field(min_length=1, max_length=gift.MAX_IMPORT_CHARS)
     prefix: str = Field(default="", max_length=20, pattern=r"^([a-z0-9][a-z0-9-]*-)?$")
 

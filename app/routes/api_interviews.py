@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
 from app.clock import ClockDep, as_utc
-from app.deps import CatalogDep, CodeGraderDep, SessionDep
+from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
 from app.identity import CurrentUserDep, GradeLimitDep, JsonBodyDep
 from app.models.interviews import (
     InterviewReport,
@@ -23,7 +23,7 @@ from app.models.interviews import (
     NextQuestion,
 )
 from app.offload import offloaded
-from app.schemas import ErrorBody
+from app.schemas import ErrorBody, RequestBody
 from app.services.interviews import lifecycle as interviews
 from app.services.interviews.answers import Graders
 
@@ -40,14 +40,18 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep) -> Graders:
-    return Graders(catalog=catalog, code_grader=code_grader)
+def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep, settings: SettingsDep) -> Graders:
+    return Graders(
+        catalog=catalog,
+        code_grader=code_grader,
+        busy_wait_seconds=settings.interview_busy_wait_seconds,
+    )
 
 
 GradersDep = Annotated[Graders, Depends(get_graders)]
 
 
-class StartRequest(BaseModel):
+class StartRequest(RequestBody):
     pack: str = Field(max_length=64, examples=["gradient-tape"])
     minutes: Literal[10, 20, 45] = Field(description="Length of the interview.")
     difficulty: Literal["easy", "medium", "hard"] | None = Field(
@@ -55,7 +59,7 @@ class StartRequest(BaseModel):
     )
 
 
-class AnswerRequest(BaseModel):
+class AnswerRequest(RequestBody):
     question_id: str = Field(max_length=64, description="Must be the question being asked.")
     answer: Any = Field(
         default=None,

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from app.deps import CatalogDep, CodeGraderDep, RowId, SessionDep
 from app.identity import CurrentUserDep, GradeLimitDep, JsonBodyDep
 from app.offload import offloaded
-from app.schemas import ErrorBody, Hint
+from app.schemas import ErrorBody, Hint, RequestBody
 from app.services.practice import sessions
 from app.services.practice.summaries import (
     AttemptView,
@@ -34,7 +34,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class StartRequest(BaseModel):
+class StartRequest(RequestBody):
     mode: Literal["practice", "review"] = "practice"
     pack: str | None = Field(default=None, max_length=64)
     topic: str | None = Field(default=None, max_length=64)
@@ -51,7 +51,7 @@ class StartedSession(SessionView):
     )
 
 
-class AnswerRequest(BaseModel):
+class AnswerRequest(RequestBody):
     answer: Any = Field(description="Same shapes as POST /api/questions/{id}/grade.")
     question_id: str | None = Field(
         default=None, max_length=64, description="If given, must be the current question."

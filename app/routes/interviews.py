@@ -15,7 +15,7 @@ from fastapi.responses import RedirectResponse
 from starlette.responses import Response
 
 from app.clock import ClockDep
-from app.deps import CatalogDep, CodeGraderDep, SessionDep
+from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
 from app.errors import AnswerInvalid, Conflict
 from app.identity import CsrfFormDep, CurrentUserDep, limit_grading
 from app.offload import offloaded
@@ -32,8 +32,12 @@ from app.web.templating import templates
 router = APIRouter(route_class=HtmlErrorRoute, include_in_schema=False)
 
 
-def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep) -> Graders:
-    return Graders(catalog=catalog, code_grader=code_grader)
+def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep, settings: SettingsDep) -> Graders:
+    return Graders(
+        catalog=catalog,
+        code_grader=code_grader,
+        busy_wait_seconds=settings.interview_busy_wait_seconds,
+    )
 
 
 GradersDep = Annotated[Graders, Depends(get_graders)]

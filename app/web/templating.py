@@ -21,6 +21,7 @@ from starlette.requests import Request
 from app.config import REPO_ROOT
 from app.grading.dispatch import MAX_FREE_TEXT_CHARS
 from app.identity import csrf_token
+from app.web.bidi import isolate
 
 _md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
 _md.enable("table")
@@ -106,6 +107,7 @@ templates = Jinja2Templates(directory=str(REPO_ROOT / "templates"))
 # Templates change only with a deploy: checking every file's mtime on each render cost ~14% of
 # the question page under load (issue 16 profile). Restart the server to see template edits.
 templates.env.auto_reload = False
+templates.env.finalize = isolate  # before any template compiles: each {{ }} passes through it
 templates.env.filters.update(
     markdown=markdown,
     inline_code=inline_code,

@@ -16,6 +16,7 @@ import random
 import secrets
 from datetime import datetime, timedelta
 
+from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.clock import Clock, as_utc
@@ -184,6 +185,10 @@ async def submit_answer(
     # that is the server's time, not the candidate's.
     interview.ends_at = as_utc(interview.ends_at) + (clock.now() - now)
     rows = answers.rows_of(session, interview.id)
+    if rows[-1].id != current.id:  # a read of the interview moved it on meanwhile (_resume)
+        session.rollback()
+        latest = rows[-1] if rows[-1].status == "open" else None
+        return NextQuestion(next=_public(graders.catalog, latest) if latest else None)
     return await _advance(session, interview, rows, graders=graders, user=user, clock=clock)
 
 
@@ -233,10 +238,65 @@ async def _advance(
             session, interview, graders=graders, user=user, now=now, reason="completed"
         )
         return NextQuestion(next=None)
-    row = _serve(session, interview, choice, len(rows), now)
     session.add(interview)
+    if not _still_running(session, interview):
+        session.rollback()  # finished by another request while this answer was graded
+        return NextQuestion(next=None)
+    served = _served_at(session, interview, len(rows))
+    if served is not None:  # another request advanced first (a resumed grading, below)
+        session.rollback()
+        return NextQuestion(next=_public(graders.catalog, served))
+    row = _serve(session, interview, choice, len(rows), now)
     session.commit()
     return NextQuestion(next=_public(graders.catalog, row))
+
+
+def _served_at(session: Session, interview: Interview, position: int) -> InterviewAnswer | None:
+    query = select(InterviewAnswer).where(
+        InterviewAnswer.interview_id == interview.id, InterviewAnswer.position == position
+    )
+    return session.exec(query).first()
+
+
+def _stalled(last: InterviewAnswer) -> bool:
+    """The interview runs but nothing will move it on: its last answer's grading died with
+    its process, or it was stored and the request that should have served the next question
+    failed after that (a locked database answered 503)."""
+    return answers.abandoned(last) or last.status in ("graded", "skipped", "ungraded", "pending")
+
+
+async def _resume(
+    session: Session,
+    interview: Interview,
+    rows: list[InterviewAnswer],
+    *,
+    graders: Graders,
+    user: User,
+    clock: Clock,
+) -> None:
+    """Grade an answer whose grading died (a restart mid-interview) and serve the next
+    question, as the answer's own request would have. Without this the interview shows no
+    question until its deadline. A request still serving it meanwhile is harmless: the
+    second to serve finds the first one's question (_served_at)."""
+    if rows[-1].status == "grading":
+        try:
+            await answers.regrade(session, rows[-1], graders)
+        except AnswerInvalid:
+            return  # the question is open again
+    session.refresh(interview)
+    if interview.finished_at is None and rows[-1].status != "open":
+        await _advance(session, interview, rows, graders=graders, user=user, clock=clock)
+
+
+def _still_running(session: Session, interview: Interview) -> bool:
+    """Hold the interview's row for this transaction if nobody has finished it: a finish
+    that claimed it first would never see (or settle) a question served after its report."""
+    held = session.execute(
+        update(Interview)
+        .where(col(Interview.id) == interview.id, col(Interview.finished_at).is_(None))
+        .values(ends_at=as_utc(interview.ends_at))
+    )
+    return getattr(held, "rowcount", 1) == 1
 
 
 async def finish_interview(
@@ -278,6 +338,9 @@ async def get_status(
             session, interview, graders=graders, user=user, now=now, reason="deadline"
         )
     rows = answers.rows_of(session, interview.id)
+    if interview.finished_at is None and rows and _stalled(rows[-1]):
+        await _resume(session, interview, rows, graders=graders, user=user, clock=clock)
+        rows = answers.rows_of(session, interview.id)
     current = rows[-1] if rows and rows[-1].status == "open" else None
     running = interview.finished_at is None
     return InterviewStatus(

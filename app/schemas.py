@@ -21,13 +21,14 @@ class PackSummary(BaseModel):
 
 
 class RequestBody(BaseModel):
-    """A JSON request body. A field the API does not have is refused by name (a misspelt
-    `topic` would otherwise be dropped in silence and the session built without it), and a
-    number or a boolean must be one: `"5"`, `true` or `5.5` for a count, `"yes"` or `1` for a
-    flag are 422, not read as 5, 1 or true. Answers keep their documented shapes (`answer`
-    is free-form: a true/false question still takes `"true"`)."""
+    """A JSON request body. A number or a boolean must be one: `"5"`, `true` or `5.5` for a
+    count, `"yes"` or `1` for a flag are 422, not read as 5, 1 or true. Answers keep their
+    documented shapes (`answer` is free-form: a true/false question still takes `"true"`).
+    A field the endpoint does not have is ignored, as before: clients written against the
+    API may send more than it reads (a public contract), so the body is read as if it were
+    not there."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="ignore", strict=True)
 
 
 class GradeRequest(RequestBody):

@@ -1,8 +1,8 @@
 """Every JSON body field of every API write, walked from the app's own routes, meets what a
 broken client or an attacker sends: the wrong type, a string or a boolean where a number is
-expected, negative and overflowing numbers, NUL and lone surrogates, text over its limit and
-fields the API does not have. Each is refused with a readable 4xx JSON error and stores
-nothing; right-to-left overrides and other odd but well-formed text are never a 500.
+expected, negative and overflowing numbers, NUL and lone surrogates and text over its limit.
+Each is refused with a readable 4xx JSON error and stores nothing; right-to-left overrides
+and other odd but well-formed text are never a 500; a field the API does not have is ignored.
 
 A new route with a JSON body fails test_every_json_write_has_a_baseline until it gets a valid
 example below, and is then probed like the rest.
@@ -216,19 +216,15 @@ def test_each_field_refuses_hostile_values_and_stores_nothing(probe: TestClient)
     assert wrong == []
 
 
-def test_unknown_fields_are_refused_by_name(probe: TestClient) -> None:
-    baselines, wrong = _baselines(probe), []
-    for path, write in baselines.items():
+def test_unknown_fields_are_ignored_as_before(probe: TestClient) -> None:
+    """A field an endpoint does not have changes nothing: clients may send more than the
+    API reads (a public contract), so each write answers as its baseline does."""
+    wrong = []
+    for path, write in _baselines(probe).items():
         body = Write(write.path, {**write.body, "unexpected_field": 1}, write.headers)
-        before = _table_counts(probe)
         reply = _send(probe, body, "", None)
-        problem = _refused(reply)
-        if problem is None and "unexpected_field" not in reply.json()["message"]:
-            problem = f"message does not name the field: {reply.json()['message']}"
-        if problem is None and _table_counts(probe) != before:
-            problem = "refused but stored something"
-        if problem:
-            wrong.append(f"{path}: {problem}")
+        if reply.status_code not in (200, 201):
+            wrong.append(f"{path}: {reply.status_code} {reply.text[:200]}")
     assert wrong == []
 
 

@@ -32,6 +32,7 @@ from itertools import pairwise
 
 from lemminflect import getAllLemmas
 
+from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
 from app.grading.freetext.lemmas import _KEEP
 from app.grading.freetext.matching import Hit, _is_foreign, asks, find_hits
@@ -84,12 +85,16 @@ def find_phrasings(
     units: tuple[Unit, ...], patterns: list[str], *, across: bool = False
 ) -> list[Hit]:
     """Hits of ordered phrasings (the matcher) and of claims (roles in one clause); with
-    `across`, also those read across a sentence that opens on "it"/"they"
-    (`_pronoun_joins`)."""
+    `across` (reading tells), also those read across a sentence that opens on "it"/"they"
+    (`_pronoun_joins`), and a sentence that carries another framework's topic from the one
+    before is that framework's (`carried_foreign`; a concept it states still earns credit)."""
     hits = _find_in(units, patterns)
-    for joined, parts in _pronoun_joins(units) if across else ():
+    if not across:
+        return hits
+    for joined, parts in _pronoun_joins(units):
         hits += [h for h in _find_in((joined,), patterns) if _crosses(h, parts)]
-    return hits
+    carried = {units[i].text for i in carried_foreign(units)}
+    return [dataclasses.replace(h, foreign=True) if h.sentence in carried else h for h in hits]
 
 
 def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:

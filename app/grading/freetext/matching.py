@@ -153,7 +153,8 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
     for term in _TERMINATOR.finditer(masked, start, end):
         if term.start() > start and (
             _NEW_SUBJECT.match(masked, term.end())
-            or (term.group() == ";" and _OWN_CLAUSE.match(masked, term.end()))
+            or _opens_own_clause(masked, term)
+            or _repeats_subject(masked, start, term)
             or _denied_before(masked, start, term)
             or _CONSEQUENCE.fullmatch(term.group())
         ):
@@ -168,12 +169,65 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
 # before the ";" and its last from this one. Only a copula marks it ("it is", "each tape
 # is"): a clause that goes on with a verb ("...; it changes the variables", "...; it will
 # add them up") keeps the subject before it (round 8: ";" joins clauses).
+_DETERMINED = r"(?:the|each|every|a|an|both|all|its|their|his|her|your|our|my)(?:\s+[\w.()]+){1,4}?"
+_COPULA = r"(?:'s|\s+(?:is|are|was|were)\b)"
 _OWN_CLAUSE = re.compile(
-    r"\s*(?:(?:it|they|he|she|this|these|those|there)"
-    r"|(?:the|each|every|a|an|both|all|its|their|his|her|your|our|my)(?:\s+[\w.()]+){1,4}?)"
-    r"(?:'s|\s+(?:is|are|was|were)\b)",
+    r"\s*(?:(?:it|they|he|she|this|these|those|there)|" + _DETERMINED + ")" + _COPULA,
     re.IGNORECASE,
 )
+# Round 15: the same after ",", "->", "=>" and a dash (an em-dash reads as " - "), for a
+# subject that is a determiner phrase: "the tape is gone, and its gradients were only ever
+# local variables", "watched automatically, the missing piece is that the loss line isn't
+# inside the block" are two statements each. A pronoun there goes on with the subject before
+# it ("the loss did not - it was computed after the block closed", "apply_gradients is where
+# the weights change, and it's always ..."): measured, three labelled answers moved.
+_OWN_NOUN_CLAUSE = re.compile(r"\s*(?:(?:and|but)\s+)?" + _DETERMINED + _COPULA, re.IGNORECASE)
+_CLAUSE_JOINS = frozenset({",", "->", "=>", "-"})
+
+
+def _opens_own_clause(masked: str, term: re.Match[str]) -> bool:
+    """Whether the terminator joins a clause with a subject and copula of its own."""
+    joint = term.group().strip().replace("--", "-")
+    if joint == ";":
+        return _OWN_CLAUSE.match(masked, term.end()) is not None
+    return joint in _CLAUSE_JOINS and _OWN_NOUN_CLAUSE.match(masked, term.end()) is not None
+
+
+# Round 15: "Layers after it train, layers before it get None grads": after "," a clause
+# that opens on the noun its clause before opened on is a parallel statement with a
+# subject of its own (a contrast), not the first one going on.
+_HEAD = re.compile(r"\s*(?:(?:and|but|while)\s+)?(?:(?:the|all|some|any)\s+)?([a-z_]\w*)", re.I)
+_NOT_HEADS = frozenset(
+    """it its they them you we i he she this that these those there then so and or but if when
+    what which who to in on at for with of as is are was were be""".split()  # noqa: SIM905
+)
+
+
+def _parallel_inside(masked: str, start: int, end: int) -> int | None:
+    """End of a "," inside the span that a parallel clause follows, if any."""
+    for term in _TERMINATOR.finditer(masked, start, end):
+        if term.start() > start and _repeats_subject(masked, start, term):
+            return term.end()
+    return None
+
+
+def _repeats_subject(masked: str, start: int, term: re.Match[str]) -> bool:
+    """Whether the clause after a "," opens on the same noun as the match's clause."""
+    lead = _clause_start(masked, start)
+    if term.group() != "," or masked[:lead].rstrip()[-1:] not in ("", ",", ";", ":"):
+        return False  # a clause after "while", "because" ... is no parallel main clause
+    before, after = _HEAD.match(masked, lead), _HEAD.match(masked, term.end())
+    if before is None or after is None or before.end() > term.start():
+        return False
+    head = before.group(1).lower()
+    return (
+        head not in _NOT_HEADS
+        and head == after.group(1).lower()
+        and _COMPARATIVE.fullmatch(head) is None  # "the bigger the model, the bigger the gain"
+    )
+
+
+_COMPARATIVE = re.compile(r"more|less|fewer|\w+er", re.IGNORECASE)
 
 
 # "Otherwise" opens a new statement: "divide the sum by 4, otherwise the learning rate is
@@ -210,19 +264,24 @@ _VERDICT_INSIDE = re.compile(
 def _matches(pattern: re.Pattern[str], text: str, masked: str) -> list[re.Match[str]]:
     found, position = [], 0
     while (match := pattern.search(text, position)) is not None:
-        subordinate = _SUBORDINATE.match(match.group()) is not None
-        split = None
-        if "\n" not in match.group() and not subordinate:
-            split = _new_subject_inside(masked, *match.span())
-            if split is None and _WITH_OBJECT.search(
-                text, max(0, match.start() - 30), match.start()
-            ):
-                term = _TERMINATOR.search(masked, match.start(), match.end())
-                split = term.end() if term is not None else None
+        split = _split(text, masked, match)
         if split is None:
             found.append(_tightest(pattern, text, masked, match))
         position = split or max(match.end(), match.start() + 1)
     return found
+
+
+def _split(text: str, masked: str, match: re.Match[str]) -> int | None:
+    """Where a match runs into a statement of its own (None: it stays one statement)."""
+    if "\n" in match.group():
+        return None
+    if _SUBORDINATE.match(match.group()) is not None:
+        return _parallel_inside(masked, *match.span())  # round 15: only a parallel clause
+    split = _new_subject_inside(masked, *match.span())
+    if split is None and _WITH_OBJECT.search(text, max(0, match.start() - 30), match.start()):
+        term = _TERMINATOR.search(masked, match.start(), match.end())
+        split = term.end() if term is not None else None
+    return split
 
 
 def _inside_argument(text: str, masked: str, end: int) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext.lexicon import CANDIDATE_GROUPS, GROUPS, KEEP, group_of, widen
+from app.grading.freetext.lexicon import GROUPS, KEEP, group_of, widen
 from tests.grading.core_questions import tells_by_rules as _tells
 
 KEEP_WRONG = [
@@ -55,13 +55,21 @@ def test_a_discard_verb_names_the_discard_tell(qid: str, tag: str, text: str) ->
 
 
 def test_grading_uses_the_record_and_keep_groups() -> None:
-    assert GROUPS == (("record\\w*", "track\\w*"), KEEP) and KEEP in CANDIDATE_GROUPS
-    assert "stash\\w*" in KEEP and "caches?" in KEEP
+    assert GROUPS == (("record\\w*", "track\\w*"), KEEP)
+    assert "stash\\w*" in KEEP and "caches?" in KEEP and "holds?" not in KEEP
+
+
+def test_held_in_a_true_statement_is_not_keep() -> None:
+    # round 9's true statement; with "holds?" in the group its twin ("it hold") named
+    # persistent-stores-gradients
+    text = "By default the tape drops everything it held as soon as gradient() returns, so call two has nothing left and throws."
+    assert _tells("persistent-tape", text) == []
 
 
 def test_a_phrasings_store_alternatives_meet_the_keep_group() -> None:
     # round 5's candidate spelled it `stor(e|es|ed|ing)` (stem `stor`): no `stores?` met it
     assert group_of("stores?") == group_of("stored") == group_of("caches?") == 1
+    assert group_of("holds?") is None
     round5 = (("keeps?", "stor(e|es|ed|ing)", "holds?", "retain\\w*"),)
     assert group_of("stores?", round5) is None and group_of("hands?") is None
     assert "stash\\w*" in widen(r"tape ~ (stores?|writes?) ~ gradients")

@@ -24,10 +24,9 @@ from functools import lru_cache
 # A member's stem is what a phrasing's alternative is compared with (`_same`): write the
 # word whole (`stores?`, stem `store`), not cut before an ending group (`stor(e|es|ed)`, stem
 # `stor`, which no phrasing's `stores?` or `stored` meets). Round 15's keep group is spelled so.
-KEEP = (
-    "keeps?", "stores?", "stor(ed|ing)", "holds?", "retain\\w*",
-    "stash\\w*", "caches?", "cach(ed|ing)",
-)  # fmt: skip
+# Not "holds?": its lemma twin reads "everything it held" as "hold" (round 9's true "the tape
+# drops everything it held as soon as gradient() returns" named persistent-stores-gradients).
+KEEP = ("keeps?", "stores?", "stor(ed|ing)", "retain\\w*", "stash\\w*", "caches?", "cach(ed|ing)")
 CANDIDATE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("weights?", "parameters?", "params?", "variables?"),
     ("updat\\w*", "chang(e|es|ed|ing)", "modif\\w*", "adjust\\w*", "mutat\\w*", "assign\\w*"),
@@ -35,7 +34,7 @@ CANDIDATE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("comput\\w*", "calculat\\w*"),
     ("zero(s|es|ed|ing)?", "reset\\w*", "clear(s|ed|ing)?", "wip(e|es|ed|ing)", "flush\\w*"),
     ("accumulat\\w*", "sum(s|med|ming)?", "add(s|ed|ing)?", "pil(e|es|ed|ing)", "stack(s|ed|ing)?"),
-    KEEP,
+    ("keeps?", "stor(e|es|ed|ing)", "holds?", "retain\\w*"),  # round 5's spelling
     ("errors?", "exceptions?", "crash(es|ed|ing)?"),
     ("big(ger|gest)?", "large(r|st)?", "huge", "massive", "heav(y|ier)"),
     ("fast(er|est)?", "quick(er|ly)?", "speed(s|s up|up)?"),

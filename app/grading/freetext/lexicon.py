@@ -21,6 +21,12 @@ from functools import lru_cache
 
 # Each group: regular-expression alternatives (one word each; lemma twins cover most
 # inflections, the endings cover the sentence as written).
+# A member's stem is what a phrasing's alternative is compared with (`_same`): write the
+# word whole (`stores?`, stem `store`), not cut before an ending group (`stor(e|es|ed)`, stem
+# `stor`, which no phrasing's `stores?` or `stored` meets). Round 15's keep group is spelled so.
+# Not "holds?": its lemma twin reads "everything it held" as "hold" (round 9's true "the tape
+# drops everything it held as soon as gradient() returns" named persistent-stores-gradients).
+KEEP = ("keeps?", "stores?", "stor(ed|ing)", "retain\\w*", "stash\\w*", "caches?", "cach(ed|ing)")
 CANDIDATE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("weights?", "parameters?", "params?", "variables?"),
     ("updat\\w*", "chang(e|es|ed|ing)", "modif\\w*", "adjust\\w*", "mutat\\w*", "assign\\w*"),
@@ -28,7 +34,7 @@ CANDIDATE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("comput\\w*", "calculat\\w*"),
     ("zero(s|es|ed|ing)?", "reset\\w*", "clear(s|ed|ing)?", "wip(e|es|ed|ing)", "flush\\w*"),
     ("accumulat\\w*", "sum(s|med|ming)?", "add(s|ed|ing)?", "pil(e|es|ed|ing)", "stack(s|ed|ing)?"),
-    ("keeps?", "stor(e|es|ed|ing)", "holds?", "retain\\w*"),
+    ("keeps?", "stor(e|es|ed|ing)", "holds?", "retain\\w*"),  # round 5's spelling
     ("errors?", "exceptions?", "crash(es|ed|ing)?"),
     ("big(ger|gest)?", "large(r|st)?", "huge", "massive", "heav(y|ier)"),
     ("fast(er|est)?", "quick(er|ly)?", "speed(s|s up|up)?"),
@@ -42,7 +48,12 @@ CANDIDATE_GROUPS: tuple[tuple[str, ...], ...] = (
 # Round 8, on 2,229 tune answers: record|track is the one group chosen in every fold
 # (the others in none, or `big` in one); on the personas nobody read it adds exact +1,
 # correct-vs-not +2 and no false tell.
-GROUPS: tuple[tuple[str, ...], ...] = (("record\\w*", "track\\w*"),)
+# Round 15 (engineer R; docs/freetext-rounds.md "Round 15: reader (engineer R)"): on 3,909
+# tune answers the keep group (spelled so that a phrasing's `stores?` meets it, with "stash"
+# and "cache") is the one candidate that names more tags with no false tell and no
+# exact lost, on the personas nobody read too; the discard, clear, update, compute, return,
+# build and need groups each added a false tell or lost exact answers.
+GROUPS: tuple[tuple[str, ...], ...] = (("record\\w*", "track\\w*"), KEEP)
 active: list[tuple[tuple[str, ...], ...]] = [GROUPS]  # what grading uses (a benchmark may swap it)
 
 _SUFFIX = re.compile(r"(?:\\w\*|\((?:[a-z]*\|)*[a-z]*\)\??|[a-z]\?)$")

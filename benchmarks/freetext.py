@@ -21,6 +21,7 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py --second-opinion-padding  # padding attack on it
     .venv/bin/python benchmarks/freetext.py --second-opinion-shipped  # the artefact, per side
     .venv/bin/python benchmarks/freetext.py --neighbours          # nearest-answer tells, LOPO
+    .venv/bin/python benchmarks/freetext.py --tell-caps           # caps from precedent, LOPO
 
 --second-opinion-padding appends words to every tune answer the rules grade partial and
 counts the answers the shipped second opinion (second_opinion.json) then grades correct,
@@ -481,6 +482,67 @@ def second_opinion_lopo(
     so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR = saved
 
 
+def tell_caps_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
+    """Tell caps derived from labelled precedent (tell_caps.py, round 15), leave-one-persona-
+    out: each tune persona graded with caps derived from the other tune personas' labels;
+    held-out personas with caps derived from the whole tune side."""
+    from app.grading.freetext import tell_caps
+
+    rubrics = _rubrics(pack)
+
+    def derived(train: list[Row]) -> dict[tuple[str, str], dict[str, Any]]:
+        return tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train)
+
+    def recapped(r: Row, caps: dict[tuple[str, str], dict[str, Any]]) -> Row:
+        rubric = rubrics[r.question_id]
+        if r.evidence is None or r.evidence.empty:
+            return r
+        mine = tell_caps.caps_from(
+            rubric, {t: v for (q, t), v in caps.items() if q == r.question_id}
+        )
+        evidence = dataclasses.replace(
+            r.evidence, caps=tuple(mine.get(t, "partial") for t in r.named_tags)
+        )
+        return dataclasses.replace(r, verdict=line_verdict(rubric, evidence, Line.of(rubric)))
+
+    tune = [r for r in rows if r.side == "tune"]
+    after = {}
+    for persona in sorted({r.persona for r in tune}):
+        caps = derived([r for r in tune if r.persona != persona])
+        after.update({id(r): recapped(r, caps) for r in tune if r.persona == persona})
+    full = derived(tune)
+    after.update({id(r): recapped(r, full) for r in rows if r.side != "tune"})
+    cells = ("incorrect", "partial"), ("partial", "incorrect"), ("partial", "correct")
+    cells += ("correct", "partial"), ("incorrect", "correct"), ("correct", "incorrect")
+    print(
+        f"== tell caps from labelled precedent (>= {tell_caps.MIN_ANSWERS} answers labelled "
+        f"with the tag alone, incorrect at >= {tell_caps.INCORRECT_SHARE:.0%}), "
+        "leave-one-persona-out: rules as written -> derived caps"
+    )
+    print(
+        f"   {'':<24} {'n':>4}  exact, correct-vs-not; label>verdict "
+        + " ".join(f"{a[0]}>{b[0]}" for a, b in cells)
+    )
+    for name, keep in (
+        ("tune, all", lambda r: r.side == "tune"),
+        ("tune, not read (*)", lambda r: r.side == "tune" and r.persona not in sides.read),
+        ("held-out", lambda r: r.side != "tune"),
+    ):
+        mine = [r for r in rows if keep(r)]
+        if not mine:
+            continue
+        new = [after[id(r)] for r in mine]
+        b, a = figures(mine), figures(new)
+        count = [
+            sum((r.label, r.verdict) == c for r in part) for part in (mine, new) for c in cells
+        ]
+        moved = " ".join(f"{x}->{y}" for x, y in zip(count[:6], count[6:], strict=True))
+        print(
+            f"   {name:<24} {len(mine):>4}  {b.exact} -> {a.exact}, {b.binary} -> {a.binary}; "
+            + moved
+        )
+
+
 def _so_line(name: str, pairs: list[tuple[Row, Row]]) -> str:
     """exact, correct-vs-not, incorrect-vs-not before -> after, and what moved."""
     b, a = figures([p for p, _ in pairs]), figures([q for _, q in pairs])
@@ -748,6 +810,9 @@ def main() -> int:
         "--neighbours", action="store_true", help="nearest-answer tells, LOPO (round 7)"
     )
     parser.add_argument(
+        "--tell-caps", action="store_true", help="tell caps from precedent, LOPO (round 15)"
+    )
+    parser.add_argument(
         "--margin", type=int, default=DEFAULT_MARGIN, help="answers a fitted line must gain"
     )
     parser.add_argument(
@@ -799,6 +864,8 @@ def main() -> int:
         shipped = (so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR)
         for cuts in ((0.8, 0.2, 0.7, 0.0), (0.8, 0.2, None, 0.7), (0.8, 0.2, 0.7, 0.7), shipped):
             second_opinion_lopo(rows, sides, cuts)  # the last: as shipped (round 13: the third)
+    if args.tell_caps:
+        tell_caps_lopo(loaded.pack, rows, sides)
     if args.second_opinion_padding:
         second_opinion_padding(loaded.pack, rows)
     if args.second_opinion_shipped:

@@ -90,9 +90,10 @@ def test_grade_caps_a_good_answer_that_states_a_tell() -> None:
         "The loss was computed after the with block, so the tape never recorded it and it is"
         " disconnected from the weights. Compute it inside the block."
     )
-    result = grade_freetext(
-        question("why-none-gradients"),
+    result = grade_freetext(  # the rubric's own cap; labelled precedent makes it incorrect
+        question("why-none-gradients"),  # (round 15: test_freetext_round15_tell_caps.py)
         good + " You must also call tape.watch on the model's variables.",
+        tell_caps=False,
     )
     assert (result.verdict, result.misconceptions) == ("partial", ["must-watch-variables"])
 

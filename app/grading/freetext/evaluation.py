@@ -171,7 +171,9 @@ def _timed(question: FreeText, answer: str, repeat: int) -> tuple[GradeResult, f
     for _ in range(max(1, repeat)):
         start = time.perf_counter()
         # the rules alone
-        result = grade_freetext(question, answer, second_opinion=False, neighbours=False)
+        result = grade_freetext(
+            question, answer, second_opinion=False, neighbours=False, tell_caps=False
+        )
         times.append((time.perf_counter() - start) * 1000)
     return result, statistics.median(times)
 

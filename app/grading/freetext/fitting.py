@@ -66,7 +66,10 @@ class Evidence:
 def evidence_of(rubric: Rubric, result: GradeResult) -> Evidence:
     """The evidence behind a grading result of this rubric."""
     details = result.details
-    caps = {m.tag: m.cap for m in rubric.misconceptions}
+    caps: dict[str, str] = {m.tag: m.cap for m in rubric.misconceptions}
+    stated = details.get("caps")  # the caps grading applied (tell_caps.py, round 15)
+    if isinstance(stated, dict):
+        caps.update({str(t): str(c) for t, c in stated.items()})
     if details.get("empty"):
         return Evidence(frozenset(), 0.0, (), False, empty=True)
     found = details.get("concepts_found", ())

@@ -32,6 +32,7 @@ from app.grading.freetext.second_opinion import (
     second_verdict,
 )
 from app.grading.freetext.signals import is_injection, is_keyword_list, without_padding
+from app.grading.freetext.tell_caps import shipped_caps
 from app.grading.freetext.topic import is_off_topic
 from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
@@ -202,11 +203,12 @@ def affirms(text: str, pattern: str) -> bool:
     return any(h.affirmed and not h.foreign for h in hits)
 
 
-def _score(rubric: Rubric, findings: Findings, no_credit: bool) -> float:
-    """Concepts found over the total weight, capped by tells, missing required concepts
-    and a keyword list (`fitting.line_score`, shared with the fitted-line evaluation)."""
+def _score(rubric: Rubric, findings: Findings, no_credit: bool, caps: dict[str, str]) -> float:
+    """Concepts found over the total weight, capped by tells (`caps`: tag -> cap),
+    missing required concepts and a keyword list (`fitting.line_score`, shared with the
+    fitted-line evaluation)."""
     evidence = Evidence.read(
-        rubric, (c.id for c in findings.found), (t.cap for t, _ in findings.tells), no_credit
+        rubric, (c.id for c in findings.found), (caps[t.tag] for t, _ in findings.tells), no_credit
     )
     return line_score(rubric, evidence, Line.of(rubric))
 
@@ -340,6 +342,7 @@ def grade_freetext(
     *,
     second_opinion: bool | None = None,
     neighbours: bool | None = None,
+    tell_caps: bool = True,
 ) -> GradeResult:
     """Verdict, score, per-concept feedback and named misconceptions for one answer.
 
@@ -348,9 +351,18 @@ def grade_freetext(
     7). Measurements of the rules themselves pass False.
     `neighbours`: let the nearest labelled answers name a tell the rules missed
     (neighbours.py); None reads the setting `freetext_neighbours`.
+    `tell_caps`: a tell caps the score by its cap read from labelled precedent where the
+    shipped tell_caps.json has one for this rubric (round 15), else by the rubric's own;
+    measurements of the rubric as written pass False.
     """
     normalised = normalise(answer or "")
-    result = _grade_rules(question, answer, normalised)
+    rubric = question.rubric
+    caps: dict[str, str] = (
+        shipped_caps(question.id, rubric)
+        if tell_caps
+        else {m.tag: m.cap for m in rubric.misconceptions}
+    )
+    result = _grade_rules(question, answer, normalised, caps)
     if neighbours is None:
         neighbours = _neighbours_on()
     if neighbours:
@@ -360,7 +372,9 @@ def grade_freetext(
     return _second_opinion(question, answer, normalised, result) if second_opinion else result
 
 
-def _grade_rules(question: FreeText, answer: str, normalised: Normalised) -> GradeResult:
+def _grade_rules(
+    question: FreeText, answer: str, normalised: Normalised, caps: dict[str, str]
+) -> GradeResult:
     rubric = question.rubric
     if normalised.empty or not any(ch.isalnum() for u in normalised.units for ch in u.text):
         # An answer whose every claim was retracted (retraction.py) is empty, but not blank.
@@ -369,12 +383,12 @@ def _grade_rules(question: FreeText, answer: str, normalised: Normalised) -> Gra
     keyword_list = is_keyword_list(normalised)
     injection = is_injection(normalised, answer or "")
     findings = _find(rubric, normalised, keyword_list)
-    score = _score(rubric, findings, keyword_list or injection or findings.credit_is_the_tell)
+    score = _score(rubric, findings, keyword_list or injection or findings.credit_is_the_tell, caps)
     off_topic = not (keyword_list or injection or findings.found or findings.tells) and (
         is_off_topic(question, normalised)
     )
     feedback = _feedback(findings, keyword_list, normalised.truncated, injection)
-    return GradeResult(
+    result = GradeResult(
         verdict=_verdict(rubric, score),
         score=score,
         feedback=[Feedback("info", OFF_TOPIC_MESSAGE), *feedback] if off_topic else feedback,
@@ -390,3 +404,16 @@ def _grade_rules(question: FreeText, answer: str, normalised: Normalised) -> Gra
             "truncated": normalised.truncated,
         },
     )
+    return _with_caps(result, rubric, findings, caps)
+
+
+def _with_caps(
+    result: GradeResult, rubric: Rubric, findings: Findings, caps: dict[str, str]
+) -> GradeResult:
+    """`details.caps`: the caps applied to the named tells, where one is read from labelled
+    precedent instead of the rubric (tell_caps.py, round 15); read back by `evidence_of`."""
+    own = {m.tag: m.cap for m in rubric.misconceptions}
+    applied = {tell.tag: caps[tell.tag] for tell, _ in findings.tells}
+    if all(own[tag] == cap for tag, cap in applied.items()):
+        return result
+    return dataclasses.replace(result, details={**result.details, "caps": applied})

@@ -111,14 +111,12 @@ CORRECT_HELD = [
     ("numpy-inside-tape", "The layers after the tf.constant round trip still get gradients; those before it are watched but get None."),
 ]  # fmt: skip
 
-# Wrong statements the phrasings do not name. Tune: "unless" ends the clause before
-# training=False; the copy trick and "a non-persistent tape can ..." sit in two clauses (a claim
-# reads one). Held (the last check, run once): "run in train mode" by default, the compiled
+# Wrong statements the grader does not name. Tune: the copy trick and "a non-persistent tape
+# can ..." sit in two clauses (a claim reads one). Held (the last check, run once): "run in train mode" by default, the compiled
 # function "remembers the last gradients" (named needs-zero-grad and grads-leak-without-cleanup
 # instead), the two "still watched ... unharmed / harmless" wordings, and "destroys" (the discard
 # words are past participles; named gradient-outside-block-errors instead, as with main's rubrics).
 KNOWN_UNNAMED = [
-    ("training-flag", "training-auto-detected-in-tape", "Leaving the flag off is harmless in a custom loop: layers run in training mode unless you explicitly say training=False."),
     ("persistent-tape", "tape-reset-allows-second-gradient", "Store the forward output in a tf.Variable so it isn't freed with the first gradient, and a non-persistent tape can differentiate the second loss too."),
     ("persistent-tape", "tape-reset-allows-second-gradient", "The second call only fails because the shared activation was consumed; materialise it with tf.identity and you don't need persistent=True."),
     ("training-flag", "training-auto-detected-in-tape", "By default Keras calls run in train mode, so writing training=True just documents what already happens."),

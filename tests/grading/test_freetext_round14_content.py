@@ -20,10 +20,10 @@ WRONG = [
     ("higher-order-derivatives", "tf-hessians-works-eagerly", "In TF2 you can just call tf.gradients(dy_dx, x) eagerly to get the second derivative - no second tape needed."),
     ("higher-order-derivatives", "tf-hessians-works-eagerly", "Skip the nested tapes: tf.gradients works directly in eager mode, so call it twice and you have d2y/dx2."),
     ("higher-order-derivatives", "tf-hessians-works-eagerly", "Eager code can use tf.gradients instead of GradientTape; it's the older API but it behaves the same."),
-    # trainable-only-for-efficiency (new)
-    ("trainable-vs-all-variables", "trainable-only-for-efficiency", "It's mainly about efficiency: passing trainable_variables means fewer gradients to compute."),
-    ("trainable-vs-all-variables", "trainable-only-for-efficiency", "Using trainable_variables is just a performance thing - it saves computing gradients for variables that don't need them."),
-    ("trainable-vs-all-variables", "trainable-only-for-efficiency", "The reason is purely speed; model.variables would work too, the tape just has more tensors to differentiate."),
+    # trainable-only-for-efficiency (new; round 15 merged it into pass-model-variables, the same belief)
+    ("trainable-vs-all-variables", "pass-model-variables", "It's mainly about efficiency: passing trainable_variables means fewer gradients to compute."),
+    ("trainable-vs-all-variables", "pass-model-variables", "Using trainable_variables is just a performance thing - it saves computing gradients for variables that don't need them."),
+    ("trainable-vs-all-variables", "pass-model-variables", "The reason is purely speed; model.variables would work too, the tape just has more tensors to differentiate."),
     # bn-gamma-beta-non-trainable (new)
     ("trainable-vs-all-variables", "bn-gamma-beta-non-trainable", "BatchNorm's gamma and beta are non-trainable, like the moving mean, so they are left out of trainable_variables."),
     ("trainable-vs-all-variables", "bn-gamma-beta-non-trainable", "model.variables adds the BN layer's gamma and beta, which aren't learned by gradient descent."),
@@ -81,7 +81,7 @@ CORRECT = [
 
 WRONG_HELD = [
     ("higher-order-derivatives", "tf-hessians-works-eagerly", "Honestly tf.gradients is simpler than GradientTape for this and runs fine in eager TF 2.x."),
-    ("trainable-vs-all-variables", "trainable-only-for-efficiency", "Mostly it's to save compute and memory - fewer gradients for the tape to work out."),
+    ("trainable-vs-all-variables", "pass-model-variables", "Mostly it's to save compute and memory - fewer gradients for the tape to work out."),
     ("trainable-vs-all-variables", "bn-gamma-beta-non-trainable", "The non-trainable variables are BatchNorm's beta and gamma."),
     ("gradient-vs-apply", "apply-computes-gradients", "tape.gradient gives you placeholders for the gradients; apply_gradients materialises them and then updates."),
     ("gradient-vs-apply", "apply-takes-name-dict", "apply_gradients pairs gradients and variables by name under the hood."),
@@ -105,9 +105,10 @@ CORRECT_HELD = [
 # statements: "save compute and memory" is not "mainly efficiency"; "gets garbage-collected"
 # when "the context manager closes" is not among the discard words; "(persistent=True)" in
 # the middle of the keep-tapes statement stops the claim (not traced further).
+# Round 15: "Mostly it's to save compute and memory" is named now (pass-model-variables, with the
+# artefacts retrained on the merged tag) and left this list.
 KNOWN_UNNAMED = [
     ("gradient-accumulation", "single-tape-over-micro-batches", "Keep each micro-batch's tape alive (persistent=True) until the last micro-batch, then compute all the gradients together."),
-    ("trainable-vs-all-variables", "trainable-only-for-efficiency", "Mostly it's to save compute and memory - fewer gradients for the tape to work out."),
     ("persistent-tape", "tape-discarded-on-block-exit", "When the context manager closes, the tape gets garbage-collected, so call gradient inside the block."),
 ]  # fmt: skip
 

@@ -1,14 +1,16 @@
-"""Trained artefacts shipped beside the grader (second_opinion.json, neighbours.json).
+"""Trained artefacts shipped beside the grader (second_opinion.json, neighbours.json,
+tell_caps.json).
 
-Both are read the same way - a missing or unreadable file means "no artefact", never an
-error in a web request - and both are written by the same `train [--check]` command, so
-the reading and the command live here once, with nothing heavy imported.
+All are read the same way - a missing or unreadable file means "no artefact", never an
+error in a web request - and all are written by the same `train [--check]` command, so
+the reading, the writing and the command live here once, with nothing heavy imported.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,19 @@ def read_artefact(path: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+@lru_cache(maxsize=8)
+def artefact_questions(path: Path) -> dict[str, Any]:
+    """The artefact's per-question table (its "questions" object), read once per process;
+    {} when there is none."""
+    questions = read_artefact(path).get("questions")
+    return questions if isinstance(questions, dict) else {}
+
+
+def dump_artefact(artefact: dict[str, Any]) -> str:
+    """The artefact as written: sorted keys, one level per line, so a retrain diffs."""
+    return json.dumps(artefact, sort_keys=True, indent=1) + "\n"
 
 
 def artefact_main(argv: list[str], module: str, artefact: Path, build: Callable[[], str]) -> int:

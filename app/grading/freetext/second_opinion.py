@@ -30,7 +30,6 @@ carry an answer the last stretch, so words a candidate adds cannot make the call
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import re
 import sys
@@ -40,7 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from app.grading.freetext.artefacts import artefact_main, read_artefact
+from app.grading.freetext.artefacts import artefact_main, artefact_questions, dump_artefact
 from app.grading.freetext.fitting import Evidence
 from app.grading.freetext.lemmas import lemma
 from app.grading.freetext.normalise import Unit, normalise
@@ -228,14 +227,11 @@ def build_artefact() -> dict[str, Any]:
     }
 
 
-def dumps(artefact: dict[str, Any]) -> str:
-    return json.dumps(artefact, sort_keys=True, indent=1) + "\n"
+dumps = dump_artefact
 
 
-@lru_cache(maxsize=1)
 def _questions() -> dict[str, Any]:
-    questions = read_artefact(ARTEFACT).get("questions")
-    return questions if isinstance(questions, dict) else {}
+    return artefact_questions(ARTEFACT)
 
 
 @lru_cache(maxsize=128)

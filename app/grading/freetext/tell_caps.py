@@ -21,7 +21,6 @@ derived for (an edited rubric or an uploaded pack reusing the id gets its own ca
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -29,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from app.grading.freetext.artefacts import artefact_main, read_artefact
+from app.grading.freetext.artefacts import artefact_main, artefact_questions, dump_artefact
 from app.grading.freetext.second_opinion import rubric_key
 from app.packs.rubric import Rubric
 
@@ -110,14 +109,11 @@ def build_artefact() -> dict[str, Any]:
     }
 
 
-def dumps(artefact: dict[str, Any]) -> str:
-    return json.dumps(artefact, sort_keys=True, indent=1) + "\n"
+dumps = dump_artefact
 
 
-@lru_cache(maxsize=1)
 def _questions() -> dict[str, Any]:
-    questions = read_artefact(ARTEFACT).get("questions")
-    return questions if isinstance(questions, dict) else {}
+    return artefact_questions(ARTEFACT)
 
 
 @lru_cache(maxsize=128)

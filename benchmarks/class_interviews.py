@@ -204,16 +204,18 @@ async def reread(learner: Learner, stats: Stats, server: Server, path: str) -> d
     raise RuntimeError(f"learner {learner.index}: {path} never answered")
 
 
+async def create(learner: Learner, stats: Stats, path: str, body: dict[str, Any]) -> Any:
+    """POST `body` to `path` until it is created (201), once a second: what a learner does
+    while the server is down or busy. The created object's JSON."""
+    while True:
+        reply = await stats.call(learner.client, f"POST {path}", "POST", path, json=body)
+        if reply is not None and reply.status_code == 201:
+            return reply.json()
+        await asyncio.sleep(1)
+
+
 async def practise(learner: Learner, stats: Stats, server: Server) -> int:
-    reply = None
-    while reply is None or reply.status_code != 201:
-        reply = await stats.call(
-            learner.client, "POST /api/sessions", "POST", "/api/sessions",
-            json={"pack": PACK, "count": 4},
-        )  # fmt: skip
-        if reply is None or reply.status_code != 201:
-            await asyncio.sleep(1)
-    view = reply.json()
+    view = await create(learner, stats, "/api/sessions", {"pack": PACK, "count": 4})
     path = f"/api/sessions/{view['id']}"
     while view["current"] is not None:
         question = view["current"]
@@ -240,17 +242,10 @@ async def practise(learner: Learner, stats: Stats, server: Server) -> int:
 
 
 async def interview(learner: Learner, stats: Stats, server: Server, halfway: asyncio.Event) -> None:
-    reply = None
-    while reply is None or reply.status_code != 201:
-        reply = await stats.call(
-            learner.client, "POST /api/interviews", "POST", "/api/interviews",
-            json={"pack": PACK, "minutes": 10},
-        )  # fmt: skip
-        if reply is None or reply.status_code != 201:
-            await asyncio.sleep(1)
-    learner.interview_id = reply.json()["id"]
+    started = await create(learner, stats, "/api/interviews", {"pack": PACK, "minutes": 10})
+    learner.interview_id = started["id"]
     path = f"/api/interviews/{learner.interview_id}"
-    question = reply.json()["question"]
+    question = started["question"]
     while question is not None:
         position = question["position"]
         learner.served[position], learner.types[question["id"]] = question["id"], question["type"]

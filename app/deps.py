@@ -1,4 +1,5 @@
-"""FastAPI dependencies shared by the routers: the catalog, the code grader, a DB session."""
+"""FastAPI dependencies shared by the routers: the catalog, the code grader, a DB session,
+the interview graders."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from app.identity import Visitor, get_visitor
 from app.offload import OnLoop
 from app.packs.catalog import Catalog
 from app.packs.schema import SLUG
+from app.services.interviews.answers import Graders
 from app.web.reads import PageReads
 
 
@@ -72,3 +74,15 @@ VersionPath = Annotated[str, Path(pattern=r"^\d+\.\d+\.\d+$", max_length=32)]
 CatalogDep = Annotated[Catalog, Depends(get_catalog)]
 CodeGraderDep = Annotated[CodeGraderLike | None, Depends(get_code_grader)]
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
+
+
+def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep, settings: SettingsDep) -> Graders:
+    """What an interview answer is graded with (the JSON API and the pages alike)."""
+    return Graders(
+        catalog=catalog,
+        code_grader=code_grader,
+        busy_wait_seconds=settings.interview_busy_wait_seconds,
+    )
+
+
+GradersDep = Annotated[Graders, Depends(get_graders)]

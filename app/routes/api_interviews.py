@@ -8,13 +8,13 @@ app/identity.py). Another identity's interview is a 404, never a 403, so ids rev
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from app.clock import ClockDep, as_utc
-from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
+from app.deps import GradersDep, SessionDep
 from app.identity import CurrentUserDep, GradeLimitDep, JsonBodyDep
 from app.models.interviews import (
     InterviewReport,
@@ -25,7 +25,6 @@ from app.models.interviews import (
 from app.offload import offloaded
 from app.schemas import ErrorBody, RequestBody
 from app.services.interviews import lifecycle as interviews
-from app.services.interviews.answers import Graders
 
 router = APIRouter(prefix="/api/interviews", tags=["interviews"])
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -38,17 +37,6 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     },
     422: {"model": ErrorBody, "description": "Malformed request or answer"},
 }
-
-
-def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep, settings: SettingsDep) -> Graders:
-    return Graders(
-        catalog=catalog,
-        code_grader=code_grader,
-        busy_wait_seconds=settings.interview_busy_wait_seconds,
-    )
-
-
-GradersDep = Annotated[Graders, Depends(get_graders)]
 
 
 class StartRequest(RequestBody):

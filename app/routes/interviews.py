@@ -10,19 +10,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse
 from starlette.responses import Response
 
 from app.clock import ClockDep
-from app.deps import CatalogDep, CodeGraderDep, SessionDep, SettingsDep
+from app.deps import CatalogDep, GradersDep, SessionDep
 from app.errors import AnswerInvalid, Conflict
 from app.identity import CsrfFormDep, CurrentUserDep, limit_grading
 from app.offload import offloaded
 from app.security import RateLimited
 from app.services import questions
 from app.services.interviews import lifecycle as interviews
-from app.services.interviews.answers import Graders
 from app.services.interviews.lifecycle import DeadlinePassed
 from app.services.interviews.plans import FOLLOWUPS, LENGTHS, PLANS
 from app.web.forms import answer_from_form
@@ -30,17 +29,6 @@ from app.web.htmlerrors import HtmlErrorRoute
 from app.web.templating import templates
 
 router = APIRouter(route_class=HtmlErrorRoute, include_in_schema=False)
-
-
-def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep, settings: SettingsDep) -> Graders:
-    return Graders(
-        catalog=catalog,
-        code_grader=code_grader,
-        busy_wait_seconds=settings.interview_busy_wait_seconds,
-    )
-
-
-GradersDep = Annotated[Graders, Depends(get_graders)]
 
 
 def _see(url: str) -> RedirectResponse:

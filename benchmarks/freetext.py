@@ -485,7 +485,21 @@ def second_opinion_lopo(
 def tell_caps_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
     """Tell caps derived from labelled precedent (tell_caps.py, round 15), leave-one-persona-
     out: each tune persona graded with caps derived from the other tune personas' labels;
-    held-out personas with caps derived from the whole tune side."""
+    held-out personas with caps derived from the whole tune side. Then the same with the
+    neighbours' tell (neighbours.py, LOPO) on top: its rubric cap -> the derived one (round
+    16)."""
+    from app.grading.freetext.labelled_neighbours import suggested_rows
+    from app.grading.freetext.neighbours import shipped_index
+
+    print_tell_caps(rows, _tell_caps_lopo(pack, rows), sides, "rules as written")
+    suggested = suggested_rows(rows, _rubrics(pack), shipped_index())
+    print_tell_caps(
+        suggested, _tell_caps_lopo(pack, suggested), sides, "rules + neighbours' tell (LOPO)"
+    )
+
+
+def _tell_caps_lopo(pack: Pack, rows: list[Row]) -> dict[int, Row]:
+    """id(row) -> the row graded with caps derived leave one persona out."""
     from app.grading.freetext import tell_caps
 
     rubrics = _rubrics(pack)
@@ -512,12 +526,18 @@ def tell_caps_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
         after.update({id(r): recapped(r, caps) for r in tune if r.persona == persona})
     full = derived(tune)
     after.update({id(r): recapped(r, full) for r in rows if r.side != "tune"})
+    return after
+
+
+def print_tell_caps(rows: list[Row], after: dict[int, Row], sides: Any, what: str) -> None:
+    from app.grading.freetext import tell_caps
+
     cells = ("incorrect", "partial"), ("partial", "incorrect"), ("partial", "correct")
     cells += ("correct", "partial"), ("incorrect", "correct"), ("correct", "incorrect")
     print(
         f"== tell caps from labelled precedent (>= {tell_caps.MIN_ANSWERS} answers labelled "
-        f"with the tag alone, incorrect at >= {tell_caps.INCORRECT_SHARE:.0%}), "
-        "leave-one-persona-out: rules as written -> derived caps"
+        f"with the tag alone, incorrect at >= {tell_caps.INCORRECT_SHARE:.0%} unless one "
+        f"answer flips it), leave-one-persona-out: {what} -> derived caps"
     )
     print(
         f"   {'':<24} {'n':>4}  exact, correct-vs-not; label>verdict "

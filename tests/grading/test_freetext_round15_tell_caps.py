@@ -28,9 +28,11 @@ def _labels(question_id: str, tags: tuple[str, ...], verdicts: str) -> list[tell
     return [(question_id, tags, names[v]) for v in verdicts]
 
 
-def test_cap_is_incorrect_from_three_of_five_incorrect() -> None:
-    derived = tell_caps.derive(_labels("q", ("t",), "iiipc"))
-    assert derived[("q", "t")] == {"answers": 5, "incorrect": 3, "cap": "incorrect"}
+def test_cap_is_incorrect_from_four_of_five_incorrect() -> None:
+    # round 15 read 3 of 5 as incorrect; since round 16 a cap one answer flips is no
+    # precedent (test_freetext_round16_verdict_line.py)
+    derived = tell_caps.derive(_labels("q", ("t",), "iiiic"))
+    assert derived[("q", "t")] == {"answers": 5, "incorrect": 4, "cap": "incorrect"}
 
 
 def test_cap_is_partial_below_the_share() -> None:

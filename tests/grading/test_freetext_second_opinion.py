@@ -78,8 +78,10 @@ def test_the_artefact_names_its_data() -> None:
     sides = load_sides(LABELLED / "meta" / "sides.yaml")
     assert data["trained_on"]["personas"] == sorted(sides.tune)
     assert data["trained_on"]["answers"] > 1000
-    assert (data["raise_at"], data["lower_at"]) == (so.RAISE, so.LOWER) == (0.8, 0.2)
-    assert data["incorrect_at"] == so.INCORRECT == 0.575  # round 14: refitted LOPO (was 0.7)
+    # round 16: the lowering cut refitted LOPO (0.2 before)
+    assert (data["raise_at"], data["lower_at"]) == (so.RAISE, so.LOWER) == (0.8, 0.25)
+    # round 14: refitted LOPO (was 0.7); round 16: refitted again (was 0.575)
+    assert data["incorrect_at"] == so.INCORRECT == 0.55
     assert data["raise_evidence_at"] == so.EVIDENCE_FLOOR == 0.7
     for qid, entry in data["questions"].items():
         assert entry["rubric"] == so.rubric_key(question(qid).rubric)
@@ -260,12 +262,23 @@ def test_words_alone_never_raise_an_answer() -> None:
     assert so.second_verdict(enough, {"c:a": 1.0}, clean, "partial") == "partial"  # 0.73 < 0.8
 
 
-@pytest.mark.parametrize(("p_incorrect", "verdict"), [(0.6, "incorrect"), (0.55, "partial")])
+@pytest.mark.parametrize(
+    ("p_incorrect", "verdict"), [(0.6, "incorrect"), (0.56, "incorrect"), (0.54, "partial")]
+)
 def test_a_partial_is_lowered_from_the_refitted_cut(p_incorrect: float, verdict: str) -> None:
-    # Round 14: the cut is 0.575 (0.7 before, which kept p = 0.6 partial).
+    # Round 14: the cut is 0.575 (0.7 before, which kept p = 0.6 partial); round 16: 0.55
+    # (0.575 kept p = 0.56 partial).
     clean = so.Evidence(frozenset({"a"}), 0.5, (), False)
     incorrect = so.Model({}, math.log(p_incorrect / (1 - p_incorrect)))
     assert so.second_verdict(so.Model({}, 0.0), {}, clean, "partial", incorrect) == verdict
+
+
+@pytest.mark.parametrize(("p_correct", "verdict"), [(0.24, "partial"), (0.26, "correct")])
+def test_a_correct_is_lowered_from_the_refitted_cut(p_correct: float, verdict: str) -> None:
+    # Round 16: the cut is 0.25 (0.2 before, which kept p = 0.24 correct).
+    clean = so.Evidence(frozenset({"a"}), 0.8, (), False)
+    model = so.Model({}, math.log(p_correct / (1 - p_correct)))
+    assert so.second_verdict(model, {}, clean, "correct") == verdict
 
 
 def test_a_sure_incorrect_model_lowers_only_an_untold_partial() -> None:

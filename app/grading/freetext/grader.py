@@ -366,7 +366,7 @@ def grade_freetext(
     if neighbours is None:
         neighbours = _neighbours_on()
     if neighbours:
-        result = add_suggestion(question, answer, result)
+        result = add_suggestion(question, answer, result, caps)
     if second_opinion is None:
         second_opinion = _second_opinion_on()
     return _second_opinion(question, answer, normalised, result) if second_opinion else result

@@ -9,9 +9,10 @@ verbs of updating are one word (round 10: "nudges", "changes" and "updates" the 
 vote together). When the rules named no tell and did not grade the answer correct, and at
 least `VOTES` of its `K` nearest labelled answers, the nearest at least `MIN_SIMILARITY`
 alike, carry the same tag of this rubric, that tag is named, with a message that says how
-it was found, and its cap applies. It never raises a verdict, never touches an answer
-graded correct, a keyword list or an injection, and adds nothing where a tell is already
-named.
+it was found, and its cap applies (since round 16 the cap grading gives that tag when the
+rules state it: read from labelled precedent, tell_caps.py, where there is one). It never
+raises a verdict, never touches an answer graded correct, a keyword list or an injection,
+and adds nothing where a tell is already named.
 
 `python -m app.grading.freetext.neighbours train` writes `neighbours.json` beside this file:
 the labelled tune personas' answers as written, with their tags (meta/sides.yaml,
@@ -307,13 +308,16 @@ def eligible(evidence: Evidence, verdict: str, named: Sequence[str]) -> bool:
     return verdict != "correct" and not named and not evidence.no_credit and not evidence.empty
 
 
-def with_tell(evidence: Evidence, tell: Misconception) -> Evidence:
-    """The evidence once the suggested tell's cap applies."""
-    return dataclasses.replace(evidence, caps=(*evidence.caps, tell.cap))
+def with_tell(evidence: Evidence, tell: Misconception, cap: str | None = None) -> Evidence:
+    """The evidence once the suggested tell's cap applies (`cap`: the one grading uses for
+    that tag, tell_caps.py; None: the rubric's)."""
+    return dataclasses.replace(evidence, caps=(*evidence.caps, cap or tell.cap))
 
 
-def suggested_verdict(rubric: Rubric, evidence: Evidence, tell: Misconception) -> str:
-    return line_verdict(rubric, with_tell(evidence, tell), Line.of(rubric))
+def suggested_verdict(
+    rubric: Rubric, evidence: Evidence, tell: Misconception, cap: str | None = None
+) -> str:
+    return line_verdict(rubric, with_tell(evidence, tell, cap), Line.of(rubric))
 
 
 def message(tell: Misconception) -> str:
@@ -324,8 +328,12 @@ def message(tell: Misconception) -> str:
     )
 
 
-def add_suggestion(question: FreeText, answer: str, result: GradeResult) -> GradeResult:
-    """The rules' result with the tell the nearest labelled answers suggest, if any."""
+def add_suggestion(
+    question: FreeText, answer: str, result: GradeResult, caps: Mapping[str, str] | None = None
+) -> GradeResult:
+    """The rules' result with the tell the nearest labelled answers suggest, if any, capped
+    as grading caps that tag when the rules state it (`caps`, tag -> cap: tell_caps.py,
+    round 16; None: the rubric's caps)."""
     rubric = question.rubric
     evidence = evidence_of(rubric, result)
     if not eligible(evidence, result.verdict, result.misconceptions):
@@ -337,14 +345,18 @@ def add_suggestion(question: FreeText, answer: str, result: GradeResult) -> Grad
     if tag is None:
         return result
     tell = tells[tag]
-    capped = with_tell(evidence, tell)
+    cap = (caps or {}).get(tag, tell.cap)
+    capped = with_tell(evidence, tell, cap)
+    details = {**result.details, "neighbours": tag}
+    if cap != tell.cap:  # read back by evidence_of, like the rules' own tells
+        details["caps"] = {tag: cap}
     return dataclasses.replace(
         result,
         verdict=line_verdict(rubric, capped, Line.of(rubric)),  # type: ignore[arg-type]
         score=min(result.score, line_score(rubric, capped, Line.of(rubric))),
         feedback=[Feedback("misconception", message(tell)), *result.feedback],
         misconceptions=[tag],
-        details={**result.details, "neighbours": tag},
+        details=details,
     )
 
 

@@ -7,11 +7,12 @@ variables" is a side remark to its author and makes the answer wrong to 45 of th
 answers labelled with that tag alone. So, per question, the tune answers whose labellers
 named one tag and nothing else (tags mapped with meta/tag-map.yaml) are that tag's
 precedent: with at least `MIN_ANSWERS` of them, the tag's cap is `incorrect` when at least
-`INCORRECT_SHARE` of them are labelled incorrect, else `partial`; with fewer, the rubric's
-own cap stands. Only the labels decide (not the rules' verdicts), so the caps do not depend
-on how the grader read those answers. Measured leave-one-persona-out by
-`benchmarks/freetext.py --tell-caps` (docs/freetext-rounds.md, "Round 15: the verdict line
-(engineer V)").
+`INCORRECT_SHARE` of them are labelled incorrect, else `partial`; with fewer, or when one
+answer more or fewer would flip that cap (round 16), the rubric's own cap stands. Only the
+labels decide (not the rules' verdicts), so the caps do not depend on how the grader read
+those answers. Measured leave-one-persona-out by `benchmarks/freetext.py --tell-caps`
+(docs/freetext-rounds.md, "Round 15: the verdict line (engineer V)" and "Round 16: the
+verdict line (engineer V)").
 
 `python -m app.grading.freetext.tell_caps train [--check]` writes `tell_caps.json` beside
 this file: per question, the rubric fingerprint and each tag's precedent (answers, of them
@@ -51,17 +52,27 @@ def derive(precedents: Iterable[Precedent]) -> dict[tuple[str, str], dict[str, A
         answers = sum(labels.values())
         if answers >= MIN_ANSWERS:
             wrong = labels["incorrect"]
-            cap = "incorrect" if wrong >= INCORRECT_SHARE * answers else "partial"
-            out[key] = {"answers": answers, "incorrect": wrong, "cap": cap}
+            out[key] = {"answers": answers, "incorrect": wrong, "cap": stable_cap(wrong, answers)}
     return out
 
 
+def stable_cap(wrong: int, answers: int) -> str | None:
+    """`incorrect` when at least `INCORRECT_SHARE` of the answers are labelled incorrect,
+    else `partial`; None (the rubric's cap stands) when one answer more or fewer, labelled
+    either way, would give the other cap (round 16: a cap one label can flip is no
+    precedent)."""
+    shares = [wrong / answers, wrong / (answers + 1), (wrong + 1) / (answers + 1)]
+    if answers > 1:
+        shares += [(wrong - 1) / (answers - 1)] if wrong else []
+        shares += [wrong / (answers - 1)] if wrong < answers else []
+    caps = {"incorrect" if share >= INCORRECT_SHARE else "partial" for share in shares}
+    return caps.pop() if len(caps) == 1 else None
+
+
 def caps_from(rubric: Rubric, derived: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
-    """Tag -> cap for every tell of the rubric: the derived cap where there is one."""
-    return {
-        m.tag: str(derived[m.tag]["cap"]) if m.tag in derived else m.cap
-        for m in rubric.misconceptions
-    }
+    """Tag -> cap for every tell of the rubric: the derived cap where there is a stable
+    one, else the rubric's."""
+    return {m.tag: str(derived.get(m.tag, {}).get("cap") or m.cap) for m in rubric.misconceptions}
 
 
 def build_artefact() -> dict[str, Any]:

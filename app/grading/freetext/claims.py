@@ -37,6 +37,7 @@ from app.grading.freetext.conditions import in_counterfactual_consequence, in_op
 from app.grading.freetext.lemmas import _KEEP
 from app.grading.freetext.matching import Hit, _is_foreign, asks, find_hits
 from app.grading.freetext.normalise import Unit
+from app.grading.freetext.quotations import quoted
 from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _mask, compile_phrasing
 from app.grading.freetext.polarity import (
     avoided,
@@ -87,12 +88,14 @@ def find_phrasings(
     """Hits of ordered phrasings (the matcher) and of claims (roles in one clause); with
     `across` (reading tells), also those read across a sentence that opens on "it"/"they"
     (`_pronoun_joins`), and a sentence that carries another framework's topic from the one
-    before is that framework's (`carried_foreign`; a concept it states still earns credit)."""
+    before is that framework's (`carried_foreign`; a concept it states still earns credit);
+    a tell read wholly inside double quotes is mentioned, not stated (`quoted`, round 16)."""
     hits = _find_in(units, patterns)
     if not across:
         return hits
     for joined, parts in _pronoun_joins(units):
         hits += [h for h in _find_in((joined,), patterns) if _crosses(h, parts)]
+    hits = [h for h in hits if not quoted(h.sentence, h.snippet)]
     carried = {units[i].text for i in carried_foreign(units)}
     return [dataclasses.replace(h, foreign=True) if h.sentence in carried else h for h in hits]
 

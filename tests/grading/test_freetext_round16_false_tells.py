@@ -66,11 +66,23 @@ def test_an_unreached_misconception_is_named(qid: str, text: str, tag: str) -> N
 @pytest.mark.parametrize(
     ("sentence", "snippet", "inside"),
     [
-        ('People say "apply_gradients returns the new weights" - it doesn\'t.', "apply_gradients returns the new weights", True),
-        ('tape.gradient "updates" the weights directly.', 'tape.gradient "updates" the weights', False),
+        (
+            'People say "apply_gradients returns the new weights" - it doesn\'t.',
+            "apply_gradients returns the new weights",
+            True,
+        ),
+        (
+            'tape.gradient "updates" the weights directly.',
+            'tape.gradient "updates" the weights',
+            False,
+        ),
         ("tape.gradient updates the weights.", "tape.gradient updates the weights", False),
         # found once inside the quotes and once outside: the writer says it too
-        ('"tape.gradient updates" - yes, tape.gradient updates the weights.', "tape.gradient updates", False),
+        (
+            '"tape.gradient updates" - yes, tape.gradient updates the weights.',
+            "tape.gradient updates",
+            False,
+        ),
     ],
 )
 def test_quoted(sentence: str, snippet: str, inside: bool) -> None:

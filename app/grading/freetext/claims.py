@@ -37,7 +37,6 @@ from app.grading.freetext.conditions import in_counterfactual_consequence, in_op
 from app.grading.freetext.lemmas import _KEEP
 from app.grading.freetext.matching import Hit, _is_foreign, asks, find_hits
 from app.grading.freetext.normalise import Unit
-from app.grading.freetext.quotations import quoted
 from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _mask, compile_phrasing
 from app.grading.freetext.polarity import (
     avoided,
@@ -47,6 +46,7 @@ from app.grading.freetext.polarity import (
     reported_or_qualified,
     softly_denied,
 )
+from app.grading.freetext.quotations import quoted
 
 CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
 # A word set against another by a bare "not" ("the gradient is None (not zero)", "it uses

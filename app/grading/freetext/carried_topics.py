@@ -11,6 +11,12 @@ framework before it when that sentence names only other frameworks (not "like Py
 comparison) and the next sentence that names one opens on TensorFlow. Without the turn
 back, the run stays TensorFlow's: "In PyTorch you zero the gradients. You have to do it
 every step." states the tell.
+
+Round 16: an aside in brackets is a turn of its own. When the sentence about another
+framework opens a bracket it does not close ("(Nit: in PyTorch it's not the optimizer's
+job either; model.zero_grad() does the same thing. optimizer.zero_grad() is a
+convenience.)"), the sentences of the run up to the one that closes it are that
+framework's too, whether or not TensorFlow comes back after (round 15's fresh set).
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ def carried_foreign(units: tuple[Unit, ...]) -> frozenset[int]:
     carried: set[int] = set()
     run: list[int] = []
     lead_foreign = False
+    aside = 0  # brackets the sentence about another framework left open
     for index, unit in enumerate(units):
         mentions = [] if unit.is_code else _mentions(unit.text)
         api = not unit.is_code and _TF_API.search(unit.text) is not None
@@ -40,6 +47,23 @@ def carried_foreign(units: tuple[Unit, ...]) -> frozenset[int]:
                 carried.update(run)
             run = []
             lead_foreign = bool(mentions) and all(f for _, f in mentions) and not api
+            aside = _open_brackets(unit.text) if lead_foreign else 0
         elif lead_foreign:
             run.append(index)
+            if aside > 0:
+                aside -= unit.text.count(")") - unit.text.count("(")
+                if aside <= 0:  # the aside closes here: the run so far was the framework's
+                    carried.update(run)
+                    run, lead_foreign = [], False
     return frozenset(carried)
+
+
+def _open_brackets(text: str) -> int:
+    """How many brackets a sentence opens and leaves open (0 when it closes them all)."""
+    depth = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+    return depth

@@ -46,6 +46,7 @@ from app.grading.freetext.polarity import (
     reported_or_qualified,
     softly_denied,
 )
+from app.grading.freetext.quotations import quoted
 
 CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
 # A word set against another by a bare "not" ("the gradient is None (not zero)", "it uses
@@ -87,12 +88,14 @@ def find_phrasings(
     """Hits of ordered phrasings (the matcher) and of claims (roles in one clause); with
     `across` (reading tells), also those read across a sentence that opens on "it"/"they"
     (`_pronoun_joins`), and a sentence that carries another framework's topic from the one
-    before is that framework's (`carried_foreign`; a concept it states still earns credit)."""
+    before is that framework's (`carried_foreign`; a concept it states still earns credit);
+    a tell read wholly inside double quotes is mentioned, not stated (`quoted`, round 16)."""
     hits = _find_in(units, patterns)
     if not across:
         return hits
     for joined, parts in _pronoun_joins(units):
         hits += [h for h in _find_in((joined,), patterns) if _crosses(h, parts)]
+    hits = [h for h in hits if not quoted(h.sentence, h.snippet)]
     carried = {units[i].text for i in carried_foreign(units)}
     return [dataclasses.replace(h, foreign=True) if h.sentence in carried else h for h in hits]
 

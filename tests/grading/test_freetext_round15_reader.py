@@ -55,8 +55,8 @@ def test_a_discard_verb_names_the_discard_tell(qid: str, tag: str, text: str) ->
 
 
 def test_grading_uses_the_record_and_keep_groups() -> None:
-    assert GROUPS == (("record\\w*", "track\\w*"), KEEP)
-    assert "stash\\w*" in KEEP and "caches?" in KEEP and "holds?" not in KEEP
+    assert GROUPS == (("record", "track"), KEEP)  # round 16: groups are lemmas
+    assert "stash" in KEEP and "cache" in KEEP and "hold" not in KEEP
 
 
 def test_held_in_a_true_statement_is_not_keep() -> None:
@@ -67,9 +67,10 @@ def test_held_in_a_true_statement_is_not_keep() -> None:
 
 
 def test_a_phrasings_store_alternatives_meet_the_keep_group() -> None:
-    # round 5's candidate spelled it `stor(e|es|ed|ing)` (stem `stor`): no `stores?` met it
+    # round 5's candidate spelled it `stor(e|es|ed|ing)` (stem `stor`): no `stores?` met it;
+    # since round 16 groups compare lemmas, so that spelling meets it too
     assert group_of("stores?") == group_of("stored") == group_of("caches?") == 1
     assert group_of("holds?") is None
     round5 = (("keeps?", "stor(e|es|ed|ing)", "holds?", "retain\\w*"),)
-    assert group_of("stores?", round5) is None and group_of("hands?") is None
-    assert "stash\\w*" in widen(r"tape ~ (stores?|writes?) ~ gradients")
+    assert group_of("stores?", round5) == 0 and group_of("hands?") is None
+    assert "stashed" in widen(r"tape ~ (stores?|writes?) ~ gradients")

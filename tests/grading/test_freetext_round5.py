@@ -86,10 +86,10 @@ def test_miss_causes() -> None:
 def test_lexicon_widens_word_alternatives_but_grading_uses_one_group() -> None:
     pattern = r"tape\.gradient ~ (updates?|changes?) ~ (weights?|model) & !(track\w*)"
     widened = widen(pattern, CANDIDATE_GROUPS)
-    assert "params?" in widened and "modif\\w*" in widened and widened.endswith("!(track\\w*)")
+    assert "params?" in widened and "modified" in widened and widened.endswith("!(track\\w*)")
     # round 8: record|track is on (the one group chosen in every LOPO fold); round 15 adds
-    # the keep group, which this phrasing does not use
-    assert GROUPS[0] == ("record\\w*", "track\\w*") and widen(pattern) == pattern
+    # the keep group, which this phrasing does not use; round 16 spells groups as lemmas
+    assert GROUPS[0] == ("record", "track") and widen(pattern) == pattern
     assert compile_phrasing(r"the (weights?|model) ~ moved").search("the params moved") is None
 
 

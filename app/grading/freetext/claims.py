@@ -47,6 +47,7 @@ from app.grading.freetext.polarity import (
     softly_denied,
 )
 from app.grading.freetext.quotations import quoted
+from app.grading.freetext.subjects import goes_on_with_verb
 
 CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
 # A word set against another by a bare "not" ("the gradient is None (not zero)", "it uses
@@ -263,6 +264,8 @@ def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index:
     before_start, before_end = clauses[index - 1]
     start, end = clauses[index]
     if _PRONOUN_SUBJECT.match(text, before_end):
+        return before_start
+    if goes_on_with_verb(text, before_end):
         return before_start
     if index == 1 and _RESULT_AFTER.match(text, before_end) and _is_instruction(text, before_start):
         return before_start

@@ -43,7 +43,6 @@ from pathlib import Path
 
 from app.grading.freetext.artefacts import artefact_main, read_artefact
 from app.grading.freetext.fitting import Evidence, Line, evidence_of, line_score, line_verdict
-from app.grading.freetext.lexicon import CANDIDATE_GROUPS
 from app.grading.freetext.matching import asks, find_hits
 from app.grading.freetext.normalise import normalise
 from app.grading.results import Feedback, GradeResult
@@ -72,7 +71,9 @@ _STOP = frozenset(
 # with "nudge", "tweak" and "alter", which labelled answers use of the weights. All twelve
 # candidate groups read the same leave one persona out (+-1) but named a tell on a true
 # statement of the suites (docs/freetext-rounds.md, round 10).
-_UPDATE = next(g for g in CANDIDATE_GROUPS if "updat\\w*" in g)
+# Round 16: the lexicon's groups became lemmas; this keeps round 5's spelling of the update
+# group, which neighbours.json was trained with.
+_UPDATE = ("updat\\w*", "chang(e|es|ed|ing)", "modif\\w*", "adjust\\w*", "mutat\\w*", "assign\\w*")
 SYNONYMS: tuple[tuple[str, ...], ...] = (
     (*_UPDATE, "nudg(e|es|ed|ing)", "tweak\\w*", "alter(s|ed|ing)?"),
 )

@@ -122,3 +122,33 @@ def _is_verb(word: str) -> bool:
         return False
     lemmas = {lemma.lower() for forms in readings.values() for lemma in forms}
     return not lemmas & _CLAUSE_VERBS
+
+
+# Round 16: a clause after "and" (or "then") that opens on a verb has no subject of its own:
+# it goes on with the subject of the clause before ("the tape records the ops, and then
+# updates the weights"), so a claim may take its subject from there. A word followed by an
+# auxiliary or a verb is a subject itself ("..., and weights are ..."), not this verb.
+_GOES_ON = re.compile(
+    r"[\s,]*(?:and\s+(?:then\s+|also\s+|just\s+|simply\s+)?|then\s+)([A-Za-z]+)\s+([A-Za-z]+)",
+    re.IGNORECASE,
+)
+_AUX = _words(
+    "is are was were be been has have had do does did will would can could should must may might"
+)
+_SUBJECT_WORDS = _words("the each every a an both all its their your our my this these those")
+
+
+def goes_on_with_verb(text: str, position: int) -> bool:
+    """Whether the clause at `position` (after its "and") opens on a verb, no subject."""
+    match = _GOES_ON.match(text, position)
+    if match is None:
+        return False
+    word, after = match.group(1).lower(), match.group(2).lower()
+    if word in _AUX | _SUBJECT_WORDS | _STANDALONE or after in _AUX:
+        return False
+    return _is_verb(word) and not _is_verb_form(after)
+
+
+def _is_verb_form(word: str) -> bool:
+    readings = getAllLemmas(word)
+    return "VERB" in readings and "NOUN" not in readings and "ADJ" not in readings

@@ -105,9 +105,9 @@ async def _batched(
         "cpu_seconds": grader.limits.cpu_seconds * len(sources),
     }
     outcome = await grader.pool.run(job, grader.limits.wall_seconds * len(sources))
-    if outcome.result is None:
-        return {}  # a limit or a crash somewhere in the batch: grade each alone instead
-    runs = outcome.result["runs"]
+    runs = (outcome.result or {}).get("runs")
+    if not isinstance(runs, list):  # a limit, a crash or a report too large: each alone instead
+        return {}
     await replay_batch(grader, question.contract, reference.run, runs)
     return {
         item.path: judge(

@@ -184,6 +184,18 @@ def test_runtime_error_gets_a_teaching_message(failure: dict[str, Any], tag: str
     assert "raised" not in result.feedback[0].message  # a lesson, not a traceback
 
 
+@pytest.mark.parametrize(
+    ("text", "tag", "words"),
+    [("[Errno 27] File too large", "resource-limit", "file size limit (1 MiB)"),
+     ("[Errno 32] Broken pipe", "exception", "a pipe whose reading end was closed")],
+)  # fmt: skip
+def test_kernel_limit_error_names_the_limit(text: str, tag: str, words: str) -> None:
+    """Round 16: with SIGXFSZ or SIGPIPE reset, a forked worker's write fails with these."""
+    result = grade(scenario(error=error("OSError", text)), SourceFacts(calls=frozenset()))
+    assert result.misconceptions == [tag]
+    assert words in result.feedback[0].message and "Errno" not in result.feedback[0].message
+
+
 def test_unknown_runtime_error_is_reported_with_its_line() -> None:
     failure = error("KeyError", "'labels'", [7])
     result = grade(scenario(error=failure), SourceFacts(calls=frozenset({"GradientTape"})))

@@ -112,6 +112,15 @@ def test_grade_raises_busy_when_queue_is_full(tmp_path: Path) -> None:
             "incorrect",
             "exited with status 0",
         ),
+        (  # SIGPIPE reset to its default, then a write to a closed pipe (round 16)
+            Outcome(
+                None,
+                crash="the worker process ended without reporting (signal SIGPIPE)",
+                ended="crashed",
+            ),
+            "incorrect",
+            "a pipe whose reading end was closed",
+        ),
         (  # no cause known at all (never produced today): the product's fallback
             Outcome(None, crash="the worker process ended without reporting (exit status 0)"),
             "error",
@@ -134,6 +143,7 @@ def test_limit_or_crash_names_the_reason(outcome: Outcome, verdict: str, fragmen
         (-signal.SIGXCPU, {"memory_failcnt": 0}, 3.0, "CPU time"),
         (-signal.SIGKILL, {}, 3.2, "CPU time"),
         (-signal.SIGKILL, {}, 0.4, None),  # killed from outside: no limit, run again
+        (-signal.SIGXFSZ, {}, 0.4, "file size"),  # SIGXFSZ reset to its default (round 16)
     ],
 )
 def test_a_dead_worker_is_given_the_limit_it_reached(

@@ -20,6 +20,7 @@ from typing import Any
 from app.grading.code.grader import CodeGrader
 from app.grading.code.judge import judge
 from app.grading.code.references import contract_job, tolerance_of
+from app.grading.code.replays import merge, replay_job
 from app.grading.code.static import analyse
 from app.grading.results import GradeResult
 from app.packs.schema import Code, CodeFix
@@ -104,9 +105,10 @@ async def _batched(
         "cpu_seconds": grader.limits.cpu_seconds * len(sources),
     }
     outcome = await grader.pool.run(job, grader.limits.wall_seconds * len(sources))
-    if outcome.result is None:
-        return {}  # a limit or a crash somewhere in the batch: grade each alone instead
-    runs = outcome.result["runs"]
+    runs = (outcome.result or {}).get("runs")
+    if not isinstance(runs, list):  # a limit, a crash or a report too large: each alone instead
+        return {}
+    await replay_batch(grader, question.contract, reference.run, runs)
     return {
         item.path: judge(
             contract=question.contract,
@@ -118,3 +120,22 @@ async def _batched(
         )
         for item, run in zip(runnable, runs, strict=True)
     }
+
+
+async def replay_batch(
+    grader: CodeGrader, contract: str, reference: dict[str, Any], runs: list[dict[str, Any]]
+) -> None:
+    """The graph scenarios of a whole batch replayed by one worker, as grade() replays one
+    answer's (app/grading/code/replays.py): the batch's sources traced in one process, so
+    their functions' names do not clash."""
+    jobs = [replay_job(contract, grader.graph_seed, reference, run) for run in runs]
+    batch = [job["scenarios"] if job else [] for job in jobs]
+    if not any(batch):
+        return
+    job = {"contract": contract, "kind": "replay", "graph_seed": grader.graph_seed,
+           "scenarios": [], "batch": batch}  # fmt: skip
+    outcome = await grader.pool.run(job, grader.limits.wall_seconds * len(runs))
+    replays = (outcome.result or {}).get("replays") or [None] * len(runs)
+    stopped = "" if outcome.result else "the batch's replay stopped"
+    for run, replayed in zip(runs, replays, strict=False):
+        merge(run, reference, replayed if isinstance(replayed, list) else None, stopped)

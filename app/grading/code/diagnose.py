@@ -31,6 +31,9 @@ _EXPLAINED_ELSEWHERE = ("No gradients provided", "Unknown variable", "originally
 def scenario_findings(
     contract: str, ref: dict[str, Any], cand: dict[str, Any], facts: SourceFacts
 ) -> list[Finding]:
+    error = cand["error"]
+    if error and error["type"] == REPLAY_FAILED:  # the rules below read what the answer's
+        return [Finding("exception", error["message"], ref["id"])]  # process said: not here
     found: list[Finding] = []
     rules = (
         _exception,
@@ -58,6 +61,9 @@ def _exception(
     if not error:
         return []
     text, lines = error["message"], error["lines"]
+    for marker, tag, said in _OS_LIMITS:  # the kernel's words for a sandbox limit (round 16)
+        if marker in text:
+            return [Finding(tag, said.format(call=error["call"] + 1), lines=lines)]
     if "non-persistent" in text or _second_call_on_tape(cand):
         return [Finding("second-gradient-call", message_for("second-gradient-call"), lines=lines)]
     tag = runtime_error_tag(error["type"], text, lines, facts.apply_lines)
@@ -74,6 +80,20 @@ def _exception(
     # The judge adds "[line N]" from `lines`; saying "(line N)" here too read "(line 7). [line 7]"
     message = f"Call {error['call'] + 1} raised {text.rstrip('. ')}."
     return [Finding("exception", message, lines=lines)]
+
+
+REPLAY_FAILED = "GraphReplayFailed"
+# Raised where Python's SIGXFSZ/SIGPIPE handling was reset (a forked worker, pid 1, never gets
+# the default action): the bare "[Errno 27] File too large" named no limit (round 14, left).
+_OS_LIMITS = (
+    ("[Errno 27] File too large", "resource-limit",
+     "Call {call} wrote a file past the sandbox's file size limit (1 MiB), so the write failed "
+     "(File too large). A training step writes no files."),
+    ("[Errno 32] Broken pipe", "exception",
+     "Call {call} wrote to a pipe whose reading end was closed (Broken pipe): a pipe of its own "
+     "or one of the checker's streams it had closed or replaced. A training step writes to no "
+     "pipe; print() to show a value."),
+)  # fmt: skip
 
 
 def _second_call_on_tape(cand: dict[str, Any]) -> bool:

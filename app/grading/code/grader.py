@@ -25,6 +25,7 @@ from app.grading.code.references import (
     contract_job,
     tolerance_of,
 )
+from app.grading.code.replays import graph_seed, merge, replay_job
 from app.grading.code.static import analyse
 from app.grading.code.workers import (
     CHANNEL,
@@ -75,7 +76,10 @@ class CodeGrader:
             zygote_max_forks=settings.sandbox_zygote_max_forks,
         )
         self.capacity = settings.sandbox_pool_size + settings.sandbox_queue_size
-        self.references = ReferenceStore(settings.data_dir / "grading" / "references")
+        self.graph_seed = graph_seed(settings.data_dir)
+        self.references = ReferenceStore(
+            settings.data_dir / "grading" / "references", graph_seed=self.graph_seed
+        )
         self._in_flight = 0
         self.queue = GradingQueue(settings.sandbox_pool_size)
 
@@ -131,12 +135,26 @@ class CodeGrader:
             return with_sandbox(report_too_large(outcome), outcome)
         try:  # the report crossed from the sandbox: a forged or broken one is a verdict
             candidate = outcome.result["runs"][0]
+            await self._replay(question.contract, reference.run, candidate)
             result = judge(contract=question.contract, reference=reference.run,
                            candidate=candidate, known=reference.known, facts=facts,
                            tolerance=tolerance_of(question))  # fmt: skip
             return with_sandbox(result, outcome)
         except MALFORMED as err:
             return with_sandbox(malformed_report(err, outcome), outcome)
+
+    async def _replay(self, contract: str, reference: dict[str, Any],
+                      candidate: dict[str, Any]) -> None:  # fmt: skip
+        """The graph scenarios' numbers, from a worker that never ran the candidate's Python
+        (replays.py); a replay killed from outside is run again, as any job is."""
+        job = replay_job(contract, self.graph_seed, reference, candidate)
+        if job is None:
+            return
+        wall = self.limits.wall_seconds
+        outcome = await self._unless_killed(await self.pool.run(job, wall), job, wall)
+        replayed = (outcome.result or {}).get("replay")
+        stopped = "" if outcome.result else limit_or_crash(outcome).feedback[0].message
+        merge(candidate, reference, replayed if isinstance(replayed, list) else None, stopped)
 
     async def _run_candidate(self, job: dict[str, Any]) -> Outcome:
         """A worker killed from outside is no verdict on the answer: the job runs on a fresh
@@ -235,10 +253,21 @@ SELF_INFLICTED = {
 }  # fmt: skip
 
 
+BROKEN_PIPE = (
+    "Your code wrote to a pipe whose reading end was closed, after resetting Python's handling "
+    "of SIGPIPE, so the kernel ended its process (signal SIGPIPE): a pipe of its own, or one "
+    "of the checker's streams it had closed or replaced. A training step writes to no pipe."
+)
+
+
 def limit_or_crash(outcome: Outcome) -> GradeResult:
     """A run that produced no observations: a breached limit or what the code did to its
     worker (incorrect), or a death nobody can explain (error)."""
     details: dict[str, object] = {"output": outcome.output, "usage": outcome.usage}
+    if outcome.crash.endswith("(signal SIGPIPE)"):  # the kernel's, once Python's SIG_IGN is reset
+        details["ended"] = outcome.ended
+        return GradeResult("incorrect", 0.0, [Feedback("error", BROKEN_PIPE)], ["exception"],
+                           details)  # fmt: skip
     if outcome.ended in SELF_INFLICTED:
         tag, message = SELF_INFLICTED[outcome.ended]
         detail = outcome.crash.removeprefix(DIED).strip(" :()") or outcome.crash

@@ -245,6 +245,8 @@ def _explain_death(
         outcome.limit, outcome.limit_value = "memory", _mib(limits.memory_bytes)
     elif out_of_cpu:
         outcome.limit, outcome.limit_value = "CPU time", f"{limits.cpu_seconds} s"
+    elif number == signal.SIGXFSZ:  # the kernel's signal for RLIMIT_FSIZE, once reset to default
+        outcome.limit, outcome.limit_value = "file size", _mib(limits.file_size)
     elif outcome.crash:
         return  # a malformed report: said already
     elif ran_on or code == REPORT_LOST:

@@ -177,13 +177,10 @@ def train_step(model, optimizer, loss_fn, x, y):
 """
 
 
-LEFT = (
-    "round 15, left: code in the worker's process can write a whole report of its own "
-    "(docs/sandbox.md, Integrity of the verdict)"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=LEFT)
 def test_whole_report_forged_by_the_answer_is_not_correct(api: TestClient) -> None:
+    """Round 16: the "tf.function" scenario's numbers come from a replay of the graphs the
+    step traced, in a worker that never ran the answer's Python (worker/replay.py); the
+    forged report carries none, so that scenario failed."""
     body = _graded(api, FORGER)
     assert body["verdict"] != "correct", body
+    assert "run again, on fresh state, by a process your code never ran in" in str(body), body

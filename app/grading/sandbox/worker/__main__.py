@@ -209,11 +209,22 @@ def serve(config: dict[str, Any]) -> None:
         _flush()
         ran = round(time.monotonic() - began, 3)
         report(fd, channel, {"trial": trial, "versions": versions, "run_s": ran})
+    if job.get("kind") == "replay":  # graphs traced elsewhere, run on hidden state (replay.py)
+        from .replay import run_replay
+
+        # several runs' graphs (a corpus batch, whose sources ran in one process) or one run's
+        replayed = [run_replay(job, entries) for entries in job.get("batch", [job["scenarios"]])]
+        _flush()
+        report(fd, channel, {"replay": replayed[0], "replays": replayed,
+                             "run_s": round(time.monotonic() - began, 3)})  # fmt: skip
     checker = job.get("checker")  # instructor code: runs only now, after the lockdown
+    hidden = job.get("graph_seed")  # trusted jobs only: never sent with a candidate's code
     runs = [
-        {"name": s["name"], **run_source(job["contract"], s["code"], checker, sealed)}
+        {"name": s["name"],
+         **run_source(job["contract"], s["code"], checker, sealed,
+                      None if hidden is None else int(hidden))}
         for s in job["sources"]
-    ]
+    ]  # fmt: skip
     _flush()
     report(fd, channel, {"runs": runs, "versions": versions,
                          "run_s": round(time.monotonic() - began, 3)})  # fmt: skip

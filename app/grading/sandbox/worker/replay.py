@@ -1,0 +1,235 @@
+"""The "tf.function" scenarios run again where no candidate code ever ran.
+
+Candidate code runs in the worker's own interpreter, so whatever that process reports it can
+forge: round 15's answer found the job in the calling frame, ran the worker's scenario code on
+an eager-only step and wrote a whole report to the channel itself (`correct` for a step that
+fails in a graph). So the numbers of a "tf.function" scenario no longer come from that process.
+It exports what tf.function traced (the concrete functions as FunctionDefs, and for each
+captured input which scenario variable or value it was); a second worker, which runs no
+candidate Python at all, builds the scenario from a seed the candidate's process never sees
+(`graph_seed`: different initial weights), runs the traced graphs on it and reports what it
+observes. The trusted side compares those numbers with a reference run on the same hidden
+state. A graph that only assigns numbers precomputed in the candidate's process cannot match,
+since it never saw the weights they start from; a report without graphs earns nothing.
+
+A FunctionDef can hold any op, so before it runs the replay refuses the ops that reach files,
+Python or the report channel (a `WriteFile` to `/proc/self/fd/3` would forge the replay's own
+report).
+"""
+
+from __future__ import annotations
+
+import base64
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+import keras
+import numpy as np
+import tensorflow as tf
+from tensorflow.core.framework import attr_value_pb2, function_pb2
+from tensorflow.python.eager import context, execute
+
+from . import observe
+from .scenarios import CONTRACTS, Plan, plan_for
+
+MAX_GRAPH_BYTES = 512 * 1024
+MAX_CAPTURED_ELEMENTS = 4_096
+CHUNK = 1_024
+# Op names (substrings) that reach outside the graph: files, Python, checkpoints, summaries,
+# datasets and debuggers (a debug op writes dumps to a URL). A training step needs none.
+REFUSED_OPS = (
+    "File", "PyFunc", "Save", "Restore", "Checkpoint", "Summary", "Writer", "Reader", "Dataset",
+    "Iterator", "Debug", "ImmutableConst", "Record", "Sharded", "Snapshot", "Load", "Lookup",
+    "Table", "Filesystem", "Unique Name",
+)  # fmt: skip
+PRINT_STREAMS = ("stderr", "stdout", "log(info)", "log(warning)", "log(error)")
+
+
+class Unreplayable(RuntimeError):
+    """The exported graph cannot be run again: refused ops, missing parts, or too large."""
+
+
+def scenario_variables(plan: Plan) -> list[Any]:
+    """Every variable of the scenario, in an order both processes build alike."""
+    found = [v for model in plan.models for v in model.variables]
+    return found + [v for optimizer in plan.optimizers for v in optimizer.variables]
+
+
+def _handle(variable: Any) -> Any:
+    inner = variable.value if isinstance(variable, keras.Variable) else variable  # wraps one
+    return getattr(inner, "handle", None)
+
+
+def export(graph: Any, plan: Plan, calls: int) -> dict[str, Any]:
+    """What `graph` (the scenario's tf.function) traced for each of the first `calls` calls."""
+    ids = {id(_handle(v)): i for i, v in enumerate(scenario_variables(plan))}
+    library = function_pb2.FunctionDefLibrary()
+    names: set[str] = set()
+    exported = []
+    for args in plan.calls[:calls]:
+        concrete = graph.get_concrete_function(*args)
+        for fdef in [*concrete.graph.as_graph_def().library.function, concrete.function_def]:
+            if fdef.signature.name not in names:
+                names.add(fdef.signature.name)
+                library.function.append(fdef)
+        exported.append(
+            {
+                "f": concrete.function_def.signature.name,
+                "captures": [_capture(c, concrete, ids) for c in concrete.captured_inputs],
+                "tout": [t.dtype.as_datatype_enum for t in concrete.outputs],
+                "structure": _structure(concrete.structured_outputs, iter(range(10**6))),
+            }
+        )
+    data = library.SerializeToString()
+    if len(data) > MAX_GRAPH_BYTES:
+        return {"error": f"the traced graphs take {len(data)} bytes (over {MAX_GRAPH_BYTES})"}
+    text = base64.b64encode(zlib.compress(data, 6)).decode()  # ~6x smaller: one report, 1 MiB
+    # in pieces: the supervisor cuts every string of a report at 2,000 characters (readable.py)
+    pieces = [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)]
+    return {"library": pieces, "calls": exported}
+
+
+def _capture(tensor: Any, concrete: Any, ids: dict[int, int]) -> dict[str, Any]:
+    if id(tensor) in ids:
+        return {"variable": ids[id(tensor)]}
+    if tensor.dtype == tf.resource:  # a variable of the code's own: its value at trace time
+        owned = [v for v in concrete.graph.variables if _handle(v) is tensor]
+        if not owned:
+            return {"unknown": "a resource that is no variable"}
+        return {"own": _values(owned[0])}
+    return {"value": _values(tensor)}
+
+
+def _values(tensor: Any) -> dict[str, Any]:
+    data = np.asarray(tensor.numpy())
+    if data.size > MAX_CAPTURED_ELEMENTS or data.dtype.kind not in "fiub":
+        return {"unknown": f"{data.dtype} {list(data.shape)}"}
+    return {"dtype": tensor.dtype.name, "shape": list(data.shape), "values": data.ravel().tolist()}
+
+
+def _structure(out: Any, counter: Any) -> Any:
+    """The returned structure with each tensor replaced by its index among the outputs."""
+    if isinstance(out, dict):
+        return {"map": {str(k): _structure(v, counter) for k, v in out.items()}}
+    if isinstance(out, list | tuple):
+        return {"seq": [_structure(v, counter) for v in out]}
+    if out is None:
+        return {"none": True}
+    if isinstance(out, tf.Tensor):
+        return {"tensor": next(counter)}
+    return {"const": observe.value(out)}
+
+
+def run_replay(job: dict[str, Any], entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each exported scenario run on state built from the job's hidden seed."""
+    contract = CONTRACTS[job["contract"]]
+    by_id = {scenario.id: scenario for scenario in contract.scenarios}
+    results = []
+    for entry in entries[: len(contract.scenarios)]:
+        scenario = by_id[entry["id"]]
+        plan = plan_for(job["contract"], scenario, int(job["graph_seed"]))
+        results.append({"id": scenario.id, **replay_scenario(plan, entry["export"])})
+    return results
+
+
+def replay_scenario(plan: Plan, exported: dict[str, Any]) -> dict[str, Any]:
+    from .runner import observe_call
+
+    initial = [observe.variables(model, trainable=True) for model in plan.models]
+    calls: list[dict[str, Any]] = []
+    try:
+        runs = _prepare(plan, exported)
+        for run, args in zip(runs, plan.calls, strict=False):
+            out = run(args)
+            calls.append({**observe_call(plan, None), "out": out})
+    except Exception as err:
+        kind = type(err).__name__
+        first = str(err).strip().splitlines()[0][:300] if str(err).strip() else ""
+        return {"initial": initial, "calls": calls, "error": {"type": kind, "message": first}}
+    return {"initial": initial, "calls": calls, "error": None}
+
+
+def _prepare(plan: Plan, exported: dict[str, Any]) -> list[Callable[[Any], Any]]:
+    if "library" not in exported:
+        raise Unreplayable(exported.get("error") or "no traced graph was reported")
+    text = "".join(str(piece) for piece in exported["library"])
+    data = zlib.decompressobj().decompress(base64.b64decode(text), MAX_GRAPH_BYTES + 1)
+    if len(data) > MAX_GRAPH_BYTES:
+        raise Unreplayable(f"the traced graphs take over {MAX_GRAPH_BYTES} bytes")
+    library = function_pb2.FunctionDefLibrary.FromString(data)
+    _check_ops(library)
+    ctx = context.context()
+    for fdef in library.function:
+        name = fdef.signature.name
+        if not ctx.has_function(name):
+            ctx.add_function_def(fdef)
+        elif ctx.get_function_def(name).SerializeToString() != fdef.SerializeToString():
+            raise Unreplayable(f"function {name[:80]} exists already")
+    variables = scenario_variables(plan)
+    return [_runner(call, variables, ctx) for call in exported["calls"]]
+
+
+def _check_ops(library: Any) -> None:
+    for fdef in library.function:
+        for node in fdef.node_def:
+            refused = next((part for part in REFUSED_OPS if part in node.op), "")
+            if refused:
+                raise Unreplayable(f"the traced graph holds a {node.op} op")
+            stream = node.attr["output_stream"].s.decode() if "output_stream" in node.attr else ""
+            if stream and stream not in PRINT_STREAMS:
+                raise Unreplayable(f"tf.print writes to {stream[:80]}")
+
+
+def _runner(call: dict[str, Any], variables: list[Any], ctx: Any) -> Callable[[Any], Any]:
+    captured = [_captured(c, variables) for c in call["captures"]]  # variables kept alive
+    name, tout = str(call["f"]), [int(t) for t in call["tout"]]
+
+    def run(args: tuple[Any, ...]) -> Any:
+        inputs = [tf.convert_to_tensor(a) for a in tf.nest.flatten(_tensors(args))]
+        inputs += [c if isinstance(c, tf.Tensor) else _handle(c) for c in captured]
+        attrs = (
+            "Tin", [t.dtype.as_datatype_enum for t in inputs], "Tout", tout,
+            "f", attr_value_pb2.NameAttrList(name=name),
+            "config", "", "config_proto", "", "executor_type", "",
+        )  # fmt: skip
+        outputs = execute.execute("StatefulPartitionedCall", len(tout), inputs, attrs, ctx)
+        return _observation(call["structure"], outputs, 0)
+
+    return run
+
+
+def _tensors(args: tuple[Any, ...]) -> list[Any]:
+    # tf.function feeds the tensors and arrays among the arguments; objects (models,
+    # optimizers, the loss) are captured through their variables
+    return [a for a in args if isinstance(a, np.ndarray | tf.Tensor)]
+
+
+def _captured(capture: dict[str, Any], variables: list[Any]) -> Any:
+    if "variable" in capture:
+        return variables[int(capture["variable"])]
+    found = capture.get("own") or capture.get("value") or {}
+    if "values" not in found:
+        raise Unreplayable(f"the step captured {found.get('unknown') or capture}")
+    data = np.asarray(found["values"], dtype=found["dtype"]).reshape(found["shape"])
+    if "own" in capture:
+        return tf.Variable(data)
+    return tf.constant(data)
+
+
+def _observation(structure: dict[str, Any], outputs: list[Any], depth: int) -> Any:
+    """What observe.value reports for the value the traced function returned."""
+    if "map" in structure and depth < 3:
+        pairs = sorted(structure["map"].items())[:16]
+        return {"kind": "map", "items": {k[:80]: _observation(v, outputs, depth + 1)
+                                         for k, v in pairs}}  # fmt: skip
+    if "seq" in structure and depth < 3:
+        items = structure["seq"][:16]
+        return {"kind": "seq", "items": [_observation(v, outputs, depth + 1) for v in items]}
+    if "tensor" in structure:
+        return observe.array(outputs[int(structure["tensor"])])
+    if "none" in structure:
+        return {"kind": "none"}
+    if "const" in structure:
+        return structure["const"]
+    return {"kind": "other", "type": "dict" if "map" in structure else "tuple"}

@@ -69,7 +69,7 @@ CORRECT = [
     ("gradient-vs-apply", "tape.gradient returns the derivatives, one tensor per variable with the same shape; the variables themselves still hold their old values afterwards."),
     ("gradient-vs-apply", "Nothing tape.gradient returns is a new weight value - it's dL/dw, and only apply_gradients turns that into updated variables."),
     # reset-states-is-zero-grad
-    ("no-zero-grad", "model.reset_states() resets the hidden state of stateful RNN layers; it has nothing to do with gradients, because TensorFlow keeps no gradients to clear."),
+    ("no-zero-grad", "In Keras 2, model.reset_states() reset the hidden state of stateful RNN layers (Keras 3 models no longer have it); it never had anything to do with gradients, because TensorFlow keeps no gradients to clear."),
     ("no-zero-grad", "Resetting a stateful LSTM's states between sequences is not zero_grad - tape.gradient returns fresh tensors each step anyway."),
     # variables-is-legacy-api
     ("trainable-vs-all-variables", "model.variables is not legacy - it is current Keras 3 API and lists every variable, including BatchNorm's moving mean and variance."),

@@ -28,14 +28,14 @@ WRONG = [
     ("gradient-vs-apply", "gradient-applies-learning-rate", "Depending on the arguments, tape.gradient can hand you back the updated variable values, so it already does part of the update."),
     ("gradient-vs-apply", "gradient-applies-learning-rate", "tape.gradient returns the new weights after a step of descent; apply_gradients then just writes them into the model."),
     ("gradient-vs-apply", "gradient-applies-learning-rate", "What comes back from tape.gradient are the updated parameter values, not raw derivatives."),
-    # reset-states-is-zero-grad, mapped onto tape-reset-is-zero-grad (a reset call is TensorFlow's zero_grad)
-    ("no-zero-grad", "tape-reset-is-zero-grad", "TensorFlow's zero_grad is model.reset_states(): call it at the start of each epoch to clear the accumulated gradients."),
-    ("no-zero-grad", "tape-reset-is-zero-grad", "You do still clear gradients in TF, it's just called reset_states() on the model."),
-    ("no-zero-grad", "tape-reset-is-zero-grad", "Call model.reset_states() every step, otherwise the gradients from the last batch carry over."),
-    # variables-is-legacy-api (new)
-    ("trainable-vs-all-variables", "variables-is-legacy-api", "model.variables is the old TF1-style API; trainable_variables is the modern one, which is why you pass it - the contents are the same."),
-    ("trainable-vs-all-variables", "variables-is-legacy-api", "Use trainable_variables because model.variables is a legacy attribute kept for backwards compatibility."),
-    ("trainable-vs-all-variables", "variables-is-legacy-api", "It's mostly an API thing: variables is deprecated TF1 stuff, and apply_gradients expects the trainable_variables type."),
+    # reset-states-is-zero-grad, mapped onto needs-zero-grad (the tune labellers' precedent for model.reset_states())
+    ("no-zero-grad", "needs-zero-grad", "TensorFlow's zero_grad is model.reset_states(): call it at the start of each epoch to clear the accumulated gradients."),
+    ("no-zero-grad", "needs-zero-grad", "You do still clear gradients in TF, it's just called reset_states() on the model."),
+    ("no-zero-grad", "needs-zero-grad", "Call model.reset_states() every step, otherwise the gradients from the last batch carry over."),
+    # variables-is-legacy-api, mapped onto variables-are-the-same (the tune labellers' precedent)
+    ("trainable-vs-all-variables", "variables-are-the-same", "model.variables is the old TF1-style API; trainable_variables is the modern one, which is why you pass it - the contents are the same."),
+    ("trainable-vs-all-variables", "variables-are-the-same", "Use trainable_variables because model.variables is a legacy attribute kept for backwards compatibility."),
+    ("trainable-vs-all-variables", "variables-are-the-same", "It's mostly an API thing: variables is deprecated TF1 stuff, and apply_gradients expects the trainable_variables type."),
     # accumulators-never-reset (new)
     ("gradient-accumulation", "accumulators-never-reset", "There's no need to reset the accumulators after applying; just keep adding into them every cycle."),
     ("gradient-accumulation", "accumulators-never-reset", "Keep summing into the same tf.Variables for the whole run - resetting them after each update isn't necessary."),
@@ -56,6 +56,10 @@ WRONG = [
     ("numpy-inside-tape", "numpy-kills-all-gradients", "Converting to numpy inside the tape means every gradient in the model is None."),
     ("numpy-inside-tape", "numpy-kills-all-gradients", "Once h goes through NumPy the whole network gets None gradients, the layers after it included."),
     ("numpy-inside-tape", "numpy-kills-all-gradients", "tape.gradient returns None for all of the model's variables, so nothing trains."),
+    # task item 3, the worst named miss widened: missing-flag-stops-learning (training-flag), 20 of 26 labelled unnamed
+    ("training-flag", "missing-flag-stops-learning", "Leave the flag out and the layers run in inference mode, so nothing learns."),
+    ("training-flag", "missing-flag-stops-learning", "Without training=True the weights are frozen for that call and the optimizer won't change them."),
+    ("training-flag", "missing-flag-stops-learning", "Forget it and your loss just flatlines."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -89,14 +93,17 @@ CORRECT = [
     # numpy-kills-all-gradients' true neighbours
     ("numpy-inside-tape", "Every variable before the conversion gets a None gradient, while the layers after it still train."),
     ("numpy-inside-tape", "All the gradients upstream of h.numpy() come back None; the head after it is unaffected."),
+    # missing-flag-stops-learning
+    ("training-flag", "Without the flag BatchNorm's moving averages don't update and dropout doesn't drop anything, but the weights still learn."),
+    ("training-flag", "The model still trains without it, just in inference mode, so it generalises worse."),
 ]  # fmt: skip
 
 WRONG_HELD = [
     ("why-none-gradients", "none-means-zero-signal", "If the values underflow during backprop, the tape returns None instead of a number."),
     ("tf-function-speedup", "tf-function-pipelines-steps", "Once it's a graph, TF can overlap one iteration's backward with the next iteration's forward, which is why it helps the most on deep nets."),
     ("gradient-vs-apply", "gradient-applies-learning-rate", "tape.gradient gives you the variables' next values, and apply_gradients commits them."),
-    ("no-zero-grad", "tape-reset-is-zero-grad", "In Keras the equivalent of optimizer.zero_grad() is model.reset_states(), which wipes the old gradients."),
-    ("trainable-vs-all-variables", "variables-is-legacy-api", "trainable_variables is just the newer name; model.variables survives from the TF1 days."),
+    ("no-zero-grad", "needs-zero-grad", "In Keras the equivalent of optimizer.zero_grad() is model.reset_states(), which wipes the old gradients."),
+    ("trainable-vs-all-variables", "variables-are-the-same", "trainable_variables is just the newer name; model.variables survives from the TF1 days."),
     ("gradient-accumulation", "accumulators-never-reset", "Once you've applied the accumulated gradients you can leave the accumulators as they are and keep accumulating into them."),
     ("numpy-inside-tape", "numpy-is-recorded", "Worst case you lose some precision from the float64 cast; TF still backprops through the NumPy bit."),
     ("training-flag", "missing-flag-minor-effect", "Forgetting training=True just makes the loss curve a little noisier; it still converges to essentially the same weights."),

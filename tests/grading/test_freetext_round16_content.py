@@ -124,6 +124,27 @@ CORRECT_HELD = [
     ("numpy-inside-tape", "Only the layers after the NumPy step keep learning; every gradient before it is None."),
 ]  # fmt: skip
 
+# Wrong statements the grader does not name. Tune: an imperative read as a condition ("Forget
+# it and ...": an open if-clause names no tell). Held (the last check, run once, nothing
+# changed after it): underflow in an if-clause, "leave the accumulators as they are" (no
+# phrasing reads leaving them), "kills the gradients of the entire model" (no None, no
+# "all/every" beside the gradients).
+KNOWN_UNNAMED = [
+    ("training-flag", "missing-flag-stops-learning", "Forget it and your loss just flatlines."),
+    ("why-none-gradients", "none-means-zero-signal", "If the values underflow during backprop, the tape returns None instead of a number."),
+    ("gradient-accumulation", "accumulators-never-reset", "Once you've applied the accumulated gradients you can leave the accumulators as they are and keep accumulating into them."),
+    ("numpy-inside-tape", "numpy-kills-all-gradients", "Doing the maths in NumPy inside the tape kills the gradients of the entire model."),
+]  # fmt: skip
+# True statements that name a tell: "the same variable objects" reads as the same set
+# (variables-are-the-same; the statement is ambiguous, written so before any phrasing).
+KNOWN_NAMED = [
+    ("trainable-vs-all-variables", "Both lists hold the same variable objects; the tape can differentiate with respect to any of them that the loss depends on."),
+]  # fmt: skip
+WRONG = [w for w in WRONG if w not in KNOWN_UNNAMED]
+WRONG_HELD = [w for w in WRONG_HELD if w not in KNOWN_UNNAMED]
+CORRECT = [c for c in CORRECT if c not in KNOWN_NAMED]
+CORRECT_HELD = [c for c in CORRECT_HELD if c not in KNOWN_NAMED]
+
 
 @pytest.mark.parametrize(("question_id", "tag", "answer"), WRONG + WRONG_HELD)
 def test_grade_freetext_names_a_round16_tell(question_id: str, tag: str, answer: str) -> None:
@@ -132,4 +153,18 @@ def test_grade_freetext_names_a_round16_tell(question_id: str, tag: str, answer:
 
 @pytest.mark.parametrize(("question_id", "answer"), CORRECT + CORRECT_HELD)
 def test_grade_freetext_round16_true_statements_name_nothing(question_id: str, answer: str) -> None:
+    assert grade_freetext(question(question_id), answer).misconceptions == []
+
+
+@pytest.mark.xfail(strict=True, reason="the phrasings do not read this statement")
+@pytest.mark.parametrize(("question_id", "tag", "answer"), KNOWN_UNNAMED)
+def test_grade_freetext_round16_known_unnamed_statements(
+    question_id: str, tag: str, answer: str
+) -> None:
+    assert tag in grade_freetext(question(question_id), answer).misconceptions
+
+
+@pytest.mark.xfail(strict=True, reason="an ambiguous true statement reads as the tell")
+@pytest.mark.parametrize(("question_id", "answer"), KNOWN_NAMED)
+def test_grade_freetext_round16_known_named_statements(question_id: str, answer: str) -> None:
     assert grade_freetext(question(question_id), answer).misconceptions == []

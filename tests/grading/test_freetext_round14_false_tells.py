@@ -24,7 +24,7 @@ FALSE_TELLS = {
 # Wrong statements whose tell no phrasing reaches (rubric content, not this round).
 UNNAMED = {
     "A GradientTape only does first derivatives, so for a second derivative you need finite differences.",
-    "Without training=True the model doesn't learn anything at all.",
+    # "Without training=True the model doesn't learn anything at all." is named since round 16 (engineer C).
     "Every layer of the model, before and after the NumPy step, ends up with None gradients.",
     "The two lists are always identical, so it doesn't matter which one you pass.",
     "If you leave training= out in a custom loop, Keras raises an error.",

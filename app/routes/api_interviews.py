@@ -22,9 +22,10 @@ from app.models.interviews import (
     InterviewStatus,
     NextQuestion,
 )
-from app.offload import offloaded
+from app.offload import offloaded, offloads_itself
 from app.schemas import ErrorBody, RequestBody
 from app.services.interviews import lifecycle as interviews
+from app.services.interviews import waiting
 
 router = APIRouter(prefix="/api/interviews", tags=["interviews"])
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -124,7 +125,7 @@ async def status(
     responses=ERRORS,
     dependencies=[JsonBodyDep, GradeLimitDep],
 )
-@offloaded
+@offloads_itself
 async def answer(
     interview_id: str,
     body: AnswerRequest,
@@ -134,7 +135,7 @@ async def answer(
     clock: ClockDep,
 ) -> NextQuestion:
     """Answer (or skip) the current question; the reply is the next question or null."""
-    return await interviews.submit_answer(
+    return await waiting.submit_answer(
         db,
         graders=graders,
         user=user,
@@ -151,22 +152,22 @@ async def answer(
     responses=ERRORS,
     dependencies=[JsonBodyDep],
 )
-@offloaded
+@offloads_itself
 async def finish(
     interview_id: str, db: SessionDep, user: CurrentUserDep, graders: GradersDep, clock: ClockDep
 ) -> InterviewReport:
     """End the interview now and get the report (finishing twice returns the same report)."""
-    return await interviews.finish_interview(
+    return await waiting.finish_interview(
         db, graders=graders, user=user, interview_id=interview_id, clock=clock
     )
 
 
 @router.get("/{interview_id}/report", response_model=InterviewReport, responses=ERRORS)
-@offloaded
+@offloads_itself
 async def report(
     interview_id: str, db: SessionDep, user: CurrentUserDep, graders: GradersDep, clock: ClockDep
 ) -> InterviewReport:
     """The report of a finished (or expired) interview; 409 while it still runs."""
-    return await interviews.get_report(
+    return await waiting.get_report(
         db, graders=graders, user=user, interview_id=interview_id, clock=clock
     )

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from app.clock import ClockDep, as_utc
 from app.deps import GradersDep, SessionDep
@@ -46,6 +46,15 @@ class StartRequest(RequestBody):
     difficulty: Literal["easy", "medium", "hard"] | None = Field(
         default=None, description="Preferred difficulty (warm-ups stay easy)."
     )
+
+    @field_validator("minutes", mode="before")
+    @classmethod
+    def _whole_minutes(cls, value: object) -> object:
+        """A count of minutes is a JSON integer like every count here (`count: 5.0` is a 422
+        too); `10.0` was taken as 10 because a Literal compares by equality."""
+        if isinstance(value, float):
+            raise ValueError("minutes must be a whole number written as one: 10, 20 or 45")
+        return value
 
 
 class AnswerRequest(RequestBody):

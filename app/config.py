@@ -37,11 +37,13 @@ class Settings(BaseSettings):
     sandbox_queue_size: int = Field(default=16, ge=1, le=1000)
     sandbox_wall_seconds: float = Field(default=15.0, gt=0, le=300)
     interview_busy_wait_seconds: float = Field(
-        default=90.0,
+        default=15.0,
         ge=0,
         le=600,
-        description="How long an interview answer waits for a full grading queue before it is "
-        "kept ungraded until the finish (the interview's clock is stopped meanwhile).",
+        description="How long a request waits, holding no thread, for an interview code "
+        "answer the background drain grades: the answer's (the interview's clock stopped), "
+        "then the next question is served anyway; a finish or report read, then the report "
+        "marks the answer pending (still being graded).",
     )
     sandbox_cpu_seconds: int = Field(default=10, ge=1, le=300)
     sandbox_memory_mb: int = Field(default=1024, ge=256, le=16384)

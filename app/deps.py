@@ -76,12 +76,16 @@ CodeGraderDep = Annotated[CodeGraderLike | None, Depends(get_code_grader)]
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 
 
-def get_graders(catalog: CatalogDep, code_grader: CodeGraderDep, settings: SettingsDep) -> Graders:
-    """What an interview answer is graded with (the JSON API and the pages alike)."""
+async def get_graders(
+    request: Request, catalog: CatalogDep, code_grader: CodeGraderDep, settings: SettingsDep
+) -> Graders:
+    """What an interview answer is graded with (the JSON API and the pages alike): code
+    answers go to the background drain the app started (none without a code grader)."""
     return Graders(
         catalog=catalog,
         code_grader=code_grader,
         busy_wait_seconds=settings.interview_busy_wait_seconds,
+        drain=getattr(request.app.state, "drain", None),
     )
 
 

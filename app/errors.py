@@ -25,6 +25,12 @@ class AnswerInvalid(TapequizError):
     code = "invalid_answer"
 
 
+class RequestInvalid(AnswerInvalid):
+    """A request body the API cannot read one way only (a JSON key given twice)."""
+
+    code = "invalid_request"
+
+
 class Conflict(TapequizError):
     status_code = 409
     code = "conflict"

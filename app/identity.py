@@ -17,6 +17,7 @@ cookie is not sent on cross-site POSTs anyway.
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
 from typing import Annotated
@@ -29,6 +30,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
+from app.errors import RequestInvalid
 from app.models.users import User
 from app.security import (
     COOKIE_MAX_AGE,
@@ -257,14 +259,56 @@ async def verify_csrf_form(request: Request) -> None:
         raise Forbidden("the form expired or came from another site; reload the page and retry")
 
 
-def require_json(request: Request) -> None:
+async def require_json(request: Request) -> None:
+    """The CSRF guard of JSON writes; also refuses a body naming a key twice, which JSON
+    readers resolve differently (Python keeps the last, others the first): a 422 naming it,
+    not a silent pick. The body is parsed again only for that (it is at most 256 KiB)."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/json":
         raise Forbidden("state-changing API calls need Content-Type: application/json")
+    await refuse_duplicate_keys(request)
+
+
+async def refuse_duplicate_keys(request: Request) -> None:
+    """422 for a JSON body naming a key twice (part of require_json; alone where a JSON
+    body is read without the CSRF guard, as the stateless grade endpoint does)."""
+    twice = duplicate_key(await request.body())
+    if twice is not None:
+        raise RequestInvalid(
+            f"the JSON body gives the key {twice[:64]!r} twice; send each field once"
+        )
+
+
+def duplicate_key(body: bytes) -> str | None:
+    """The first key an object of this JSON names twice (None: none, or not JSON at all,
+    which the body's own validation reports)."""
+
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        seen: dict[str, object] = {}
+        for key, value in items:
+            if key in seen:
+                raise _Twice(key)
+            seen[key] = value
+        return seen
+
+    try:
+        json.loads(body, object_pairs_hook=pairs)
+    except _Twice as twice:
+        return twice.key
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
+class _Twice(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
 
 
 CsrfFormDep = Depends(verify_csrf_form)
 JsonBodyDep = Depends(require_json)
+UniqueKeysDep = Depends(refuse_duplicate_keys)
 
 
 class IdentityCookies:

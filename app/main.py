@@ -45,6 +45,8 @@ from app.routes import interviews as interview_pages
 from app.routes import pages as web_pages
 from app.routes import quiz as quiz_pages
 from app.services.instructor.publishing import load_serving_catalog
+from app.services.interviews.answers import Graders
+from app.services.interviews.drain import Drain
 from app.web.htmlerrors import render_error, render_error_page
 from app.web.jsonerrors import error_body, json_error
 from app.web.limits import BodySizeLimit, upload_paths
@@ -78,6 +80,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.code_grader = grader
     if grader is not None:
         await grader.start()
+    app.state.drain = start_drain(app, settings)
     follower = None
     if shared(settings):  # packs published through another process
         install = functools.partial(setattr, app.state, "catalog")
@@ -94,10 +97,26 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         if follower is not None:
             follower.cancel()
+        await app.state.drain.stop()
         if grader is not None:
             await grader.stop()
         app.state.page_reads.close()
         app.state.engine.dispose()
+
+
+def start_drain(app: FastAPI, settings: Settings) -> Drain:
+    """The background grader of interview code answers; it reads the catalog and the code
+    grader each time (a published pack replaces one, tests the other) and keeps twice the
+    sandbox workers busy, leaving the rest of the queue to practice answers."""
+    state = app.state
+
+    def graders() -> Graders:
+        return Graders(catalog=state.catalog, code_grader=state.code_grader)
+
+    busy = min(settings.sandbox_queue_size, 2 * settings.sandbox_pool_size)
+    drain = Drain(state.engine, graders, concurrency=busy)
+    drain.start()
+    return drain
 
 
 async def _domain_error(_request: Request, exc: Exception) -> JSONResponse:

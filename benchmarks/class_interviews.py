@@ -14,9 +14,10 @@ Checked at the end, for every learner:
 - practice: the session summary holds exactly one attempt per question, each the answer the
   learner sent (and got a 201 for, or sent without a reply and then found stored), and a closed
   question's verdict is `correct` exactly when that answer equals the `solution` shown;
-- interview: the report (from `finish`, and read again with GET) lists each question at the
-  position it was served, with the answer sent, skips as skipped, no answer left pending, and
-  closed verdicts agree with the solution; the two reads of the report are identical;
+- interview: the report (from `finish`, and read again with GET until no answer in it is
+  still being graded) lists each question at the position it was served, with the answer
+  sent, skips as skipped, no answer left pending, and closed verdicts agree with the
+  solution; an earlier read differs only by answers it marked as still being graded;
 - storage: no duplicate attempt or interview-answer rows, no interview left unfinished or
   with an answer still `grading`/`pending`; no 500 anywhere (client statuses and the server's
   log).
@@ -25,8 +26,11 @@ Run it from the checkout (the server is `tapequiz serve`, as `make run` starts i
 data directory; SQLite by default):
 
     .venv/bin/python benchmarks/class_interviews.py [--learners 50] [--no-kill] [--port 8041]
+        [--checkout PATH]   # serve another checkout's code (e.g. main, for a before/after)
 
-Prints statuses and p50/p95/max per kind of request, the checks, and exits 1 on any problem.
+Prints statuses and p50/p95/max per kind of request, the server's threads (peak and mean,
+sampled every 0.25 s: a request waiting for the grader holds one), the interview answers
+left ungraded by type, the checks, and exits 1 on any problem.
 """
 
 from __future__ import annotations
@@ -103,18 +107,30 @@ class Server:
     port: int
     data: Path
     log: Path
+    code: Path = ROOT
     process: subprocess.Popen[bytes] | None = None
     restarts: int = 0
+    threads: list[int] = field(default_factory=list)  # the server's thread count, sampled
 
     def start(self) -> None:
         env = {
             **os.environ,
             "TAPEQUIZ_DATA_DIR": str(self.data),
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(self.code),
         }
         command = [str(Path(sys.executable).parent / "tapequiz"), "serve", "--port", str(self.port)]
         with self.log.open("ab") as out:
-            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+            self.process = subprocess.Popen(command, cwd=self.code, env=env, stdout=out, stderr=out)
+
+    async def sample_threads(self) -> None:
+        """Count the server's threads every 0.25 s (a request waiting holds one)."""
+        while True:
+            with contextlib.suppress(OSError, AttributeError, ValueError):
+                assert self.process is not None
+                status = Path(f"/proc/{self.process.pid}/status").read_text()
+                line = next(x for x in status.splitlines() if x.startswith("Threads:"))
+                self.threads.append(int(line.split()[1]))
+            await asyncio.sleep(0.25)
 
     def kill(self) -> None:
         assert self.process is not None
@@ -296,7 +312,8 @@ async def settled_status(
 
 async def finish(learner: Learner, stats: Stats, path: str) -> None:
     """Finish (twice at once for some: a double click), retried as the page does on a 503
-    or no reply; then read the report again."""
+    or no reply; then read the report again, and again while it marks answers still being
+    graded (`scores.grading`), as the report page asks."""
 
     async def press() -> None:
         for _ in range(600):
@@ -307,9 +324,14 @@ async def finish(learner: Learner, stats: Stats, path: str) -> None:
             await asyncio.sleep(float(got.headers.get("retry-after", "1")) if got else 1.0)
 
     await asyncio.gather(*(press() for _ in range(2 if learner.index % 6 == 0 else 1)))
-    got = await stats.call(learner.client, "GET report", "GET", path + "/report")
-    if got is not None and got.status_code == 200:
-        learner.reports.append(got.json())
+    waited = time.perf_counter()
+    while time.perf_counter() - waited < STUCK:
+        got = await stats.call(learner.client, "GET report", "GET", path + "/report")
+        if got is not None and got.status_code == 200:
+            learner.reports.append(got.json())
+            if not got.json()["scores"].get("grading"):
+                return
+        await asyncio.sleep(2.0)
 
 
 def same(kind: str, left: Any, right: Any) -> bool:
@@ -340,9 +362,9 @@ def check_report(learner: Learner) -> list[str]:
     who, problems = f"learner {learner.index} interview", []
     if not learner.reports:
         return [f"{who}: no report"]
-    report = learner.reports[0]
-    if any(r != report for r in learner.reports[1:]):
-        problems.append(f"{who}: the {len(learner.reports)} reads of the report differ")
+    report = learner.reports[-1]  # graded throughout, unless it says otherwise
+    for earlier in learner.reports[:-1]:
+        problems += differences(who, earlier, report)
     by_position = {a["position"]: a for a in report["answers"]}
     if sorted(by_position) != sorted(learner.served) or len(report["answers"]) != len(by_position):
         problems.append(
@@ -371,6 +393,20 @@ def check_report(learner: Learner) -> list[str]:
     skips = sum(1 for a in learner.sent.values() if a is None)
     if report["scores"]["skipped"] != skips:
         problems.append(f"{who}: scores.skipped {report['scores']['skipped']}, sent {skips}")
+    return problems
+
+
+def differences(who: str, earlier: dict[str, Any], final: dict[str, Any]) -> list[str]:
+    """An earlier read of the report may only differ from the final one by answers it marked
+    as still being graded (and what they change: scores, summary, signal, reviews)."""
+    if not earlier["scores"].get("grading"):
+        return [] if earlier == final else [f"{who}: two graded reads of the report differ"]
+    problems = []
+    for before, after in zip(earlier["answers"], final["answers"], strict=False):
+        if before != after and before["status"] not in ("pending", "grading"):
+            problems.append(f"{who}: position {before['position']} changed after it was graded")
+    if len(earlier["answers"]) != len(final["answers"]):
+        problems.append(f"{who}: the reads of the report list different answers")
     return problems
 
 
@@ -415,7 +451,9 @@ async def kill_mid_interview(
 
 async def run(arguments: argparse.Namespace) -> int:
     data = Path(tempfile.mkdtemp(prefix="tapequiz-class-"))
-    server = Server(port=arguments.port, data=data, log=data / "server.log")
+    code = Path(arguments.checkout).resolve() if arguments.checkout else ROOT
+    server = Server(port=arguments.port, data=data, log=data / "server.log", code=code)
+    print(f"serving the code of {code}")
     server.start()
     figures = {"start-up (s)": await server.wait_up()}
     url, stats, halfway = f"http://127.0.0.1:{arguments.port}", Stats(), asyncio.Event()
@@ -423,6 +461,7 @@ async def run(arguments: argparse.Namespace) -> int:
     for index in range(arguments.learners):
         learners.append(Learner(index, _client(url, index), random.Random(index)))
     started = time.perf_counter()
+    sampler = asyncio.create_task(server.sample_threads())
     try:
         tasks = [practise_then_interview(learner, stats, server, halfway) for learner in learners]
         if not arguments.no_kill:
@@ -434,6 +473,7 @@ async def run(arguments: argparse.Namespace) -> int:
             problems += check_report(learner)
             problems += learner_problems.get(learner.index, [])
     finally:
+        sampler.cancel()
         server.stop()
         for learner in learners:
             await learner.client.aclose()
@@ -443,6 +483,7 @@ async def run(arguments: argparse.Namespace) -> int:
     if "Traceback" in log:
         problems.append("server log has a Traceback")
     report(learners, stats, figures, server)
+    print_ungraded(data / "tapequiz.db")
     print(f"data and server log: {data}")
     print("PROBLEMS:\n  " + "\n  ".join(problems) if problems else "checks: all passed")
     return 1 if problems else 0
@@ -480,6 +521,9 @@ def report(
     )
     for name, value in figures.items():
         print(f"{name}: {value:.1f}")
+    if server.threads:
+        mean = statistics.mean(server.threads)
+        print(f"server threads: peak {max(server.threads)}, mean {mean:.1f}")
     print(f"{'request':44} {'n':>5} {'p50':>8} {'p95':>8} {'max':>8}  statuses (0 = no reply)")
     for kind in sorted(stats.statuses):
         answered = len(stats.times.get(kind, []))
@@ -493,11 +537,29 @@ def report(
     print(f"interview questions served per learner: {dict(sorted(positions.items()))}")
 
 
+def print_ungraded(database: Path) -> None:
+    """Interview answers by status at the end, and those not graded by slot kind."""
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        rows = db.execute(
+            "SELECT kind, status, COUNT(*) FROM interview_answer GROUP BY kind, status"
+        ).fetchall()
+    statuses: collections.Counter[str] = collections.Counter()
+    for _kind, status, count in rows:
+        statuses[status] += count
+    print(f"interview answers by status: {dict(sorted(statuses.items()))}")
+    left = {f"{kind}/{status}": n for kind, status, n in rows if status not in GRADED_OR_SKIPPED}
+    print(f"interview answers not graded, by slot: {left}")
+
+
+GRADED_OR_SKIPPED = ("graded", "skipped", "unanswered")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--learners", type=int, default=50)
     parser.add_argument("--port", type=int, default=8041)
     parser.add_argument("--no-kill", action="store_true", help="do not SIGKILL the server")
+    parser.add_argument("--checkout", help="serve the code of this checkout (default: this one)")
     return asyncio.run(run(parser.parse_args()))
 
 

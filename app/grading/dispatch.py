@@ -51,6 +51,11 @@ def _text(answer: object, limit: int, what: str) -> str:
     return answer
 
 
+def source_of(answer: object) -> str:
+    """A code answer's source, or AnswerInvalid (422) if it cannot be one."""
+    return _text(answer, MAX_SOURCE_BYTES, "source code")
+
+
 def _explanation(answer: object) -> str:
     if isinstance(answer, str) and len(answer) > MAX_FREE_TEXT_CHARS:
         limit = f"{MAX_FREE_TEXT_CHARS:,}"
@@ -85,7 +90,7 @@ async def grade_answer(
     if result is None and isinstance(question, FreeText):
         result = _grade_free_text(question, answer)
     if result is None and isinstance(question, Code | CodeFix):
-        source = _text(answer, MAX_SOURCE_BYTES, "source code")
+        source = source_of(answer)
         if code_grader is None:
             raise GraderUnavailable("code grading is switched off on this server")
         result = await code_grader.grade(question, source)

@@ -54,11 +54,12 @@ class InterviewAnswer(SQLModel, table=True):
     served_at: datetime
     answered_at: datetime | None = Field(default=None)
     answer: Any = Field(default=None, sa_column=Column(JSON))
-    # open (being answered) | skipped | graded | pending (grader busy, retried at finish)
-    # | ungraded (no grader) | unanswered (time ran out first)
+    # open (being answered) | skipped | graded | pending (stored, the background drain will
+    # grade it) | grading (being graded now) | ungraded (no grader) | unanswered (time ran out)
     status: str = Field(default="open", max_length=20)
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     grading_error: str | None = Field(default=None, max_length=500)
+    recorded_at: datetime | None = Field(default=None)  # entered the progress history
 
 
 # Public forms: what the API returns while an interview runs (no grading in any of them).
@@ -114,7 +115,10 @@ class ReportAnswer(BaseModel):
     reason: str = Field(description="Why a follow-up was asked (empty for planned questions).")
     answer: Any
     answer_text: str = Field(description="The answer in words (choice texts, not ids).")
-    status: str = Field(description="graded | skipped | ungraded | pending | unanswered")
+    status: str = Field(
+        description="graded | skipped | ungraded | pending (still being graded: read the "
+        "report again shortly) | unanswered"
+    )
     verdict: str = Field(description="correct | partial | incorrect | error | skipped | ungraded")
     score: float | None
     feedback: list[FeedbackItem]
@@ -155,6 +159,11 @@ class Scores(BaseModel):
     unreached: int = Field(default=0, description="Planned questions never reached (count 0).")
     unanswered: int = Field(default=0, description="Questions shown but not answered (count 0).")
     skipped: int = Field(default=0, description="Questions skipped (answer null; count 0).")
+    grading: int = Field(
+        default=0,
+        description="Answers still being graded (status pending): not scored yet; the report "
+        "read again includes them once graded.",
+    )
 
 
 class Dimension(BaseModel):

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from app.clock import ClockDep, as_utc
 from app.deps import GradersDep, SessionDep
@@ -22,9 +22,10 @@ from app.models.interviews import (
     InterviewStatus,
     NextQuestion,
 )
-from app.offload import offloaded
+from app.offload import offloaded, offloads_itself
 from app.schemas import ErrorBody, RequestBody
 from app.services.interviews import lifecycle as interviews
+from app.services.interviews import waiting
 
 router = APIRouter(prefix="/api/interviews", tags=["interviews"])
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -45,6 +46,15 @@ class StartRequest(RequestBody):
     difficulty: Literal["easy", "medium", "hard"] | None = Field(
         default=None, description="Preferred difficulty (warm-ups stay easy)."
     )
+
+    @field_validator("minutes", mode="before")
+    @classmethod
+    def _whole_minutes(cls, value: object) -> object:
+        """A count of minutes is a JSON integer like every count here (`count: 5.0` is a 422
+        too); `10.0` was taken as 10 because a Literal compares by equality."""
+        if isinstance(value, float):
+            raise ValueError("minutes must be a whole number written as one: 10, 20 or 45")
+        return value
 
 
 class AnswerRequest(RequestBody):
@@ -124,7 +134,7 @@ async def status(
     responses=ERRORS,
     dependencies=[JsonBodyDep, GradeLimitDep],
 )
-@offloaded
+@offloads_itself
 async def answer(
     interview_id: str,
     body: AnswerRequest,
@@ -134,7 +144,7 @@ async def answer(
     clock: ClockDep,
 ) -> NextQuestion:
     """Answer (or skip) the current question; the reply is the next question or null."""
-    return await interviews.submit_answer(
+    return await waiting.submit_answer(
         db,
         graders=graders,
         user=user,
@@ -151,22 +161,22 @@ async def answer(
     responses=ERRORS,
     dependencies=[JsonBodyDep],
 )
-@offloaded
+@offloads_itself
 async def finish(
     interview_id: str, db: SessionDep, user: CurrentUserDep, graders: GradersDep, clock: ClockDep
 ) -> InterviewReport:
     """End the interview now and get the report (finishing twice returns the same report)."""
-    return await interviews.finish_interview(
+    return await waiting.finish_interview(
         db, graders=graders, user=user, interview_id=interview_id, clock=clock
     )
 
 
 @router.get("/{interview_id}/report", response_model=InterviewReport, responses=ERRORS)
-@offloaded
+@offloads_itself
 async def report(
     interview_id: str, db: SessionDep, user: CurrentUserDep, graders: GradersDep, clock: ClockDep
 ) -> InterviewReport:
     """The report of a finished (or expired) interview; 409 while it still runs."""
-    return await interviews.get_report(
+    return await waiting.get_report(
         db, graders=graders, user=user, interview_id=interview_id, clock=clock
     )

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 
 from app.deps import CatalogDep, CodeGraderDep, SessionDep
 from app.errors import Conflict
-from app.identity import GradeLimitByClientDep, claimed_user_id
+from app.identity import GradeLimitByClientDep, UniqueKeysDep, claimed_user_id
 from app.offload import offloaded
 from app.packs.public import QuestionDetail, QuestionSummary
 from app.schemas import ErrorBody, GradeRequest, GradeResponse, Hint, PackSummary
@@ -61,7 +61,7 @@ def get_hint(question_id: str, index: int, catalog: CatalogDep) -> Hint:
 @router.post(
     "/questions/{question_id}/grade",
     response_model=GradeResponse,
-    dependencies=[GradeLimitByClientDep],
+    dependencies=[UniqueKeysDep, GradeLimitByClientDep],
     responses={
         **ERRORS,
         501: {"model": ErrorBody, "description": "No grader for this type on this server"},

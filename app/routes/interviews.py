@@ -18,10 +18,11 @@ from app.clock import ClockDep
 from app.deps import CatalogDep, GradersDep, SessionDep
 from app.errors import AnswerInvalid, Conflict
 from app.identity import CsrfFormDep, CurrentUserDep, limit_grading
-from app.offload import offloaded
+from app.offload import in_thread, offload, offloaded, offloads_itself
 from app.security import RateLimited
 from app.services import questions
 from app.services.interviews import lifecycle as interviews
+from app.services.interviews import waiting
 from app.services.interviews.lifecycle import DeadlinePassed
 from app.services.interviews.plans import FOLLOWUPS, LENGTHS, PLANS
 from app.web.forms import answer_from_form
@@ -107,7 +108,7 @@ async def show_question(
 
 
 @router.post("/interviews/{interview_id}/answer", dependencies=[CsrfFormDep])
-@offloaded
+@offloads_itself
 async def answer(
     request: Request,
     interview_id: str,
@@ -120,8 +121,8 @@ async def answer(
     skip = form.get("skip") is not None
     given = None if skip else answer_from_form(str(form.get("question_type", "")), form)
     try:
-        limit_grading(request, user)
-        result = await interviews.submit_answer(
+        await in_thread(limit_grading, request, user)
+        result = await waiting.submit_answer(
             db,
             graders=graders,
             user=user,
@@ -135,18 +136,32 @@ async def answer(
     except Conflict:  # finished meanwhile, or a double submit: the GET shows where things are
         return _see(f"/interviews/{interview_id}")
     except (AnswerInvalid, RateLimited) as exc:
-        status = await interviews.get_status(
-            db, graders=graders, user=user, interview_id=interview_id, clock=clock
-        )
-        code_grading = graders.code_grader is not None
-        return _question_page(request, status, code_grading=code_grading, error=exc, answer=given)
+        return await offload(_refused, request, db, graders, user, interview_id, clock, exc, given)
     if result.next is None:
         return _see(f"/interviews/{interview_id}/report")
     return _see(f"/interviews/{interview_id}")
 
 
+async def _refused(
+    request: Request,
+    db: SessionDep,
+    graders: GradersDep,
+    user: CurrentUserDep,
+    interview_id: str,
+    clock: ClockDep,
+    error: Exception,
+    given: object,
+) -> Response:
+    """The question page again, with why the answer was refused (a worker thread)."""
+    status = await interviews.get_status(
+        db, graders=graders, user=user, interview_id=interview_id, clock=clock
+    )
+    code_grading = graders.code_grader is not None
+    return _question_page(request, status, code_grading=code_grading, error=error, answer=given)
+
+
 @router.post("/interviews/{interview_id}/finish", dependencies=[CsrfFormDep])
-@offloaded
+@offloads_itself
 async def finish(
     interview_id: str,
     user: CurrentUserDep,
@@ -154,14 +169,14 @@ async def finish(
     graders: GradersDep,
     clock: ClockDep,
 ) -> Response:
-    await interviews.finish_interview(
+    await waiting.finish_interview(
         db, graders=graders, user=user, interview_id=interview_id, clock=clock
     )
     return _see(f"/interviews/{interview_id}/report")
 
 
 @router.get("/interviews/{interview_id}/report")
-@offloaded
+@offloads_itself
 async def report(
     request: Request,
     interview_id: str,
@@ -172,10 +187,10 @@ async def report(
     late: bool = False,
 ) -> Response:
     try:
-        shown = await interviews.get_report(
+        shown = await waiting.get_report(
             db, graders=graders, user=user, interview_id=interview_id, clock=clock
         )
     except Conflict:  # still running
         return _see(f"/interviews/{interview_id}")
     context = {"report": shown, "late": late}
-    return templates.TemplateResponse(request, "interviews/report.html", context)
+    return await in_thread(templates.TemplateResponse, request, "interviews/report.html", context)

@@ -213,16 +213,16 @@ async def test_a_grade_this_server_failed_to_store_is_graded_again_at_the_next_r
     )
     monkeypatch.setattr(answers, "PROCESS_STARTED", as_utc(clock.now()), raising=False)
     clock.advance(1)  # answered after this process started: a live process's answer
-    real_settle = answers._settle_grading
+    real_settle = answers.settle_grading
 
     def locked(*args: object, **kwargs: object) -> None:
         raise OperationalError("UPDATE interview_answer", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(answers, "_settle_grading", locked)
+    monkeypatch.setattr(answers, "settle_grading", locked)
     with pytest.raises(OperationalError):
         await _submit(session, graders, user, clock, started.id, started.question.id)
     session.rollback()
-    monkeypatch.setattr(answers, "_settle_grading", real_settle)
+    monkeypatch.setattr(answers, "settle_grading", real_settle)
     status = await interviews.get_status(
         session, graders=graders, user=user, interview_id=started.id, clock=clock
     )

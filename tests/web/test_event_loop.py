@@ -2,8 +2,10 @@
 
 One synchronous query in an `async def` handler stalls every request of the process; under
 a burst it deadlocked the pool for 30 s. Two checks: a lint over app/routes (an async handler
-that takes a database session must be `@offloaded`), and the runtime guard (LoopGuard) that
-every route test runs with, shown here to catch a blocking handler and pass an offloaded one.
+that takes a database session must be `@offloaded`, or `@offloads_itself` when it awaits the
+interview drain on the loop and sends each blocking call to a thread itself), and the runtime
+guard (LoopGuard) that every route test runs with, shown here to catch a blocking handler and
+pass an offloaded one.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def _takes_session(handler: ast.AsyncFunctionDef) -> bool:
 
 
 def _offloaded(handler: ast.AsyncFunctionDef) -> bool:
-    return any(ast.unparse(d) == "offloaded" for d in handler.decorator_list)
+    return any(ast.unparse(d) in ("offloaded", "offloads_itself") for d in handler.decorator_list)
 
 
 def test_async_handlers_with_a_database_session_are_offloaded() -> None:

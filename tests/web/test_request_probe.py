@@ -228,6 +228,43 @@ def test_unknown_fields_are_ignored_as_before(probe: TestClient) -> None:
     assert wrong == []
 
 
+def test_a_key_given_twice_is_refused_naming_it_and_stores_nothing(probe: TestClient) -> None:
+    """Last-wins (what Python's JSON reader did) silently picked one of two values: each
+    field of each write, sent twice with its baseline value first and itself again, is a
+    422 naming the key, and nothing is stored."""
+    wrong = []
+    for path, write in _baselines(probe).items():
+        for name, value in write.body.items():
+            before = _table_counts(probe)
+            reply = _send(probe, write, name, f"{json.dumps(value)}, {json.dumps(name)}: "
+                          f"{json.dumps(value)}")  # fmt: skip
+            problem = _refused(reply)
+            if problem is None and (reply.status_code != 422 or name not in reply.text):
+                problem = f"{reply.status_code} without the key's name: {reply.text[:160]}"
+            if problem is None and _table_counts(probe) != before:
+                problem = "refused but stored something"
+            if problem:
+                wrong.append(f"{path} {name}: {problem}")
+    assert wrong == []
+
+
+def test_whole_numbers_written_as_decimals_are_refused_naming_the_field(
+    probe: TestClient,
+) -> None:
+    """Every field whose valid value is an integer (a count, a length in minutes) refuses
+    the same number written as a decimal, `10.0`, with a 422 naming the field."""
+    wrong, probed = [], 0
+    for path, write in _baselines(probe).items():
+        for name, value in write.body.items():
+            if type(value) is not int:
+                continue
+            probed += 1
+            reply = _send(probe, write, name, f"{value}.0")
+            if reply.status_code != 422 or name not in reply.json().get("message", ""):
+                wrong.append(f"{path} {name}={value}.0: {reply.status_code} {reply.text[:160]}")
+    assert probed >= 3 and wrong == []
+
+
 def test_over_long_text_in_any_field_is_refused(probe: TestClient) -> None:
     wrong = []
     for path, write in _baselines(probe).items():

@@ -1,11 +1,14 @@
 """What happens to an interview answer: stored first, graded quietly, recorded at the end.
 
 An answer row is committed before grading starts, so a busy or absent grader cannot lose
-it: a busy grader's answers are retried for a while (Graders.busy_wait_seconds), then once
-more when the interview finishes, the rest are reported as ungraded. Only a malformed
-answer raises (422, and the question stays open). At the finish every scored answer (a skip
-counts as a miss) enters the progress history and the spaced-review queue through
-progress.record_attempt.
+it. With a background drain (drain.py, what the server runs) a code answer is stored
+"pending" and graded there, so its request holds no thread while the sandbox queue is
+full; other answers are graded in their request (no sandbox: quick). Without one (tests of
+the services alone) a busy grader is retried for a while (Graders.busy_wait_seconds), then
+once more at the finish. Only a malformed answer raises (422, and the question stays open).
+Every scored answer of a finished interview (a skip counts as a miss) enters the progress
+history and the spaced-review queue through progress.record_attempt, once: at the finish,
+or when the drain grades it after the finish (`recorded_at` marks it).
 """
 
 from __future__ import annotations
@@ -14,17 +17,18 @@ import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.clock import as_utc
 from app.errors import AnswerInvalid, Conflict, GraderBusy, GraderUnavailable, NotFound
-from app.grading.dispatch import CodeGraderLike
+from app.grading.dispatch import CodeGraderLike, source_of
 from app.models.interviews import InterviewAnswer
 from app.models.users import User
 from app.packs.catalog import Catalog
+from app.packs.schema import Code, CodeFix
 from app.schemas import FeedbackItem, GradeResponse
 from app.services import questions
 from app.services.interviews import plans
@@ -35,7 +39,7 @@ log = logging.getLogger("tapequiz.interviews")
 # Rows this process is grading now, and when it started: a row left "grading" that is not
 # here and was answered before this process started was being graded by a process that is
 # gone (killed, restarted), and nothing would ever finish it.
-_IN_FLIGHT: set[int] = set()
+IN_FLIGHT: set[int] = set()
 _GAVE_UP: set[int] = set()  # graded here, but storing the result failed (database locked)
 PROCESS_STARTED = datetime.now(UTC)
 BUSY_RETRY_SECONDS = 2.0
@@ -47,13 +51,31 @@ def rows_of(session: Session, interview_id: str) -> list[InterviewAnswer]:
     return list(session.exec(query.order_by(col(InterviewAnswer.position))).all())
 
 
+class Background(Protocol):
+    """The background drain as answers see it (drain.Drain)."""
+
+    def poke(self) -> None: ...
+
+    async def wait(self, ids: Any, timeout: float) -> bool: ...
+
+
 @dataclass(frozen=True)
 class Graders:
     """What grading needs, passed together so services keep keyword-only signatures short."""
 
     catalog: Catalog
     code_grader: CodeGraderLike | None
-    busy_wait_seconds: float = 0.0  # an answer's request retries a full queue this long
+    # With a drain: how long a request waits (no thread held) for a code answer's grading.
+    # Without: how long an answer's request retries a full queue.
+    busy_wait_seconds: float = 0.0
+    drain: Background | None = None
+
+
+def queued(row: InterviewAnswer, graders: Graders) -> bool:
+    """Graded by the background drain rather than in the request: code, when there is one."""
+    item = graders.catalog.questions.get(row.question_id)
+    code = item is not None and isinstance(item.question, Code | CodeFix)
+    return code and graders.drain is not None and graders.code_grader is not None
 
 
 async def grading_of(row: InterviewAnswer, graders: Graders) -> dict[str, Any]:
@@ -120,6 +142,12 @@ async def take_answer(
     if answer is None:
         _claim(session, row, status="skipped", answer=None, now=now)
         return
+    if queued(row, graders):
+        source_of(answer)  # a malformed answer is refused now (422), not stored
+        _claim(session, row, status="pending", answer=answer, now=now)
+        assert graders.drain is not None
+        graders.drain.poke()
+        return
     _claim(session, row, status="grading", answer=answer, now=now)  # kept if grading never ends
     await regrade(session, row, graders)
 
@@ -138,8 +166,8 @@ async def _patiently(row: InterviewAnswer, graders: Graders) -> dict[str, Any]:
 
 
 def abandoned(row: InterviewAnswer) -> bool:
-    """Left "grading" by a process that no longer runs (see _IN_FLIGHT)."""
-    if row.status != "grading" or row.id in _IN_FLIGHT or row.answered_at is None:
+    """Left "grading" by a process that no longer runs (see IN_FLIGHT)."""
+    if row.status != "grading" or row.id in IN_FLIGHT or row.answered_at is None:
         return False
     return row.id in _GAVE_UP or as_utc(row.answered_at) < PROCESS_STARTED
 
@@ -148,23 +176,25 @@ async def regrade(session: Session, row: InterviewAnswer, graders: Graders) -> N
     """Grade a row that is "grading" and store the result (a malformed answer reopens the
     question and raises 422)."""
     assert row.id is not None
-    _IN_FLIGHT.add(row.id)
+    IN_FLIGHT.add(row.id)
     try:
         grading = await _patiently(row, graders)
     except AnswerInvalid:
-        _settle_grading(session, row, status="open", answer=None, answered_at=None)
+        settle_grading(session, row, status="open", answer=None, answered_at=None)
         raise
     finally:
-        _IN_FLIGHT.discard(row.id)
+        IN_FLIGHT.discard(row.id)
     try:
-        _settle_grading(session, row, **grading)
+        settle_grading(session, row, **grading)
     except Exception:
         _GAVE_UP.add(row.id)  # the next read of the interview grades it again
         raise
     _GAVE_UP.discard(row.id)
 
 
-def _settle_grading(session: Session, row: InterviewAnswer, **values: Any) -> None:
+def settle_grading(
+    session: Session, row: InterviewAnswer, *, commit: bool = True, **values: Any
+) -> None:
     """Write over "grading" only: a finish that came while this answer was graded has settled
     the row itself (it regrades what it finds grading) and returned its report, and what it
     stored must stay what that report said."""
@@ -173,7 +203,8 @@ def _settle_grading(session: Session, row: InterviewAnswer, **values: Any) -> No
         .where(col(InterviewAnswer.id) == row.id, col(InterviewAnswer.status) == "grading")
         .values(**values)
     )
-    session.commit()
+    if commit:
+        session.commit()
     session.refresh(row)
 
 
@@ -195,10 +226,15 @@ def skip_response(catalog: Catalog, row: InterviewAnswer) -> GradeResponse:
 def record_attempts(
     session: Session, user: User, rows: list[InterviewAnswer], catalog: Catalog
 ) -> None:
-    """Scored answers enter the history and the review queue (skips as misses)."""
+    """Scored answers enter the history and the review queue (skips as misses), each once:
+    the finish and the drain grading an answer after it may both try."""
     for row in rows:
         item = catalog.questions.get(row.question_id)
-        if item is None or row.status not in ("graded", "skipped"):
+        if (
+            item is None
+            or row.status not in ("graded", "skipped")
+            or not _mark_recorded(session, row)
+        ):
             continue
         if row.status == "graded":
             response = GradeResponse.model_validate(row.result)
@@ -217,12 +253,27 @@ def record_attempts(
         )
 
 
+def _mark_recorded(session: Session, row: InterviewAnswer) -> bool:
+    """Claim the row's one entry into the history (False: it has one already)."""
+    claimed = session.execute(
+        update(InterviewAnswer)
+        .where(col(InterviewAnswer.id) == row.id, col(InterviewAnswer.recorded_at).is_(None))
+        .values(recorded_at=as_utc(datetime.now(UTC)))
+    )
+    return getattr(claimed, "rowcount", 1) == 1
+
+
 async def settle(session: Session, rows: list[InterviewAnswer], graders: Graders) -> None:
-    """Before the report: open questions become unanswered, busy gradings get one retry."""
+    """Before the report: open questions become unanswered. With a drain, answers still to
+    grade stay pending for it (an abandoned grading becomes pending again); without one,
+    busy gradings get one retry here."""
     for row in rows:
         if row.status == "open":
             row.status = "unanswered"
-        elif row.status in ("pending", "grading"):
+        elif graders.drain is not None and (row.status == "pending" or abandoned(row)):
+            row.status = "pending"
+            graders.drain.poke()
+        elif graders.drain is None and row.status in ("pending", "grading"):
             try:
                 await grade_row(session, row, graders)
             except AnswerInvalid as exc:

@@ -1,9 +1,11 @@
 """How a mock interview ends: by the candidate, by running out of questions, or by the clock.
 
-Closing settles what is still open (an unanswered question, a grading the busy sandbox
-deferred), builds the report from the stored rows, keeps the overall and per-topic scores
-for later comparisons and feeds the answers into the progress history. Reading an expired
-interview closes it too, so the deadline holds even when nobody sends another answer.
+Closing settles what is still open (an unanswered question becomes a miss; an answer the
+background drain has not graded yet stays pending and is marked so in the report), builds
+the report from the stored rows, keeps the overall and per-topic scores for later
+comparisons and feeds the answers into the progress history. An answer graded after the
+finish enters the history then, and the stored scores follow (graded_late). Reading an
+expired interview closes it too, so the deadline holds even when nobody sends another answer.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.clock import as_utc
-from app.models.interviews import Interview, InterviewReport
+from app.models.interviews import Interview, InterviewAnswer, InterviewReport
 from app.models.users import User
 from app.packs.catalog import Catalog
 from app.services.interviews import answers
@@ -86,17 +88,45 @@ async def close(
     report = build_report(
         interview, rows, graders.catalog, history(session, interview, graders.catalog)
     )
-    interview.score = report.scores.overall
-    interview.topic_scores = {t.topic: t.score for t in report.scores.topics if t.score is not None}
+    _keep_scores(interview, report)
     session.add(interview)
     answers.record_attempts(session, user, rows, graders.catalog)
     session.commit()
     return report
 
 
+def _keep_scores(interview: Interview, report: InterviewReport) -> bool:
+    """Store the report's scores on the interview (for comparisons); True if they changed."""
+    scores = {t.topic: t.score for t in report.scores.topics if t.score is not None}
+    if interview.score == report.scores.overall and interview.topic_scores == scores:
+        return False
+    interview.score, interview.topic_scores = report.scores.overall, scores
+    return True
+
+
 def report_of(session: Session, interview: Interview, catalog: Catalog) -> InterviewReport:
+    """The report from the stored rows; the stored scores follow it if an answer graded
+    after the finish changed it (the drain's own update may have raced the finish's)."""
     rows = answers.rows_of(session, interview.id)
-    return build_report(interview, rows, catalog, history(session, interview, catalog))
+    report = build_report(interview, rows, catalog, history(session, interview, catalog))
+    if interview.finished_at is not None and _keep_scores(interview, report):
+        session.add(interview)
+        session.commit()
+    return report
+
+
+def graded_late(session: Session, row: InterviewAnswer, catalog: Catalog) -> None:
+    """Commit a grading stored into `row`; if its interview had finished, the answer enters
+    the history in that same commit (a crash cannot leave it graded but unrecorded) and
+    the stored scores follow."""
+    interview = session.get(Interview, row.interview_id)
+    user = session.get(User, interview.user_id) if interview is not None else None
+    finished = interview is not None and interview.finished_at is not None
+    if finished and user is not None:
+        answers.record_attempts(session, user, [row], catalog)
+    session.commit()
+    if finished and interview is not None:
+        report_of(session, interview, catalog)
 
 
 def history(session: Session, interview: Interview, catalog: Catalog) -> History:

@@ -2,11 +2,12 @@
 
 The server owns time (an injectable Clock): an answer that arrives after the deadline (plus a
 short grace for the network) is refused and the interview finishes itself; any later access
-to an expired interview finishes it too. Every answer is graded when it arrives, because the
-next question depends on it, and the clock stops meanwhile (sandboxed code can take seconds);
-the result is stored and never returned until the report. Storage, grading and recording of
-answers live in interview_answers.py, endings in interview_endings.py, the choice of
-questions in interview_plans.py.
+to an expired interview finishes it too. An answer is stored when it arrives and graded at
+once, or (code, with the server's background drain) soon after: the next question depends
+on it, so the answer's request waits a bounded time for that grade (waiting.py, holding no
+thread) and the clock stops meanwhile; the result is stored and never returned until the
+report. Storage, grading and recording of answers live in answers.py, the background
+grading in drain.py, endings in endings.py, the choice of questions in plans.py.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import update
@@ -157,6 +159,63 @@ async def start_interview(
     )
 
 
+@dataclass(frozen=True)
+class Taken:
+    """An answer stored (and, unless queued for the drain, graded) by `take`."""
+
+    row_id: int
+    queued: bool  # pending: the background drain grades it
+    now: datetime  # when it was taken (the interview clock stops from here)
+
+
+async def take(
+    session: Session,
+    *,
+    graders: Graders,
+    user: User,
+    interview_id: str,
+    question_id: str,
+    answer: object,
+    clock: Clock,
+) -> Taken:
+    """Store the answer to the current question (`None` skips it) and grade it, or leave it
+    pending for the drain; a malformed answer is a 422 and stores nothing."""
+    interview = _owned(session, user, interview_id)
+    now = clock.now()
+    await _refuse_if_over(session, interview, graders=graders, user=user, now=now)
+    current = _current(session, interview, question_id)
+    await answers.take_answer(session, current, graders, answer=answer, now=now)
+    session.refresh(interview)
+    if interview.finished_at is not None and current.status == "graded":
+        endings.graded_late(session, current, graders.catalog)  # a finish came meanwhile
+    assert current.id is not None
+    return Taken(row_id=current.id, queued=current.status == "pending", now=now)
+
+
+async def move_on(
+    session: Session, *, graders: Graders, user: User, interview_id: str, taken: Taken, clock: Clock
+) -> NextQuestion:
+    """After `take` (and any wait for the drain): the next question, or null at the end."""
+    interview = _owned(session, user, interview_id)
+    session.refresh(interview)  # another request may have finished it meanwhile
+    if interview.finished_at is not None:
+        return NextQuestion(next=None)
+    if as_utc(taken.now) >= as_utc(interview.ends_at):  # taken in the grace: the clock ended it
+        await endings.close(
+            session, interview, graders=graders, user=user, now=taken.now, reason="deadline"
+        )
+        return NextQuestion(next=None)
+    # The clock stops while the answer is graded: sandboxed code can take seconds, and
+    # that is the server's time, not the candidate's.
+    interview.ends_at = as_utc(interview.ends_at) + (clock.now() - taken.now)
+    rows = answers.rows_of(session, interview.id)
+    if rows[-1].id != taken.row_id:  # a read of the interview moved it on meanwhile (_resume)
+        session.rollback()
+        latest = rows[-1] if rows[-1].status == "open" else None
+        return NextQuestion(next=_public(graders.catalog, latest) if latest else None)
+    return await _advance(session, interview, rows, graders=graders, user=user, clock=clock)
+
+
 async def submit_answer(
     session: Session,
     *,
@@ -167,29 +226,20 @@ async def submit_answer(
     answer: object,
     clock: Clock,
 ) -> NextQuestion:
-    """Record (and quietly grade) the answer to the current question; `None` skips it."""
-    interview = _owned(session, user, interview_id)
-    now = clock.now()
-    await _refuse_if_over(session, interview, graders=graders, user=user, now=now)
-    current = _current(session, interview, question_id)
-    await answers.take_answer(session, current, graders, answer=answer, now=now)
-    session.refresh(interview)  # another request may have finished it while we graded
-    if interview.finished_at is not None:
-        return NextQuestion(next=None)
-    if as_utc(now) >= as_utc(interview.ends_at):  # taken in the grace: the clock ended it
-        await endings.close(
-            session, interview, graders=graders, user=user, now=now, reason="deadline"
-        )
-        return NextQuestion(next=None)
-    # The clock stops while the answer is graded: sandboxed code can take seconds, and
-    # that is the server's time, not the candidate's.
-    interview.ends_at = as_utc(interview.ends_at) + (clock.now() - now)
-    rows = answers.rows_of(session, interview.id)
-    if rows[-1].id != current.id:  # a read of the interview moved it on meanwhile (_resume)
-        session.rollback()
-        latest = rows[-1] if rows[-1].status == "open" else None
-        return NextQuestion(next=_public(graders.catalog, latest) if latest else None)
-    return await _advance(session, interview, rows, graders=graders, user=user, clock=clock)
+    """Record (and quietly grade) the answer to the current question; `None` skips it.
+    Routes use waiting.submit_answer, which waits for the drain holding no thread."""
+    taken = await take(
+        session,
+        graders=graders,
+        user=user,
+        interview_id=interview_id,
+        question_id=question_id,
+        answer=answer,
+        clock=clock,
+    )
+    return await move_on(
+        session, graders=graders, user=user, interview_id=interview_id, taken=taken, clock=clock
+    )
 
 
 async def _refuse_if_over(
@@ -278,7 +328,10 @@ async def _resume(
     question, as the answer's own request would have. Without this the interview shows no
     question until its deadline. A request still serving it meanwhile is harmless: the
     second to serve finds the first one's question (_served_at)."""
-    if rows[-1].status == "grading":
+    if rows[-1].status == "grading" and graders.drain is not None:
+        answers.settle_grading(session, rows[-1], status="pending")  # the drain grades it
+        graders.drain.poke()
+    elif rows[-1].status == "grading":
         try:
             await answers.regrade(session, rows[-1], graders)
         except AnswerInvalid:
@@ -355,6 +408,13 @@ async def get_status(
         question=_public(graders.catalog, current) if current and running else None,
         answered=sum(1 for r in rows if r.status != "open"),
     )
+
+
+def grading_ids(session: Session, *, user: User, interview_id: str) -> set[int]:
+    """The interview's answers still to be graded (pending, or being graded now)."""
+    interview = _owned(session, user, interview_id)
+    rows = answers.rows_of(session, interview.id)
+    return {r.id for r in rows if r.id is not None and r.status in ("pending", "grading")}
 
 
 def list_interviews(session: Session, *, user: User, limit: int = 20) -> list[Interview]:

@@ -93,7 +93,7 @@ def report_answer(row: InterviewAnswer, item: LoadedQuestion | None) -> ReportAn
         reason=row.reason,
         answer=row.answer,
         answer_text=answer_text(item, row.answer),
-        status=row.status,
+        status="pending" if row.status == "grading" else row.status,  # being graded: pending
         verdict=_verdict(row),
         score=result.get("score") if row.status == "graded" else _unscored(row),
         feedback=[
@@ -103,7 +103,7 @@ def report_answer(row: InterviewAnswer, item: LoadedQuestion | None) -> ReportAn
         misconceptions=list(result.get("misconceptions", [])),
         model_answer=model_answer(item) if item else "",
         explanation=q.explanation if q else "",
-        grading_error=row.grading_error,
+        grading_error=row.grading_error or _still_grading(row),
         seconds=seconds_taken(row),
         solution=solution_of(q) if q else None,
         # Items may be indented code lines: as Markdown list items they became code blocks
@@ -111,6 +111,16 @@ def report_answer(row: InterviewAnswer, item: LoadedQuestion | None) -> ReportAn
         answer_items=answer_items(item, row.answer) if isinstance(q, Ordering) else [],
         model_items=[i.text for i in q.items] if isinstance(q, Ordering) else [],
     )
+
+
+STILL_GRADING = (
+    "Still being graded (the code checker was busy): it is kept, not scored yet; read the "
+    "report again in a minute."
+)
+
+
+def _still_grading(row: InterviewAnswer) -> str | None:
+    return STILL_GRADING if row.status in ("pending", "grading") else None
 
 
 def _unscored(row: InterviewAnswer) -> float | None:
@@ -138,6 +148,7 @@ def score_answers(
         unreached=len(missed),
         unanswered=sum(1 for a in answers if a.status == "unanswered"),
         skipped=sum(1 for a in answers if a.status == "skipped"),
+        grading=sum(1 for a in answers if a.status in ("pending", "grading")),
         topics=[
             TopicScore(
                 topic=t,
@@ -242,6 +253,11 @@ def summarize(
     scores: Scores, flags: list[RedFlag], reviews: list[Review], comparison: Comparison
 ) -> str:
     """Two or three sentences an interviewer would say at the end."""
+    if scores.overall is None and scores.grading:
+        return (
+            f"{scores.grading} answer(s) are still being graded and not scored yet; "
+            "read the report again in a minute."
+        )
     if scores.overall is None:
         return "Nothing was scored in this interview; answer a few questions next time."
     parts = [f"Overall {scores.overall:.0%} over {scores.questions} question(s)."]
@@ -262,6 +278,11 @@ def summarize(
         parts.append(f"Shown before too, so worth drilling: {again}.")
     if reviews:
         parts.append(f"{len(reviews)} question(s) were added to your review queue.")
+    if scores.grading:
+        parts.append(
+            f"{scores.grading} answer(s) are still being graded and not scored yet; "
+            "read the report again in a minute."
+        )
     return " ".join(parts)
 
 

@@ -16,11 +16,11 @@ import pytest
 from tests.grading.core_questions import tells_by_rules as _tells
 from tests.grading.freetext_statements_r15 import true_statements, wrong_statements
 
-# True statements that still name a tell at the round's end (the last one: held half, run at
-# the start and the end only, left unread; round 16's call-name rule took the held "gradient()"
-# one).
+# True statements that still name a tell at the round's end (the last two: held half, run at
+# the start and the end only, left unread).
 FALSE_TELLS = {
     "Forget the reset and the next cycle adds onto the old sums, your accumulators, not TF, keep them.",
+    "The optimizer has state, the tape has none left after gradient() — and neither of them holds last step's gradients.",
     "Note: for a model without BatchNorm or frozen layers the two lists are the same, the difference only shows up once such layers exist.",
 }
 # Wrong statements whose tell no phrasing reaches (rubric content, not this round).

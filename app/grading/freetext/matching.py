@@ -297,19 +297,6 @@ def _inside_argument(text: str, masked: str, end: int) -> bool:
     )
 
 
-def _call_name(text: str, end: int) -> bool:
-    """Whether a match stops on the name of a call written without its object: "the tape
-    has none left after gradient()" names the method `gradient()`, not gradients the tape
-    holds (round 16). A dotted or underscored name (`tape.gradient(`, `zero_grad(`) is an
-    API a phrasing spells, and stays read."""
-    if end >= len(text) or text[end] != "(":
-        return False
-    start = end
-    while start > 0 and text[start - 1].isalpha():
-        start -= 1
-    return start < end and (start == 0 or text[start - 1] not in "._")
-
-
 def _tightest(
     pattern: re.Pattern[str], text: str, masked: str, match: re.Match[str]
 ) -> re.Match[str]:
@@ -424,5 +411,5 @@ def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: st
         or object_of_verb(masked, start, end, match.re.pattern)
         or reported_or_qualified(text, masked, start, end)
     )
-    partial_word = _inside_argument(text, masked, match.end()) or _call_name(text, match.end())
+    partial_word = _inside_argument(text, masked, match.end())
     return Hit(match.group(), unit.text, affirmed, foreign, conditional, partial_word)

@@ -134,9 +134,12 @@ def _graded(api: TestClient, source: str) -> dict[str, Any]:
     return reply.json()  # type: ignore[no-any-return]
 
 
+@pytest.mark.parametrize("fork", [True, False])
 @pytest.mark.parametrize("case", sorted(CORRECT))
-def test_correct_step_is_correct_after_its_graph_is_replayed(api: TestClient, case: str) -> None:
-    body = _graded(api, STEP.format(**CORRECT[case]))
+def test_correct_step_is_correct_after_its_graph_is_replayed(
+    api: TestClient, exec_api: TestClient, case: str, fork: bool
+) -> None:
+    body = _graded(api if fork else exec_api, STEP.format(**CORRECT[case]))
     assert (body["verdict"], body["score"]) == ("correct", 1.0), body
 
 

@@ -30,7 +30,7 @@ def value(obj: Any, depth: int = 0) -> dict[str, Any]:
     if kind in (list, tuple) and depth < 3:
         return {"kind": "seq", "items": [value(item, depth + 1) for item in obj[:16]]}
     if kind is dict and depth < 3:
-        pairs = sorted(((_key(k), v) for k, v in obj.items()), key=lambda pair: pair[0])[:16]
+        pairs = sorted(((key_name(k), v) for k, v in obj.items()), key=lambda pair: pair[0])[:16]
         return {"kind": "map", "items": {k: value(v, depth + 1) for k, v in pairs}}
     if kind is bool:
         return {"kind": "other", "type": "bool"}
@@ -45,7 +45,8 @@ def value(obj: Any, depth: int = 0) -> dict[str, Any]:
 NUMBERS = frozenset({int, float, np.ndarray, *np.sctypeDict.values()})
 
 
-def _key(key: Any) -> str:
+def key_name(key: Any) -> str:
+    """A dict key as reported: built-in keys cut at 80 characters, others by type name."""
     # Cut like a type name: one 5 MB key made the whole report too large to send (round 14).
     return str(key)[:80] if type(key) in (str, int, float, bool) else f"<{type_name(key)}>"
 

@@ -111,7 +111,9 @@ def _values(tensor: Any) -> dict[str, Any]:
 def _structure(out: Any, counter: Any) -> Any:
     """The returned structure with each tensor replaced by its index among the outputs."""
     if isinstance(out, dict):
-        return {"map": {str(k): _structure(v, counter) for k, v in out.items()}}
+        # keys as observe.value names them: a 5 MB key made the report too large to send, and
+        # str() of a key of the code's own class would run its code (round 16, lead)
+        return {"map": {observe.key_name(k): _structure(v, counter) for k, v in out.items()}}
     if isinstance(out, list | tuple):
         return {"seq": [_structure(v, counter) for v in out]}
     if out is None:

@@ -11,6 +11,8 @@ thread itself, so a class's code answers held most of the web threads for up to 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from sqlmodel import Session
 
 from app.clock import Clock
@@ -59,35 +61,33 @@ async def finish_interview(
     session: Session, *, graders: Graders, user: User, interview_id: str, clock: Clock
 ) -> InterviewReport:
     """End the interview; the report once its answers are graded (or the wait is over)."""
-    report = await offload(
-        lifecycle.finish_interview,
-        session,
-        graders=graders,
-        user=user,
-        interview_id=interview_id,
-        clock=clock,
+    return await _graded(
+        session, lifecycle.finish_interview, interview_id, graders=graders, user=user, clock=clock
     )
-    return await _graded(session, report, graders=graders, user=user, clock=clock)
 
 
 async def get_report(
     session: Session, *, graders: Graders, user: User, interview_id: str, clock: Clock
 ) -> InterviewReport:
     """The report (409 while the interview runs), waiting as a finish does."""
-    report = await offload(
-        lifecycle.get_report,
-        session,
-        graders=graders,
-        user=user,
-        interview_id=interview_id,
-        clock=clock,
+    return await _graded(
+        session, lifecycle.get_report, interview_id, graders=graders, user=user, clock=clock
     )
-    return await _graded(session, report, graders=graders, user=user, clock=clock)
 
 
 async def _graded(
-    session: Session, report: InterviewReport, *, graders: Graders, user: User, clock: Clock
+    session: Session,
+    read: Callable[..., Awaitable[InterviewReport]],
+    interview_id: str,
+    *,
+    graders: Graders,
+    user: User,
+    clock: Clock,
 ) -> InterviewReport:
+    """`read` (a finish or a report read) in a thread, then the wait for its pending answers."""
+    report = await offload(
+        read, session, graders=graders, user=user, interview_id=interview_id, clock=clock
+    )
     if not report.scores.grading or graders.drain is None:
         return report
     waiting = await in_thread(lifecycle.grading_ids, session, user=user, interview_id=report.id)

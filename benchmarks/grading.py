@@ -18,6 +18,7 @@ settings except `sandbox_fork_server`, grading the `train-step` reference (a cor
 Needs root and cgroup v1 with `cpuacct` for the CPU figure (elsewhere it prints n/a).
 
     .venv/bin/python benchmarks/grading.py [--pool-size N] [--samples 8] [--only fork]
+    .venv/bin/python benchmarks/grading.py --replay [--samples 8]   # replay off vs on
 """
 
 from __future__ import annotations
@@ -122,10 +123,10 @@ async def wait_full(grader: CodeGrader) -> float:
     return time.monotonic() - began
 
 
-async def timed(grader: CodeGrader, question: Code) -> float:
+async def timed(grader: CodeGrader, question: Code, verdict: str = "correct") -> float:
     began = time.monotonic()
     result = await grader.grade(question, question.reference)
-    assert result.verdict == "correct", (result.verdict, result.feedback)
+    assert verdict in ("", result.verdict), (result.verdict, result.feedback)
     return time.monotonic() - began
 
 
@@ -203,6 +204,50 @@ async def measure(mode: str, question: Code, data: Path, samples: int, pool: int
     return figures
 
 
+async def replay_cost(question: Code, data: Path, samples: int, pool: int) -> dict[str, Any]:
+    """The graph replay's share of a grade: warm grades and six-in-a-row runs on one fork-server
+    pool, alternating with the replay switched off (the baseline: `_replay` a no-op, which
+    grades a forger as correct, so only here) and on, so load drift falls on both alike.
+    Without the replay the "tf.function" scenario's own numbers (public state) meet the
+    reference's on hidden state, so the baseline's verdict is not checked."""
+    settings = Settings(data_dir=data, sandbox_pool_size=pool, sandbox_queue_size=64,
+                        sandbox_wall_seconds=WALL)  # fmt: skip
+    grader = CodeGrader(settings)
+    replay = grader._replay
+
+    async def skipped(*args: Any) -> None:
+        return None
+
+    figures: dict[str, dict[str, list[float]]] = {"warm": {}, "six": {}}
+    await grader.start()
+    try:
+        await timed(grader, question)
+        for turn in range(2 * samples):
+            mode = ("off", "on")[turn % 2 if turn % 4 < 2 else 1 - turn % 2]
+            grader._replay = replay if mode == "on" else skipped  # type: ignore[method-assign]
+            await grader.pool.settle()
+            await wait_full(grader)
+            verdict = "correct" if mode == "on" else ""
+            figures["warm"].setdefault(mode, []).append(await timed(grader, question, verdict))
+            if turn < 4:
+                await wait_full(grader)
+                six = [await timed(grader, question, verdict) for _ in range(6)]
+                figures["six"].setdefault(mode, []).extend(six)
+    finally:
+        await grader.stop()
+    return figures
+
+
+def report_replay(figures: dict[str, dict[str, list[float]]]) -> None:
+    print(f"{'replay off (baseline) vs on':<34}{'off':>12}{'on':>12}{'ratio':>8}")
+    for kind, label in (("warm", "warm"), ("six", "six in a row")):
+        for name, fraction in (("p50", 0.5), ("p95", 0.95)):
+            off, on = (percentile(figures[kind][m], fraction) for m in ("off", "on"))
+            print(f"{label + ' ' + name:<34}{off:>11.2f}s{on:>11.2f}s{on / off:>8.2f}")
+    print(f"samples: warm {len(figures['warm']['on'])} each, six in a row "
+          f"{len(figures['six']['on'])} each")  # fmt: skip
+
+
 def cold_baseline(samples: int) -> list[float]:
     times = []
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}
@@ -278,9 +323,18 @@ def report(results: dict[str, dict], cold: list[float], loads: tuple[str, str]) 
     print(f"load average at start: {loads[0]}; at end: {loads[1]}")
 
 
-async def main(samples: int, pool: int, only: str | None, cold_samples: int) -> None:
+async def main(
+    samples: int, pool: int, only: str | None, cold_samples: int, replay: bool = False
+) -> None:
     question = Code.model_validate(yaml.safe_load(QUESTION.read_text()))
     loads = [Path("/proc/loadavg").read_text().split()[:3]]
+    if replay:
+        with data_dir() as data:
+            figures = await replay_cost(question, data, samples, pool)
+        print(f"load average at start: {' '.join(loads[0])}; at end: "
+              f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}")  # fmt: skip
+        report_replay(figures)
+        return
     with data_dir() as data:
         # The reference run is cached once (memory and disk), so no mode pays for it.
         settings = Settings(
@@ -308,5 +362,7 @@ if __name__ == "__main__":
     parser.add_argument("--cold-samples", type=int, default=3)
     parser.add_argument("--pool-size", type=int, default=Settings().sandbox_pool_size)
     parser.add_argument("--only", choices=("exec", "fork"))
+    what = "only the graph replay's cost: fork server, replay off vs on"
+    parser.add_argument("--replay", action="store_true", help=what)
     args = parser.parse_args()
-    asyncio.run(main(args.samples, args.pool_size, args.only, args.cold_samples))
+    asyncio.run(main(args.samples, args.pool_size, args.only, args.cold_samples, args.replay))

@@ -3,9 +3,13 @@ replayed, and what the replay's observations replace in the candidate's report."
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from app.grading.code.compare import compare_scenario
 from app.grading.code.judge import judge
 from app.grading.code.replays import graph_seed, merge, replay_job
 from app.grading.code.static import SourceFacts
@@ -76,3 +80,78 @@ def test_graph_seed_is_kept_private_in_the_data_dir(tmp_path: Path) -> None:
     first = graph_seed(tmp_path)
     assert graph_seed(tmp_path) == first
     assert (tmp_path / "grading" / "graph-seed").stat().st_mode & 0o077 == 0
+
+
+def test_graph_seed_is_created_private_with_no_chmod_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 16 wrote the file, then chmod-ed it: for that moment another user could read the
+    seed. Now it is private from its creation (umask 0 here: os.open's mode alone decides),
+    written in full under a temporary name, and appears under its own name by a link."""
+    seen: list[tuple[int, str]] = []
+    real_link = os.link
+
+    def link(source: Any, target: Any) -> None:
+        seen.append((os.stat(source).st_mode & 0o777, Path(source).read_text()))
+        real_link(source, target)
+
+    def no_chmod(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the seed file was chmod-ed after its creation")
+
+    monkeypatch.setattr(os, "link", link)
+    monkeypatch.setattr(os, "chmod", no_chmod)
+    monkeypatch.setattr(Path, "chmod", no_chmod)
+    old = os.umask(0)
+    try:
+        seed = graph_seed(tmp_path)
+    finally:
+        os.umask(old)
+    path = tmp_path / "grading" / "graph-seed"
+    assert seen == [(0o600, str(seed))]
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in path.parent.iterdir()] == ["graph-seed"]  # no temporary left
+
+
+def test_graph_seed_written_first_by_another_process_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_link = os.link
+
+    def raced(source: Any, target: Any) -> None:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, b"12345")
+        os.close(fd)
+        real_link(source, target)
+
+    monkeypatch.setattr(os, "link", raced)
+    assert graph_seed(tmp_path) == 12345
+
+
+def test_graph_seed_readable_by_others_is_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "grading" / "graph-seed"
+    path.parent.mkdir()
+    path.write_text("12345")
+    path.chmod(0o644)
+    seed = graph_seed(tmp_path)
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.read_text() == str(seed)
+
+
+def test_replay_refusal_reads_as_its_reason() -> None:
+    reference, candidate = runs()
+    refusal = {"type": "Unreplayable", "message": "the traced graph holds a ReadFile op"}
+    merge(candidate, reference, [{"id": "g-tf-function", "initial": [], "calls": [],
+                                  "error": refusal}])  # fmt: skip
+    message = candidate["scenarios"][1]["error"]["message"]
+    assert "(the traced graph holds a ReadFile op)" in message, message
+
+
+@pytest.mark.parametrize(("graph", "shown"), [(True, False), (False, True)])
+def test_numbers_of_a_scenario_on_hidden_state_are_not_shown(graph: bool, shown: bool) -> None:
+    """Round 16: "value 0: expected 0.25, got 0.5" for a replayed scenario said a number of
+    the hidden state; answer after answer could read them all off the feedback."""
+    reference = scenario("s", graph=graph, calls=[HIDDEN])
+    candidate = scenario("s", graph=False, calls=[CALL])
+    [mismatch] = compare_scenario(reference, candidate)
+    assert ("0.25" in mismatch.detail) is shown, mismatch.detail
+    assert ("not shown" in mismatch.detail) is not shown, mismatch.detail

@@ -21,6 +21,7 @@ TOLERANCES = {  # dtype -> (relative, absolute)
 DEFAULT_TOLERANCE = (1e-4, 1e-5)
 Tolerance = tuple[float, float] | None  # (relative, absolute) declared by a pack's checker
 SHOWN = 4
+HIDDEN_NUMBERS = "the numbers of a tf.function scenario are not shown: it ran on hidden state"
 
 
 @dataclass(frozen=True)
@@ -37,18 +38,22 @@ def compare_scenario(
 ) -> list[Mismatch]:
     found: list[Mismatch] = []
     scenario = reference["id"]
+    # A "tf.function" scenario ran on the hidden state (replays.py): its numbers stay unsaid, or
+    # answer after answer could read the reference's weights and losses off the feedback and
+    # send a graph that assigns them (round 16 noted it; round 17 closed it).
+    hidden = bool(reference.get("graph"))
     for index, (ref, cand) in enumerate(zip(reference["calls"], candidate["calls"], strict=False)):
         call = index + 1
         found += [
             Mismatch(scenario, call, "returned value", w, d)
-            for w, d in values(ref["out"], cand["out"], "result", tolerance)
+            for w, d in values(ref["out"], cand["out"], "result", tolerance, hidden)
         ]
         for what, key in (("trainable weights", "weights"), ("non-trainable state", "state")):
             for ref_vars, cand_vars in zip(ref[key], cand[key], strict=False):
                 for r, c in zip(ref_vars, cand_vars, strict=False):
                     found += [
                         Mismatch(scenario, call, what, w, d)
-                        for w, d in values(r, c, r["path"], tolerance)
+                        for w, d in values(r, c, r["path"], tolerance, hidden)
                     ]
         if ref["iterations"] != cand["iterations"]:
             detail = f"expected {ref['iterations']}, got {cand['iterations']}"
@@ -59,7 +64,11 @@ def compare_scenario(
 
 
 def values(
-    ref: dict[str, Any], cand: dict[str, Any], where: str, tolerance: Tolerance = None
+    ref: dict[str, Any],
+    cand: dict[str, Any],
+    where: str,
+    tolerance: Tolerance = None,
+    hidden: bool = False,
 ) -> list[tuple[str, str]]:
     """Differences between two observed values, as (where, human-readable detail)."""
     if ref["kind"] == "map" and cand["kind"] == "map":
@@ -67,14 +76,14 @@ def values(
             return [(where, f"expected keys {sorted(ref['items'])}, got {sorted(cand['items'])}")]
         found = []
         for key, item in ref["items"].items():
-            found += values(item, cand["items"][key], f"{where}[{key!r}]", tolerance)
+            found += values(item, cand["items"][key], f"{where}[{key!r}]", tolerance, hidden)
         return found
     if ref["kind"] == "seq" and cand["kind"] == "seq":
         if len(ref["items"]) != len(cand["items"]):
             return [(where, f"expected {len(ref['items'])} items, got {len(cand['items'])}")]
         found = []
         for i, (r, c) in enumerate(zip(ref["items"], cand["items"], strict=True)):
-            found += values(r, c, f"{where}[{i}]", tolerance)
+            found += values(r, c, f"{where}[{i}]", tolerance, hidden)
         return found
     if ref["kind"] != cand["kind"]:
         return [(where, f"expected {describe(ref)}, got {describe(cand)}")]
@@ -85,6 +94,8 @@ def values(
     rtol, atol = tolerance or _tolerance(ref["dtype"], cand["dtype"])
     for i, (r, c) in enumerate(zip(ref["values"], cand["values"], strict=False)):
         if not _close(r, c, rtol, atol):
+            if hidden:
+                return [(where, f"value {i} differs ({HIDDEN_NUMBERS})")]
             return [(where, f"value {i}: expected {_num(r)}, got {_num(c)}")]
     return []
 

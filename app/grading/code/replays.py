@@ -10,6 +10,7 @@ graph, or whose replay failed, is an error of the answer's: it earns nothing.
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 from typing import Any
@@ -21,19 +22,50 @@ def graph_seed(data_dir: Path | None) -> int:
     """The server's hidden seed: random once, kept in the data dir so cached references stay
     valid across restarts. Never sent in a job that carries candidate code."""
     path = data_dir / "grading" / SEED_FILE if data_dir else None
-    try:
-        if path is not None and path.is_file():
-            return int(path.read_text().strip()) % 2**31
-    except (OSError, ValueError):
-        pass
+    kept = _kept_seed(path) if path is not None else None
+    if kept is not None:
+        return kept
     seed = secrets.randbelow(2**31)
     try:
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(str(seed))
-            path.chmod(0o600)
+            return _create_seed(path, seed)
     except OSError:
         pass  # a seed of this process only: references are recomputed after a restart
+    return seed
+
+
+def _kept_seed(path: Path) -> int | None:
+    """The seed in `path`, unless another user could read it: a file some group or other
+    bit opens (written by round 16's write-then-chmod, or by hand) is no longer hidden, so it
+    is replaced (references keyed by the old seed are recomputed)."""
+    try:
+        found = path.stat()
+        if found.st_mode & 0o077:
+            path.unlink()
+            return None
+        return int(path.read_text().strip()) % 2**31
+    except (OSError, ValueError):
+        return None
+
+
+def _create_seed(path: Path, seed: int) -> int:
+    """Write the seed to a private temporary file created with mode 0600 (os.open applies the
+    mode at creation: there is no moment it is readable by others), then link it into place,
+    which fails if another process got there first: then its seed is the one kept."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    temporary = path.with_name(f".{SEED_FILE}.{secrets.token_hex(8)}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        with os.fdopen(fd, "w") as file:
+            file.write(str(seed))
+            file.flush()
+            os.fsync(file.fileno())
+        os.link(temporary, path)
+    except FileExistsError:
+        kept = _kept_seed(path)
+        return seed if kept is None else kept
+    finally:
+        temporary.unlink(missing_ok=True)
     return seed
 
 
@@ -72,7 +104,8 @@ def merge(candidate: dict[str, Any], reference: dict[str, Any],
         scenario.update(initial=found["initial"], calls=found["calls"])
         if found.get("error"):
             error = found["error"]
-            why = f"{error.get('type', 'Error')}: {error.get('message', '')}".rstrip(": ")
+            kind = "" if error.get("type") == "Unreplayable" else f"{error.get('type', 'Error')}: "
+            why = f"{kind}{error.get('message', '')}".rstrip(": ")
             scenario["error"] = _failed(why, len(found["calls"]))
 
 

@@ -47,7 +47,11 @@ from app.grading.freetext.polarity import (
     softly_denied,
 )
 from app.grading.freetext.quotations import quoted
-from app.grading.freetext.subjects import goes_on_with_verb
+from app.grading.freetext.subjects import (
+    as_relative_clause,
+    demonstrative_subject,
+    goes_on_with_verb,
+)
 
 CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
 # A word set against another by a bare "not" ("the gradient is None (not zero)", "it uses
@@ -121,6 +125,8 @@ def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
 # ("Does tape.gradient update the weights? It does not"), which states nothing to resolve
 # the pronoun in, nor for "it is" / "it's", which is mostly no pronoun ("So it's more that
 # the loss wasn't computed under the tape"), nor after a conjunction ("So it ...").
+# Round 17: a demonstrative subject ("That gives you ...", `demonstrative_subject`) too,
+# read as a relative clause: "Sum the losses in one tape, which gives you ...".
 _SENTENCE_PRONOUN = re.compile(r"\W*(?:it|they)\b(?!'s|\s+(?:is|was)\b)", re.IGNORECASE)
 
 
@@ -132,14 +138,18 @@ def _pronoun_joins(units: tuple[Unit, ...]) -> tuple[tuple[Unit, tuple[str, ...]
     for before, unit in pairwise(units):
         if before.is_code or unit.is_code or asks(before) or asks(unit):
             continue
-        if not _SENTENCE_PRONOUN.match(unit.text):
+        demonstrative = demonstrative_subject(unit.text)
+        if not (demonstrative or _SENTENCE_PRONOUN.match(unit.text)):
             continue
         lead = _first_clause(before.text)
         if not lead:
             continue
-        twin = _first_clause(before.lemmas or before.text) + ", " + unit.lemmas
+        text, lemmas = unit.text, unit.lemmas
+        if demonstrative:
+            text, lemmas = as_relative_clause(text), as_relative_clause(lemmas)
+        twin = _first_clause(before.lemmas or before.text) + ", " + lemmas
         parts = (lead, unit.text, _first_clause(before.lemmas), unit.lemmas)
-        joined = Unit(f"{lead}, {unit.text}", False, twin if unit.lemmas else "")
+        joined = Unit(f"{lead}, {text}", False, twin if lemmas else "")
         joins.append((joined, tuple(p for p in parts if p)))
     return tuple(joins)
 
@@ -209,6 +219,13 @@ _PRONOUN_SUBJECT = re.compile(
     r"|you(?:'ll|\s+will)?\s+(?:get|obtain|end\s+up\s+with))\b",
     re.IGNORECASE,
 )
+# Round 17: a purpose clause ("make the tape persistent so you can call gradient twice",
+# "use persistent=True, so that you can ...") says what the clause before it is for: the
+# two are one statement.
+_PURPOSE = re.compile(
+    r"[\s,;:]*so\s+(?:that\s+)?(?:you|we|it|they)\s+(?:can|could|are\s+able\s+to)\b",
+    re.IGNORECASE,
+)
 
 
 # A clause whose object is a pronoun ("... and the tape can still track it") takes its
@@ -263,7 +280,7 @@ def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index:
         return None
     before_start, before_end = clauses[index - 1]
     start, end = clauses[index]
-    if _PRONOUN_SUBJECT.match(text, before_end):
+    if _PRONOUN_SUBJECT.match(text, before_end) or _PURPOSE.match(text, before_end):
         return before_start
     if goes_on_with_verb(text, before_end):
         return before_start

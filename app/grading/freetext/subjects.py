@@ -152,3 +152,40 @@ def goes_on_with_verb(text: str, position: int) -> bool:
 def _is_verb_form(word: str) -> bool:
     readings = getAllLemmas(word)
     return "VERB" in readings and "NOUN" not in readings and "ADJ" not in readings
+
+
+# Round 17: a sentence whose subject is a demonstrative pronoun ("That gives you the same
+# gradient as a batch of 256", "This changes the weights directly") states its claim about
+# the sentence before, as "it" does (round 14). "That" and "this" are a pronoun before a
+# verb in its "-s" form (a determiner before a noun: "This tape records ..."), "these" and
+# "those" before a word English reads only as a verb, and any of them before a modal.
+_DEMONSTRATIVE = re.compile(r"\W*(this|that|these|those)(?:\s+one)?\s+([A-Za-z']+)", re.IGNORECASE)
+_MODALS = _words(
+    "can could will would should must may might does did has had doesn't didn't can't won't "
+    "wouldn't shouldn't"
+)
+
+
+def demonstrative_subject(text: str) -> bool:
+    """Whether a sentence opens on a demonstrative pronoun as its subject."""
+    match = _DEMONSTRATIVE.match(text)
+    if match is None:
+        return False
+    word = match.group(2).lower()
+    if word in _MODALS:
+        return True
+    readings = getAllLemmas(word)
+    if "VERB" not in readings or {"ADJ", "ADV"} & readings.keys():
+        return False
+    if match.group(1).lower() in ("this", "that"):
+        return word.endswith("s") and not word.endswith("ss") and word not in readings["VERB"]
+    return "NOUN" not in readings and word not in readings["VERB"]
+
+
+def as_relative_clause(text: str) -> str:
+    """The sentence with its demonstrative subject read as "which" ("That runs four
+    micro-batches" -> "which runs four micro-batches"), to follow the sentence before."""
+    return _DEMONSTRATIVE_HEAD.sub("which ", text, count=1) if text else text
+
+
+_DEMONSTRATIVE_HEAD = re.compile(r"^\W*(?:this|that|these|those)(?:\s+one)?\s+", re.IGNORECASE)

@@ -171,7 +171,8 @@ class Dimension(BaseModel):
     title: str
     score: float | None
     standing: str = Field(
-        description="strength | mixed | thin (too little to call) | gap | untested"
+        description="strength | mixed | thin (too little to call) | gap | untested | grading "
+        "(an answer of it is still being graded: not called yet)"
     )
     evidence: str
 

@@ -410,13 +410,6 @@ async def get_status(
     )
 
 
-def grading_ids(session: Session, *, user: User, interview_id: str) -> set[int]:
-    """The interview's answers still to be graded (pending, or being graded now)."""
-    interview = _owned(session, user, interview_id)
-    rows = answers.rows_of(session, interview.id)
-    return {r.id for r in rows if r.id is not None and r.status in ("pending", "grading")}
-
-
 def list_interviews(session: Session, *, user: User, limit: int = 20) -> list[Interview]:
     query = (
         select(Interview)

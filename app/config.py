@@ -42,8 +42,9 @@ class Settings(BaseSettings):
         le=600,
         description="How long an interview code answer's own request waits, holding no "
         "thread, for the grade the background drain gives it (the interview's clock "
-        "stopped); then the next question is served anyway. A finish or report read never "
-        "waits: the report marks the answer pending (still being graded).",
+        "stopped); then the next question is served anyway, saying it was chosen without "
+        "that grade. A finish or report read never waits: the report marks the answer "
+        "pending (still being graded).",
     )
     sandbox_cpu_seconds: int = Field(default=10, ge=1, le=300)
     sandbox_memory_mb: int = Field(default=1024, ge=256, le=16384)

@@ -254,3 +254,35 @@ def test_finish_and_report_reads_do_not_wait_for_the_grading(
     again = client.get(f"/api/interviews/{interview}/report").json()
     assert waits == []
     assert finished["scores"]["grading"] == again["scores"]["grading"] == 1
+
+
+def test_a_follow_up_rests_on_the_grade_once_it_is_in(
+    gated: tuple[TestClient, GatedGrader], data: Path
+) -> None:
+    """The grade of a code answer came after the answer's wait: the next question says it
+    was chosen without it, and the harder step its pass earns comes one question later."""
+    client, grader = gated
+    interview, question = to_code(client)
+    served = answer(client, interview, question).json()["next"]
+    assert served is not None and served["id"] != "k-clip-step"
+    chosen = stored(
+        data, select(InterviewAnswer).where(InterviewAnswer.position == served["position"])
+    )[0]
+    assert chosen.kind != "follow-up"
+    assert chosen.reason.startswith(
+        f"Chosen while question {question['position'] + 1} was still being graded"
+    )
+    client.portal.call(grader.gate.set)  # type: ignore[union-attr]
+    deadline = time.monotonic() + 15
+    while code_row(data, interview).status != "graded" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    after = answer(client, interview, served).json()["next"]
+    assert after is not None and after["id"] == "k-clip-step"
+    row = stored(
+        data, select(InterviewAnswer).where(InterviewAnswer.position == after["position"])
+    )[0]
+    assert row.kind == "follow-up"
+    assert row.reason == (
+        f"Question {question['position'] + 1} was graded after the next question was chosen; "
+        "Follow-up: train-step passed, so a harder step (clip-step)."
+    )

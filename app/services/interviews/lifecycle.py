@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import update
@@ -36,7 +36,7 @@ from app.models.users import User
 from app.packs.catalog import Catalog
 from app.packs.loader import LoadedQuestion
 from app.services import questions
-from app.services.interviews import answers, endings, plans
+from app.services.interviews import answers, endings, followups, plans
 from app.services.interviews.answers import Graders
 
 log = logging.getLogger("tapequiz.interviews")
@@ -92,17 +92,20 @@ def _next_choice(
     pool: list[LoadedQuestion],
     *,
     asked: set[str],
-    outcome: plans.Outcome | None,
+    basis: list[followups.Basis],
     now: datetime,
 ) -> plans.Choice | None:
-    """A follow-up when one is due and fits, else the next planned slot that fits."""
+    """A follow-up when one is due on an answer of `basis` and fits, else the next planned
+    slot that fits."""
     left = _minutes_left(interview, now)
     rng = random.Random(f"{interview.id}:{len(asked)}")  # noqa: S311 (variety, not secrecy)
-    if outcome is not None and _may_follow_up(interview, outcome):
-        choice = plans.choose_followup(outcome, pool, asked=asked, minutes_left=left)
+    for weighed in basis:
+        if not _may_follow_up(interview, weighed.outcome):
+            continue
+        choice = plans.choose_followup(weighed.outcome, pool, asked=asked, minutes_left=left)
         if choice is not None:
             interview.followups_left -= 1
-            return choice
+            return replace(choice, reason=weighed.preface + choice.reason)
     while interview.plan:
         kind, interview.plan = interview.plan[0], list(interview.plan[1:])
         choice = plans.pick_for_slot(
@@ -146,7 +149,7 @@ async def start_interview(
         followups_left=plans.FOLLOWUPS[minutes],
     )
     pool = plans.pack_pool(graders.catalog.questions.values(), pack)
-    choice = _next_choice(interview, pool, asked=set(), outcome=None, now=now)
+    choice = _next_choice(interview, pool, asked=set(), basis=[], now=now)
     if choice is None:
         raise Conflict(f"pack {pack!r} has no question that fits a {minutes}-minute interview")
     session.add(interview)
@@ -280,14 +283,18 @@ async def _advance(
 ) -> NextQuestion:
     now = clock.now()  # grading may have taken a while
     pool = plans.pack_pool(graders.catalog.questions.values(), interview.pack_id)
-    outcome = answers.outcome_of(rows[-1], graders.catalog)
+    basis = list(followups.weighable(rows, graders.catalog))
     asked = {r.question_id for r in rows}
-    choice = _next_choice(interview, pool, asked=asked, outcome=outcome, now=now)
+    choice = _next_choice(interview, pool, asked=asked, basis=basis, now=now)
     if choice is None:
         await endings.close(
             session, interview, graders=graders, user=user, now=now, reason="completed"
         )
         return NextQuestion(next=None)
+    choice = replace(choice, reason=followups.awaited_note(rows) + choice.reason)
+    for weighed in basis:  # each answer is weighed once, on its settled result
+        weighed.row.weighed = True
+        session.add(weighed.row)
     session.add(interview)
     if not _still_running(session, interview):
         session.rollback()  # finished by another request while this answer was graded

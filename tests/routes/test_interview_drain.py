@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine
-from sqlmodel import Session, select
+from sqlalchemy import create_engine, update
+from sqlmodel import Session, col, select
 
 from app.config import Settings
 from app.errors import GraderBusy
 from app.grading.results import GradeResult
 from app.main import create_app
-from app.models.interviews import InterviewAnswer
+from app.models.interviews import Interview, InterviewAnswer
 from app.models.progress import Attempt
 from app.packs.schema import Code, CodeFix
 from app.services.interviews.drain import Drain
@@ -286,3 +286,33 @@ def test_a_follow_up_rests_on_the_grade_once_it_is_in(
         f"Question {question['position'] + 1} was graded after the next question was chosen; "
         "Follow-up: train-step passed, so a harder step (clip-step)."
     )
+
+
+def test_a_code_answer_no_follow_up_can_come_of_does_not_wait(
+    gated: tuple[TestClient, GatedGrader], data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the interview's follow-ups spent, the next question cannot rest on the grade:
+    the answer's request serves it without waiting (the class benchmark's code answers,
+    mostly an interview's last, each waited the whole 15 s for nothing)."""
+    client, _grader = gated
+    interview, question = to_code(client)
+    engine = create_engine(f"sqlite:///{data / 'tapequiz.db'}")
+    with engine.begin() as connection:
+        connection.execute(
+            update(Interview).where(col(Interview.id) == interview).values(followups_left=0)
+        )
+    engine.dispose()
+    waits: list[set[int]] = []
+    original = Drain.wait
+
+    async def recorded(self: Drain, ids: Any, timeout: float) -> bool:
+        waits.append(set(ids))
+        return await original(self, ids, timeout)
+
+    monkeypatch.setattr(Drain, "wait", recorded)
+    served = answer(client, interview, question).json()["next"]
+    assert waits == [] and code_row(data, interview).status in ("pending", "grading")
+    if served is not None:  # the plan went on: its reason claims nothing about the grade
+        query = select(InterviewAnswer).where(InterviewAnswer.position == served["position"])
+        row = stored(data, query)[0]
+        assert not row.reason.startswith("Chosen while")

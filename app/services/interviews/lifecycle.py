@@ -169,6 +169,7 @@ class Taken:
     row_id: int
     queued: bool  # pending: the background drain grades it
     now: datetime  # when it was taken (the interview clock stops from here)
+    matters: bool = True  # the next question may rest on its grade (worth waiting for)
 
 
 async def take(
@@ -192,7 +193,25 @@ async def take(
     if interview.finished_at is not None and current.status == "graded":
         endings.graded_late(session, current, graders.catalog)  # a finish came meanwhile
     assert current.id is not None
-    return Taken(row_id=current.id, queued=current.status == "pending", now=now)
+    queued = current.status == "pending"
+    matters = queued and _grade_can_matter(session, interview, current, graders.catalog, now)
+    return Taken(row_id=current.id, queued=queued, now=now, matters=matters)
+
+
+def _grade_can_matter(
+    session: Session, interview: Interview, row: InterviewAnswer, catalog: Catalog, now: datetime
+) -> bool:
+    """Whether the next question may rest on this answer's grade: a follow-up is still
+    allowed after it and an unasked question fits the time left. Otherwise its request need
+    not wait for the grade (round 17: most of a class's code answers were an interview's
+    last, its follow-up spent, and each waited the whole 15 s for nothing)."""
+    outcome = answers.outcome_of(row, catalog)
+    if outcome is None or not _may_follow_up(interview, outcome):
+        return False
+    pool = plans.pack_pool(catalog.questions.values(), interview.pack_id)
+    asked = {r.question_id for r in answers.rows_of(session, interview.id)}
+    left = _minutes_left(interview, now)
+    return any(i.question.id not in asked and plans.minutes_for(i) <= left for i in pool)
 
 
 async def move_on(
@@ -284,6 +303,8 @@ async def _advance(
     now = clock.now()  # grading may have taken a while
     pool = plans.pack_pool(graders.catalog.questions.values(), interview.pack_id)
     basis = list(followups.weighable(rows, graders.catalog))
+    last = answers.outcome_of(rows[-1], graders.catalog)
+    could_follow = last is not None and _may_follow_up(interview, last)
     asked = {r.question_id for r in rows}
     choice = _next_choice(interview, pool, asked=asked, basis=basis, now=now)
     if choice is None:
@@ -291,7 +312,8 @@ async def _advance(
             session, interview, graders=graders, user=user, now=now, reason="completed"
         )
         return NextQuestion(next=None)
-    choice = replace(choice, reason=followups.awaited_note(rows) + choice.reason)
+    if could_follow:  # else nothing could rest on the last answer, graded or not
+        choice = replace(choice, reason=followups.awaited_note(rows) + choice.reason)
     for weighed in basis:  # each answer is weighed once, on its settled result
         weighed.row.weighed = True
         session.add(weighed.row)

@@ -3,7 +3,8 @@ for the background drain on the event loop, where they hold no thread.
 
 A code answer is stored pending and graded by the drain (drain.py). Its request waits up to
 `Graders.busy_wait_seconds` for that grade, since a passing step brings a harder follow-up,
-then serves the next question whatever happened (the grading carries on). A finish and a
+then serves the next question whatever happened (the grading carries on); it does not wait
+when no follow-up could come of it (none left, or no time for one). A finish and a
 report read do not wait: the report marks the answers still being graded (`pending`,
 `scores.grading`) and a later read includes them; the report page reads itself again until
 they are in. Round 16 made a finish wait up to the same 15 s, and with a class finishing at
@@ -45,7 +46,7 @@ async def submit_answer(
         answer=answer,
         clock=clock,
     )
-    if taken.queued and graders.drain is not None:
+    if taken.queued and taken.matters and graders.drain is not None:
         await graders.drain.wait({taken.row_id}, graders.busy_wait_seconds)
     return await offload(
         lifecycle.move_on,

@@ -40,10 +40,11 @@ class Settings(BaseSettings):
         default=15.0,
         ge=0,
         le=600,
-        description="How long a request waits, holding no thread, for an interview code "
-        "answer the background drain grades: the answer's (the interview's clock stopped), "
-        "then the next question is served anyway; a finish or report read, then the report "
-        "marks the answer pending (still being graded).",
+        description="How long an interview code answer's own request waits, holding no "
+        "thread, for the grade the background drain gives it (the interview's clock "
+        "stopped); then the next question is served anyway, saying it was chosen without "
+        "that grade. A finish or report read never waits: the report marks the answer "
+        "pending (still being graded).",
     )
     sandbox_cpu_seconds: int = Field(default=10, ge=1, le=300)
     sandbox_memory_mb: int = Field(default=1024, ge=256, le=16384)

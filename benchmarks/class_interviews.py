@@ -323,6 +323,7 @@ async def finish(learner: Learner, stats: Stats, path: str) -> None:
                 return
             await asyncio.sleep(float(got.headers.get("retry-after", "1")) if got else 1.0)
 
+    pressed = time.perf_counter()
     await asyncio.gather(*(press() for _ in range(2 if learner.index % 6 == 0 else 1)))
     waited = time.perf_counter()
     while time.perf_counter() - waited < STUCK:
@@ -330,6 +331,9 @@ async def finish(learner: Learner, stats: Stats, path: str) -> None:
         if got is not None and got.status_code == 200:
             learner.reports.append(got.json())
             if not got.json()["scores"].get("grading"):
+                # From Finish to a report with every answer graded (a figure, not a request).
+                stats.times["report complete (from finish)"].append(time.perf_counter() - pressed)
+                stats.statuses["report complete (from finish)"][200] += 1
                 return
         await asyncio.sleep(2.0)
 
@@ -419,6 +423,16 @@ def check_storage(database: Path, known: set[str]) -> list[str]:
         "interview_answer GROUP BY interview_id, position HAVING COUNT(*) > 1",
         "answers left grading": "SELECT interview_id, position, status FROM interview_answer "
         "WHERE status IN ('open', 'grading', 'pending')",
+        # Each graded or skipped answer of a finished interview enters the history once: an
+        # answer graded by the drain after the finish, or again after the restart, is not
+        # recorded twice (nor lost).
+        "interview answers not in the history once": "SELECT user_id, question_id, "
+        "SUM(answers), SUM(attempts) FROM (SELECT i.user_id, a.question_id, COUNT(*) AS answers, "
+        "0 AS attempts FROM interview_answer a JOIN interview i ON i.id = a.interview_id "
+        "WHERE i.finished_at IS NOT NULL AND a.status IN ('graded', 'skipped') "
+        "GROUP BY 1, 2 UNION ALL SELECT user_id, question_id, 0, COUNT(*) FROM attempt "
+        "WHERE source = 'interview' GROUP BY 1, 2) GROUP BY 1, 2 "
+        "HAVING SUM(answers) != SUM(attempts)",
     }
     with contextlib.closing(sqlite3.connect(database)) as db:
         found = {name: db.execute(sql).fetchall() for name, sql in queries.items()}
@@ -460,6 +474,11 @@ async def run(arguments: argparse.Namespace) -> int:
     learners = []
     for index in range(arguments.learners):
         learners.append(Learner(index, _client(url, index), random.Random(index)))
+    alone, solo = (
+        Stats(),
+        Learner(arguments.learners, _client(url, arguments.learners), random.Random(-1)),
+    )
+    await practise_then_interview(solo, alone, server, asyncio.Event())  # the baseline
     started = time.perf_counter()
     sampler = asyncio.create_task(server.sample_threads())
     try:
@@ -468,20 +487,24 @@ async def run(arguments: argparse.Namespace) -> int:
             tasks.append(kill_mid_interview(server, halfway, figures))
         await asyncio.gather(*tasks)
         figures["class (s)"] = time.perf_counter() - started
-        problems = list(stats.problems)
-        for learner in learners:
+        problems = list(stats.problems) + list(alone.problems)
+        for learner in [solo, *learners]:
             problems += check_report(learner)
             problems += learner_problems.get(learner.index, [])
     finally:
         sampler.cancel()
         server.stop()
-        for learner in learners:
+        for learner in [solo, *learners]:
             await learner.client.aclose()
-    problems += check_storage(data / "tapequiz.db", {learner.interview_id for learner in learners})
+    known = {learner.interview_id for learner in [solo, *learners]}
+    problems += check_storage(data / "tapequiz.db", known)
     log = server.log.read_text(errors="replace")
     problems += [f"server log: {line}" for line in log.splitlines() if '" 500' in line][:10]
     if "Traceback" in log:
         problems.append("server log has a Traceback")
+    print("baseline, same run: one learner alone, before the class (same server, same data)")
+    print_requests(alone)
+    print()
     report(learners, stats, figures, server)
     print_ungraded(data / "tapequiz.db")
     print(f"data and server log: {data}")
@@ -524,6 +547,12 @@ def report(
     if server.threads:
         mean = statistics.mean(server.threads)
         print(f"server threads: peak {max(server.threads)}, mean {mean:.1f}")
+    print_requests(stats)
+    positions = collections.Counter(len(learner.served) for learner in learners)
+    print(f"interview questions served per learner: {dict(sorted(positions.items()))}")
+
+
+def print_requests(stats: Stats) -> None:
     print(f"{'request':44} {'n':>5} {'p50':>8} {'p95':>8} {'max':>8}  statuses (0 = no reply)")
     for kind in sorted(stats.statuses):
         answered = len(stats.times.get(kind, []))
@@ -533,8 +562,6 @@ def report(
             f"{percentile(values, 0.95):>7.3f}s {values[-1]:>7.3f}s  "
             f"{json.dumps(dict(sorted(stats.statuses[kind].items())))}"
         )
-    positions = collections.Counter(len(learner.served) for learner in learners)
-    print(f"interview questions served per learner: {dict(sorted(positions.items()))}")
 
 
 def print_ungraded(database: Path) -> None:
@@ -549,6 +576,16 @@ def print_ungraded(database: Path) -> None:
     print(f"interview answers by status: {dict(sorted(statuses.items()))}")
     left = {f"{kind}/{status}": n for kind, status, n in rows if status not in GRADED_OR_SKIPPED}
     print(f"interview answers not graded, by slot: {left}")
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        awaited, late = db.execute(
+            "SELECT SUM(reason LIKE 'Chosen while question %'), "
+            "SUM(reason LIKE '%was graded after the next question was chosen%') "
+            "FROM interview_answer"
+        ).fetchone()
+    print(  # round 17's reasons (an older server's choices say nothing: None)
+        f"questions chosen before the last answer's grade was in: {awaited}; "
+        f"follow-ups on a grade that came in later: {late}"
+    )
 
 
 GRADED_OR_SKIPPED = ("graded", "skipped", "unanswered")

@@ -60,6 +60,8 @@ class InterviewAnswer(SQLModel, table=True):
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     grading_error: str | None = Field(default=None, max_length=500)
     recorded_at: datetime | None = Field(default=None)  # entered the progress history
+    # A follow-up was weighed on this answer's settled result (services/interviews/followups)
+    weighed: bool = Field(default=False)
 
 
 # Public forms: what the API returns while an interview runs (no grading in any of them).
@@ -171,7 +173,8 @@ class Dimension(BaseModel):
     title: str
     score: float | None
     standing: str = Field(
-        description="strength | mixed | thin (too little to call) | gap | untested"
+        description="strength | mixed | thin (too little to call) | gap | untested | grading "
+        "(an answer of it is still being graded: not called yet)"
     )
     evidence: str
 

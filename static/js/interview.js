@@ -1,4 +1,5 @@
-/* Mock interview: the countdown and the print button. The countdown only displays the
+/* Mock interview: the countdown, the print button and a report's answers filling in as
+   they are graded. The countdown only displays the
    server's deadline; the server refuses late answers whatever this shows. It re-syncs with
    GET /api/interviews/{id} when the tab becomes visible again (timers sleep in background
    tabs), pauses while an answer is being graded (so does the server's clock) and, when time
@@ -120,8 +121,28 @@
     });
   }
 
+  /* A report with answers still being graded: read the JSON report every few seconds and
+     reload the page when one is in (the server's drain grades them; nothing here waits on
+     it). A failed read (a restart) is simply tried again. */
+  function setupGradingFill() {
+    var head = document.querySelector("[data-grading]");
+    if (!head) return;
+    var left = Number(head.dataset.grading);
+    function look() {
+      fetch(head.dataset.reportUrl, { headers: { Accept: "application/json" }, cache: "no-store" })
+        .then(function (reply) { return reply.ok ? reply.json() : null; })
+        .then(function (report) {
+          if (report && report.scores.grading < left) window.location.reload();
+          else window.setTimeout(look, 3000);
+        })
+        .catch(function () { window.setTimeout(look, 3000); });
+    }
+    window.setTimeout(look, 3000);
+  }
+
   rememberOrder();
   setupCountdown();
   setupFinishConfirm();
   setupPrint();
+  setupGradingFill();
 })();

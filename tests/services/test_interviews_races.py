@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 from app.clock import FakeClock, as_utc
 from app.errors import GraderBusy
 from app.models.interviews import Interview, InterviewAnswer, InterviewReport
+from app.models.progress import Attempt
 from app.models.users import User
 from app.services.interviews import answers
 from app.services.interviews import lifecycle as interviews
@@ -276,3 +277,37 @@ async def test_an_answer_waits_out_a_full_grading_queue(
     row = session.exec(select(InterviewAnswer).where(InterviewAnswer.question_id == question.id))
     assert row.one().status == "graded"
     assert grader.calls.count(question.id) == 3
+
+
+async def test_a_finish_cut_off_after_its_claim_records_the_answers_at_the_next_read(
+    session, graders, user, clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 17, benchmarks/class_interviews.py: a finish claimed the interview (committed),
+    then its process was killed (or SQLite answered `database is locked`) before the answers
+    entered the history; nothing finished it again, so two graded answers never reached the
+    learner's progress. The next read of the report records them, once."""
+    started = await interviews.start_interview(
+        session, graders=graders, user=user, pack=PACK, minutes=45, difficulty=None, clock=clock
+    )
+    second = await _submit(session, graders, user, clock, started.id, started.question.id)
+    assert second is not None
+    await _submit(session, graders, user, clock, started.id, second.id)
+
+    def locked(*args: object, **kwargs: object) -> None:
+        raise OperationalError("UPDATE interview_answer", {}, Exception("database is locked"))
+
+    real_record = answers.record_attempts
+    monkeypatch.setattr(answers, "record_attempts", locked)
+    with pytest.raises(OperationalError):
+        await interviews.finish_interview(
+            session, graders=graders, user=user, interview_id=started.id, clock=clock
+        )
+    session.rollback()
+    monkeypatch.setattr(answers, "record_attempts", real_record)
+    assert session.exec(select(Attempt)).all() == []  # finished, and nothing in the history
+    for _ in range(2):
+        await interviews.get_report(
+            session, graders=graders, user=user, interview_id=started.id, clock=clock
+        )
+    recorded = sorted(a.question_id for a in session.exec(select(Attempt)).all())
+    assert recorded == sorted([started.question.id, second.id])

@@ -216,3 +216,42 @@ def test_fast_wrong_answers_make_no_speed_strength(catalog: Catalog) -> None:
     right = [row(i, q, "graded", 1.0) for i, q in enumerate(ids)]
     dims = {d.id: d for d in build_report(interview(), right, catalog, History()).dimensions}
     assert dims["speed"].standing == "strength"
+
+
+def test_code_still_being_graded_is_grading_not_untested(catalog: Catalog) -> None:
+    """Round 17: a finish returns at once, so its report often holds a code answer the drain
+    has not graded yet; until round 16 the Code dimension then read "untested: Not asked"."""
+    rows = [
+        row(0, "w-records", "graded", 1.0),
+        row(1, "w-updates", "graded", 1.0),
+        row(2, "k-train-step", "pending"),
+    ]
+    report = build_report(interview(), rows, catalog, History())
+    code = {d.id: d for d in report.dimensions}["code"]
+    assert (code.standing, code.score) == ("grading", None)
+    assert code.evidence == "1 answer(s) still being graded."
+    assert report.signal is not None
+    assert report.signal.reasons[0] == "Answered 3 of 3 planned question(s)."
+    assert "still being graded: this signal may change" in report.signal.reasons[1]
+
+
+@pytest.mark.parametrize("status", ["pending", "grading"])
+def test_strong_needs_the_code_answer_graded(catalog: Catalog, status: str) -> None:
+    ids = ["w-records", "w-updates", "c-sources", "k-train-step"]
+    rows = [row(i, q, "graded", 1.0) for i, q in enumerate(ids[:3])] + [row(3, ids[3], status)]
+    report = build_report(interview(), rows, catalog, History())
+    assert report.signal is not None and report.signal.label != "strong"
+    rows[3] = row(3, ids[3], "graded", 1.0)
+    graded = build_report(interview(), rows, catalog, History())
+    assert graded.signal is not None and graded.signal.label == "strong"
+
+
+def test_a_dimension_with_one_answer_still_grading_is_not_called_yet(catalog: Catalog) -> None:
+    rows = [
+        row(0, "w-records", "graded", 1.0),
+        row(1, "k-train-step", "graded", 1.0),
+        row(2, "k-clip-step", "pending"),
+    ]
+    code = {d.id: d for d in build_report(interview(), rows, catalog, History()).dimensions}["code"]
+    assert (code.standing, code.score) == ("grading", 1.0)
+    assert code.evidence == "1 of 1 fully right so far, 1 still being graded."

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import update
@@ -36,7 +36,7 @@ from app.models.users import User
 from app.packs.catalog import Catalog
 from app.packs.loader import LoadedQuestion
 from app.services import questions
-from app.services.interviews import answers, endings, plans
+from app.services.interviews import answers, endings, followups, plans
 from app.services.interviews.answers import Graders
 
 log = logging.getLogger("tapequiz.interviews")
@@ -92,17 +92,20 @@ def _next_choice(
     pool: list[LoadedQuestion],
     *,
     asked: set[str],
-    outcome: plans.Outcome | None,
+    basis: list[followups.Basis],
     now: datetime,
 ) -> plans.Choice | None:
-    """A follow-up when one is due and fits, else the next planned slot that fits."""
+    """A follow-up when one is due on an answer of `basis` and fits, else the next planned
+    slot that fits."""
     left = _minutes_left(interview, now)
     rng = random.Random(f"{interview.id}:{len(asked)}")  # noqa: S311 (variety, not secrecy)
-    if outcome is not None and _may_follow_up(interview, outcome):
-        choice = plans.choose_followup(outcome, pool, asked=asked, minutes_left=left)
+    for weighed in basis:
+        if not _may_follow_up(interview, weighed.outcome):
+            continue
+        choice = plans.choose_followup(weighed.outcome, pool, asked=asked, minutes_left=left)
         if choice is not None:
             interview.followups_left -= 1
-            return choice
+            return replace(choice, reason=weighed.preface + choice.reason)
     while interview.plan:
         kind, interview.plan = interview.plan[0], list(interview.plan[1:])
         choice = plans.pick_for_slot(
@@ -146,7 +149,7 @@ async def start_interview(
         followups_left=plans.FOLLOWUPS[minutes],
     )
     pool = plans.pack_pool(graders.catalog.questions.values(), pack)
-    choice = _next_choice(interview, pool, asked=set(), outcome=None, now=now)
+    choice = _next_choice(interview, pool, asked=set(), basis=[], now=now)
     if choice is None:
         raise Conflict(f"pack {pack!r} has no question that fits a {minutes}-minute interview")
     session.add(interview)
@@ -166,6 +169,7 @@ class Taken:
     row_id: int
     queued: bool  # pending: the background drain grades it
     now: datetime  # when it was taken (the interview clock stops from here)
+    matters: bool = True  # the next question may rest on its grade (worth waiting for)
 
 
 async def take(
@@ -189,7 +193,25 @@ async def take(
     if interview.finished_at is not None and current.status == "graded":
         endings.graded_late(session, current, graders.catalog)  # a finish came meanwhile
     assert current.id is not None
-    return Taken(row_id=current.id, queued=current.status == "pending", now=now)
+    queued = current.status == "pending"
+    matters = queued and _grade_can_matter(session, interview, current, graders.catalog, now)
+    return Taken(row_id=current.id, queued=queued, now=now, matters=matters)
+
+
+def _grade_can_matter(
+    session: Session, interview: Interview, row: InterviewAnswer, catalog: Catalog, now: datetime
+) -> bool:
+    """Whether the next question may rest on this answer's grade: a follow-up is still
+    allowed after it and an unasked question fits the time left. Otherwise its request need
+    not wait for the grade (round 17: most of a class's code answers were an interview's
+    last, its follow-up spent, and each waited the whole 15 s for nothing)."""
+    outcome = answers.outcome_of(row, catalog)
+    if outcome is None or not _may_follow_up(interview, outcome):
+        return False
+    pool = plans.pack_pool(catalog.questions.values(), interview.pack_id)
+    asked = {r.question_id for r in answers.rows_of(session, interview.id)}
+    left = _minutes_left(interview, now)
+    return any(i.question.id not in asked and plans.minutes_for(i) <= left for i in pool)
 
 
 async def move_on(
@@ -280,14 +302,21 @@ async def _advance(
 ) -> NextQuestion:
     now = clock.now()  # grading may have taken a while
     pool = plans.pack_pool(graders.catalog.questions.values(), interview.pack_id)
-    outcome = answers.outcome_of(rows[-1], graders.catalog)
+    basis = list(followups.weighable(rows, graders.catalog))
+    last = answers.outcome_of(rows[-1], graders.catalog)
+    could_follow = last is not None and _may_follow_up(interview, last)
     asked = {r.question_id for r in rows}
-    choice = _next_choice(interview, pool, asked=asked, outcome=outcome, now=now)
+    choice = _next_choice(interview, pool, asked=asked, basis=basis, now=now)
     if choice is None:
         await endings.close(
             session, interview, graders=graders, user=user, now=now, reason="completed"
         )
         return NextQuestion(next=None)
+    if could_follow:  # else nothing could rest on the last answer, graded or not
+        choice = replace(choice, reason=followups.awaited_note(rows) + choice.reason)
+    for weighed in basis:  # each answer is weighed once, on its settled result
+        weighed.row.weighed = True
+        session.add(weighed.row)
     session.add(interview)
     if not _still_running(session, interview):
         session.rollback()  # finished by another request while this answer was graded
@@ -408,13 +437,6 @@ async def get_status(
         question=_public(graders.catalog, current) if current and running else None,
         answered=sum(1 for r in rows if r.status != "open"),
     )
-
-
-def grading_ids(session: Session, *, user: User, interview_id: str) -> set[int]:
-    """The interview's answers still to be graded (pending, or being graded now)."""
-    interview = _owned(session, user, interview_id)
-    rows = answers.rows_of(session, interview.id)
-    return {r.id for r in rows if r.id is not None and r.status in ("pending", "grading")}
 
 
 def list_interviews(session: Session, *, user: User, limit: int = 20) -> list[Interview]:

@@ -114,8 +114,8 @@ def report_answer(row: InterviewAnswer, item: LoadedQuestion | None) -> ReportAn
 
 
 STILL_GRADING = (
-    "Still being graded (the code checker was busy): it is kept, not scored yet; read the "
-    "report again in a minute."
+    "Still being graded: it is kept, not scored yet; the report includes it once it is "
+    "graded (read it again)."
 )
 
 
@@ -254,10 +254,7 @@ def summarize(
 ) -> str:
     """Two or three sentences an interviewer would say at the end."""
     if scores.overall is None and scores.grading:
-        return (
-            f"{scores.grading} answer(s) are still being graded and not scored yet; "
-            "read the report again in a minute."
-        )
+        return f"{scores.grading} answer(s) are still being graded and not scored yet."
     if scores.overall is None:
         return "Nothing was scored in this interview; answer a few questions next time."
     parts = [f"Overall {scores.overall:.0%} over {scores.questions} question(s)."]
@@ -279,10 +276,7 @@ def summarize(
     if reviews:
         parts.append(f"{len(reviews)} question(s) were added to your review queue.")
     if scores.grading:
-        parts.append(
-            f"{scores.grading} answer(s) are still being graded and not scored yet; "
-            "read the report again in a minute."
-        )
+        parts.append(f"{scores.grading} answer(s) are still being graded and not scored yet.")
     return " ".join(parts)
 
 

@@ -49,7 +49,11 @@ def _dimension(
     mine = [
         a for a in answers if a.type in types and a.status in ("graded", "skipped", "unanswered")
     ]
+    grading = sum(1 for a in answers if a.type in types and a.status == "pending")
     if not mine:
+        if grading:
+            evidence = f"{grading} answer(s) still being graded."
+            return Dimension(id=key, title=title, score=None, standing="grading", evidence=evidence)
         return Dimension(
             id=key, title=title, score=None, standing="untested", evidence="Not asked."
         )
@@ -59,12 +63,14 @@ def _dimension(
     evidence = f"{right} of {len(mine)} fully right" + (
         f", {missed} not answered" if missed else ""
     )
+    # An answer still being graded may change the standing: it is not called yet.
+    standing = _standing(score, sum(WEIGHTS.get(a.type, 1.0) for a in mine))
     return Dimension(
         id=key,
         title=title,
         score=score,
-        standing=_standing(score, sum(WEIGHTS.get(a.type, 1.0) for a in mine)),
-        evidence=evidence + ".",
+        standing="grading" if grading else standing,
+        evidence=evidence + (f" so far, {grading} still being graded." if grading else "."),
     )
 
 
@@ -107,11 +113,17 @@ def strengths_and_gaps(dims: list[Dimension], scores: Scores) -> tuple[list[str]
 
 
 def signal(scores: Scores, dims: list[Dimension], flags: list[RedFlag]) -> Signal:
-    answered = scores.scored - scores.unanswered - scores.skipped  # a skip answers nothing
+    # A skip answers nothing; an answer still being graded was answered (coverage counts it).
+    answered = scores.scored - scores.unanswered - scores.skipped + scores.grading
     planned = scores.questions + scores.unreached
     coverage = answered / planned if planned else 0.0
     tells = sorted({f.label for f in flags if f.kind == "tell"})
     reasons = [f"Answered {answered} of {planned} planned question(s)."]
+    if scores.grading:
+        reasons.append(
+            f"{scores.grading} answer(s) still being graded: this signal may change when "
+            "they are in."
+        )
     if scores.overall is not None:
         reasons.append(
             f"Overall {scores.overall:.0%}, with every unanswered question counted as 0."
@@ -132,7 +144,10 @@ def _label(
 ) -> str:
     if overall is None or answered < MIN_ANSWERED or coverage < MIN_COVERAGE:
         return "not yet"
-    code_ok = code is None or code.score is None or code.score >= 0.7
+    if code is not None and code.standing == "grading":
+        code_ok = False  # "strong" needs a passing code answer, and it is not in yet
+    else:
+        code_ok = code is None or code.score is None or code.score >= 0.7
     if overall >= 0.8 and not tells and code_ok:
         return "strong"
     if overall >= 0.65:

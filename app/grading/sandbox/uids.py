@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import fcntl
 import os
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 
 LOCKS = Path("/run/tapequiz-uids")
@@ -21,11 +22,17 @@ RANGE = 1000
 class UidClaim:
     uid: int
     fd: int
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def release(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)  # closing drops the flock
-            self.fd = -1
+        """Close the lock file once, however many threads release at the same moment: a
+        worker's tree may be killed from two paths at once (`workers.close` is safe to call
+        twice), and a second `os.close` of the same number closes whatever file the process
+        opened under it since (round 17: an offloaded handler's event-loop pipe)."""
+        with self._lock:
+            fd, self.fd = self.fd, -1
+        if fd >= 0:
+            os.close(fd)  # closing drops the flock
 
 
 def claim(uid_base: int) -> UidClaim:

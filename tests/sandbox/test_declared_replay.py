@@ -1,0 +1,239 @@
+"""A contract a pack declares (`checker:`) has its "tf.function" scenarios replayed too.
+
+Until round 17 only the core contracts' graph scenarios were run again by the replay worker
+(worker/replay.py); a declared contract's were still observed in the answer's own process, so
+an answer could forge what the trusted side compares: write the whole report itself, or leave
+in its graph only numbers it computed at trace time from the inputs it found in the checker's
+frames. Both were graded `correct` 1.0 against the real checker. Now a declared contract's
+graph scenarios are replayed exactly as the core ones are (same worker, same hidden seed, same
+op allowlist, numbers not shown), and honest steps keep their verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from app.packs.schema import Code
+from tests.sandbox.conftest import SandboxGrader
+
+pytestmark = pytest.mark.sandbox
+
+SETUP = """\
+import tensorflow as tf
+
+def make_inputs(seed):
+    tf.random.set_seed(seed)
+    return {"x": tf.random.normal([4, 3])}
+"""
+REFERENCE = """\
+import tensorflow as tf
+
+def scaled_gradient(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x**2) * 0.5
+    return tape.gradient(y, x)
+"""
+UNWATCHED = REFERENCE.replace("        tape.watch(x)\n", "")
+DOUBLED = REFERENCE.replace("* 0.5", "* 1.0")
+# The round 15 forger, written for a declared contract: it finds the job in the serving frame,
+# runs the worker's own declared scenarios eagerly with a step that fails in a graph (.numpy()),
+# copies the eager scenarios' observations onto the "tf.function" ones (same seed, same
+# inputs), writes the report to the channel itself and exits.
+FORGER = """\
+import json
+import os
+import sys
+
+import tensorflow as tf
+
+
+def honest(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x**2) * 0.5
+    print(float(y.numpy()))  # fails in a graph
+    return tape.gradient(y, x)
+
+
+def scaled_gradient(x):
+    frame = sys._getframe()
+    while not isinstance(frame.f_locals.get("job"), dict):
+        frame = frame.f_back
+    job, fd = frame.f_locals["job"], frame.f_locals.get("fd", 3)
+    declared = next(m for n, m in list(sys.modules.items())
+                    if n.endswith(".declared") and hasattr(m, "run_declared"))
+    spec = {**job["checker"], "function": "honest", "tf_function": False}
+    eager = declared.run_declared(spec, job["sources"][0]["code"])["scenarios"]
+    forged = eager + [{**s, "id": s["id"].replace("-eager", "-tf-function")} for s in eager]
+    runs = [{"name": s["name"], "load_error": None, "scenarios": forged} for s in job["sources"]]
+    os.write(fd, (json.dumps({"runs": runs, "run_s": 1.0}) + "\\n").encode())
+    os._exit(0)
+"""
+# At trace time the step finds the real inputs in the checker's frame, computes the answer
+# eagerly in a thread of its own, and its graph only returns that constant: right on the
+# inputs its process saw, whatever the graph is given.
+TRACE_TIME = """\
+import sys
+import threading
+
+import tensorflow as tf
+
+
+def honest(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x**2) * 0.5
+    return tape.gradient(y, x)
+
+
+def scaled_gradient(x):
+    if tf.executing_eagerly():
+        return honest(x)
+    frame = sys._getframe()
+    while frame.f_code.co_name != "run_one":
+        frame = frame.f_back
+    real, found = frame.f_locals["inputs"]["x"], []
+    worker = threading.Thread(target=lambda: found.append(honest(real).numpy()))
+    worker.start()
+    worker.join()
+    return tf.constant(found[0])
+"""
+# Variables and a Keras model among the inputs: the replay passes the hidden state's own.
+SETUP_VARIABLES = """\
+import keras
+import tensorflow as tf
+
+def make_inputs(seed):
+    tf.random.set_seed(seed)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    return {"w": tf.Variable(tf.random.normal([3])), "model": model,
+            "x": tf.random.normal([4, 3]), "rate": 0.1}
+"""
+STEP_VARIABLES = """\
+import tensorflow as tf
+
+def sgd_step(w, model, x, rate):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(model(x * w) ** 2)
+    grads = tape.gradient(loss, [w, *model.trainable_variables])
+    for variable, grad in zip([w, *model.trainable_variables], grads):
+        variable.assign_sub(rate * grad)
+    return loss
+"""
+STEP_VARIABLES_ALIKE = STEP_VARIABLES.replace(
+    "variable.assign_sub(rate * grad)", "variable.assign(variable - grad * rate)"
+)
+STEP_VARIABLES_NO_BIAS = STEP_VARIABLES.replace(
+    "[w, *model.trainable_variables]", "[w, model.trainable_variables[0]]"
+)
+
+
+def declared(setup: str = SETUP, **overrides: Any) -> Code:
+    data: dict[str, Any] = {
+        "id": "scale-grad-question",
+        "type": "code",
+        "title": "Scaled gradient",
+        "prompt": "Return the gradient of half the sum of squares of a constant x.",
+        "difficulty": "easy",
+        "topic": "tape-recording",
+        "section": "what-a-tape-is",
+        "hints": ["Constants are not watched."],
+        "explanation": "A constant is only recorded when watched.",
+        "contract": "scale-grad",
+        "function": "scaled_gradient(x)",
+        "checker": {"setup": setup, "seeds": [0, 1], "tf_function": True},
+        "reference": REFERENCE,
+        "wrong": [{"tag": "unwatched-constant", "label": "No tape.watch", "code": UNWATCHED}],
+        **overrides,
+    }
+    return Code.model_validate(data)
+
+
+def variables_question() -> Code:
+    checker = {"setup": SETUP_VARIABLES, "seeds": [3], "tf_function": True,
+               "compare": ["result", "variables"]}  # fmt: skip
+    return declared(id="sgd-step-question", contract="sgd-step",
+                    function="sgd_step(w, model, x, rate)", checker=checker,
+                    reference=STEP_VARIABLES, wrong=[])  # fmt: skip
+
+
+HOLE = pytest.mark.xfail(
+    strict=True,
+    reason="declared contracts' tf.function scenarios are observed in the answer's own process "
+    "(not replayed): a forged report is graded correct",
+)
+
+
+def _text(result: Any) -> str:
+    return json.dumps(result.details) + " ".join(f.message for f in result.feedback)
+
+
+@HOLE
+@pytest.mark.parametrize("forger", [FORGER, TRACE_TIME], ids=["whole-report", "trace-time"])
+def test_grade_declared_contract_refuses_forged_tf_function_report(
+    sandbox: SandboxGrader, forger: str
+) -> None:
+    result = sandbox.grade(declared(), forger)
+    assert result.verdict != "correct", result.feedback
+    assert any("tf-function" in s for s in result.details["failed_scenarios"]), result.details
+
+
+@HOLE
+def test_grade_declared_contract_names_a_missing_graph_as_replay_failure(
+    sandbox: SandboxGrader,
+) -> None:
+    result = sandbox.grade(declared(), FORGER)
+    assert "run again, on fresh state, by a process your code never ran in" in _text(result)
+    assert "no traced graph was reported" in _text(result)
+
+
+@HOLE
+def test_grade_declared_contract_hides_numbers_of_replayed_scenario(
+    sandbox: SandboxGrader,
+) -> None:
+    result = sandbox.grade(declared(), TRACE_TIME)
+    hidden = [m for m in result.details["mismatches"] if "tf-function" in m["scenario"]]
+    assert hidden, result.details
+    assert all("not shown" in m["detail"] for m in hidden), hidden
+
+
+def test_grade_declared_contract_passes_honest_step_after_replay(sandbox: SandboxGrader) -> None:
+    result = sandbox.grade(declared(), REFERENCE.replace("x**2", "tf.square(x)"))
+    assert (result.verdict, result.score) == ("correct", 1.0), result.feedback
+
+
+def test_grade_declared_contract_still_names_known_wrong_step(sandbox: SandboxGrader) -> None:
+    result = sandbox.grade(declared(), UNWATCHED)
+    assert result.verdict == "incorrect", result.feedback
+    assert "unwatched-constant" in result.misconceptions
+
+
+def test_grade_declared_contract_wrong_step_fails_replayed_scenario(
+    sandbox: SandboxGrader,
+) -> None:
+    result = sandbox.grade(declared(), DOUBLED)
+    assert result.verdict != "correct", result.feedback
+    assert result.details["failed_scenarios"] == [
+        "seed-0-eager", "seed-1-eager", "seed-0-tf-function", "seed-1-tf-function"
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("source", [STEP_VARIABLES, STEP_VARIABLES_ALIKE], ids=["sub", "assign"])
+def test_grade_declared_contract_with_variables_passes_honest_step(
+    sandbox: SandboxGrader, source: str
+) -> None:
+    result = sandbox.grade(variables_question(), source)
+    assert (result.verdict, result.score) == ("correct", 1.0), result.feedback
+
+
+def test_grade_declared_contract_with_variables_fails_step_missing_one(
+    sandbox: SandboxGrader,
+) -> None:
+    result = sandbox.grade(variables_question(), STEP_VARIABLES_NO_BIAS)
+    assert result.verdict != "correct", result.feedback
+    assert "seed-3-tf-function" in result.details["failed_scenarios"], result.details
+    assert "seed-3-tf-function" in _text(result)

@@ -12,10 +12,14 @@ op allowlist, numbers not shown), and honest steps keep their verdicts.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
+from app.config import REPO_ROOT
 from app.packs.schema import Code
 from tests.sandbox.conftest import SandboxGrader
 
@@ -132,6 +136,26 @@ STEP_VARIABLES_NO_BIAS = STEP_VARIABLES.replace(
 )
 
 
+# The hidden inputs, built in a process of their own (trusted code, no sandbox: only the
+# building is under test): the public inputs, twice with one hidden seed, once with another.
+HIDDEN_INPUTS = r"""
+import json, os
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
+import numpy as np
+from app.grading.sandbox.worker.declared import hidden_inputs, make_inputs
+
+def seen(inputs):
+    return {"w": inputs["w"].numpy().tolist(), "x": np.asarray(inputs["x"]).tolist(),
+            "kernel": np.asarray(inputs["model"].variables[0].numpy()).tolist(),
+            "rate": inputs["rate"]}
+
+setup = os.environ["SETUP"]
+built = [make_inputs(setup, 3), hidden_inputs(setup, 3, 11), hidden_inputs(setup, 3, 11),
+         hidden_inputs(setup, 3, 12)]
+print(json.dumps([seen(inputs) for inputs in built]))
+"""
+
+
 def declared(setup: str = SETUP, **overrides: Any) -> Code:
     data: dict[str, Any] = {
         "id": "scale-grad-question",
@@ -161,18 +185,10 @@ def variables_question() -> Code:
                     reference=STEP_VARIABLES, wrong=[])  # fmt: skip
 
 
-HOLE = pytest.mark.xfail(
-    strict=True,
-    reason="declared contracts' tf.function scenarios are observed in the answer's own process "
-    "(not replayed): a forged report is graded correct",
-)
-
-
 def _text(result: Any) -> str:
     return json.dumps(result.details) + " ".join(f.message for f in result.feedback)
 
 
-@HOLE
 @pytest.mark.parametrize("forger", [FORGER, TRACE_TIME], ids=["whole-report", "trace-time"])
 def test_grade_declared_contract_refuses_forged_tf_function_report(
     sandbox: SandboxGrader, forger: str
@@ -182,7 +198,6 @@ def test_grade_declared_contract_refuses_forged_tf_function_report(
     assert any("tf-function" in s for s in result.details["failed_scenarios"]), result.details
 
 
-@HOLE
 def test_grade_declared_contract_names_a_missing_graph_as_replay_failure(
     sandbox: SandboxGrader,
 ) -> None:
@@ -191,7 +206,6 @@ def test_grade_declared_contract_names_a_missing_graph_as_replay_failure(
     assert "no traced graph was reported" in _text(result)
 
 
-@HOLE
 def test_grade_declared_contract_hides_numbers_of_replayed_scenario(
     sandbox: SandboxGrader,
 ) -> None:
@@ -237,3 +251,15 @@ def test_grade_declared_contract_with_variables_fails_step_missing_one(
     assert result.verdict != "correct", result.feedback
     assert "seed-3-tf-function" in result.details["failed_scenarios"], result.details
     assert "seed-3-tf-function" in _text(result)
+
+
+def test_hidden_inputs_move_every_float_value_by_the_hidden_seed() -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "SETUP": SETUP_VARIABLES,
+           "TF_CPP_MIN_LOG_LEVEL": "3"}  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", HIDDEN_INPUTS], env=env, cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=300, check=True)  # fmt: skip
+    public, hidden, again, other = json.loads(done.stdout.strip().splitlines()[-1])
+    for name in ("w", "x", "kernel"):
+        assert hidden[name] != public[name], name  # the tensor, the variable, the model's weights
+        assert hidden[name] == again[name] and hidden[name] != other[name], name
+    assert hidden["rate"] == public["rate"]  # a Python number is the graph's constant

@@ -136,6 +136,27 @@ STEP_VARIABLES_NO_BIAS = STEP_VARIABLES.replace(
 )
 
 
+# A Keras variable, a list of a tensor and an array, and a Python number as arguments: the
+# replay feeds them in tf.function's order (by name, flattened; tf.function converts a Keras
+# variable passed as an argument to a tensor, so it is fed its value, not its handle).
+SETUP_MIXED = """\
+import keras
+import numpy as np
+import tensorflow as tf
+
+def make_inputs(seed):
+    tf.random.set_seed(seed)
+    return {"w": keras.Variable(np.ones(3, np.float32)),
+            "xs": [tf.random.normal([3]), np.arange(3, dtype=np.float32)], "k": 2}
+"""
+STEP_MIXED = """\
+import tensorflow as tf
+
+def weighted(w, xs, k):
+    return tf.reduce_sum(w * xs[0] + xs[1] * k)
+"""
+
+
 # The hidden inputs, built in a process of their own (trusted code, no sandbox: only the
 # building is under test): the public inputs, twice with one hidden seed, once with another.
 HIDDEN_INPUTS = r"""
@@ -183,6 +204,12 @@ def variables_question() -> Code:
     return declared(id="sgd-step-question", contract="sgd-step",
                     function="sgd_step(w, model, x, rate)", checker=checker,
                     reference=STEP_VARIABLES, wrong=[])  # fmt: skip
+
+
+def mixed_question() -> Code:
+    checker = {"setup": SETUP_MIXED, "seeds": [5], "tf_function": True}
+    return declared(id="weighted-question", contract="weighted", function="weighted(w, xs, k)",
+                    checker=checker, reference=STEP_MIXED, wrong=[])  # fmt: skip
 
 
 def _text(result: Any) -> str:
@@ -263,3 +290,12 @@ def test_hidden_inputs_move_every_float_value_by_the_hidden_seed() -> None:
         assert hidden[name] != public[name], name  # the tensor, the variable, the model's weights
         assert hidden[name] == again[name] and hidden[name] != other[name], name
     assert hidden["rate"] == public["rate"]  # a Python number is the graph's constant
+
+
+def test_grade_declared_contract_with_nested_and_keras_variable_arguments_is_replayed(
+    sandbox: SandboxGrader,
+) -> None:
+    right = sandbox.grade(mixed_question(), STEP_MIXED.replace("w * xs[0]", "xs[0] * w"))
+    assert (right.verdict, right.score) == ("correct", 1.0), right.feedback
+    wrong = sandbox.grade(mixed_question(), STEP_MIXED.replace("xs[1] * k", "xs[1]"))
+    assert wrong.details["failed_scenarios"] == ["seed-5-eager", "seed-5-tf-function"]

@@ -61,12 +61,13 @@ def replay_one(spec: dict[str, Any], seed: int, hidden: int,
 
 def flat_inputs(inputs: dict[str, Any]) -> list[Any]:
     """The graph's inputs for keyword arguments, as tf.function orders them: by argument name,
-    each structure flattened, a tensor or array fed as its value and a variable as its handle;
-    other objects (models, optimizers, Python numbers) are captured or constant."""
+    each structure flattened, a tensor or array fed as its value, a tf.Variable as its handle
+    and a Keras variable as its value (tf.function converts one passed as an argument to a
+    tensor); other objects (models, optimizers, Python numbers) are captured or constant."""
     flat: list[Any] = []
     for item in tf.nest.flatten(inputs):
-        if isinstance(item, np.ndarray | tf.Tensor):
+        if isinstance(item, np.ndarray | tf.Tensor | keras.Variable):
             flat.append(tf.convert_to_tensor(item))
-        elif isinstance(item, tf.Variable | keras.Variable):
+        elif isinstance(item, tf.Variable):
             flat.append(handle(item))
     return flat

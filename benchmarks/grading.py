@@ -19,6 +19,8 @@ Needs root and cgroup v1 with `cpuacct` for the CPU figure (elsewhere it prints 
 
     .venv/bin/python benchmarks/grading.py [--pool-size N] [--samples 8] [--only fork]
     .venv/bin/python benchmarks/grading.py --replay [--samples 8]   # replay off vs on
+    .venv/bin/python benchmarks/grading.py --replay --question benchmarks/declared_question.yaml
+        # the same for a contract a pack declares (round 17: its graphs are replayed too)
 """
 
 from __future__ import annotations
@@ -324,9 +326,10 @@ def report(results: dict[str, dict], cold: list[float], loads: tuple[str, str]) 
 
 
 async def main(
-    samples: int, pool: int, only: str | None, cold_samples: int, replay: bool = False
-) -> None:
-    question = Code.model_validate(yaml.safe_load(QUESTION.read_text()))
+    samples: int, pool: int, only: str | None, cold_samples: int, replay: bool = False,
+    path: Path = QUESTION,
+) -> None:  # fmt: skip
+    question = Code.model_validate(yaml.safe_load(path.read_text()))
     loads = [Path("/proc/loadavg").read_text().split()[:3]]
     if replay:
         with data_dir() as data:
@@ -364,5 +367,7 @@ if __name__ == "__main__":
     parser.add_argument("--only", choices=("exec", "fork"))
     what = "only the graph replay's cost: fork server, replay off vs on"
     parser.add_argument("--replay", action="store_true", help=what)
+    parser.add_argument("--question", type=Path, default=QUESTION, help="a code question's YAML")
     args = parser.parse_args()
-    asyncio.run(main(args.samples, args.pool_size, args.only, args.cold_samples, args.replay))
+    asyncio.run(main(args.samples, args.pool_size, args.only, args.cold_samples, args.replay,
+                     args.question))  # fmt: skip

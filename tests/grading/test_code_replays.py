@@ -155,3 +155,19 @@ def test_numbers_of_a_scenario_on_hidden_state_are_not_shown(graph: bool, shown:
     [mismatch] = compare_scenario(reference, candidate)
     assert ("0.25" in mismatch.detail) is shown, mismatch.detail
     assert ("not shown" in mismatch.detail) is not shown, mismatch.detail
+
+
+def test_declared_contract_replay_job_carries_its_checker_but_no_source() -> None:
+    """A declared contract's replay builds its inputs from the pack's setup
+    (worker/replay_declared.py); the candidate's code still never travels with the seed."""
+    reference, candidate = runs()
+    checker = {"setup": "def make_inputs(seed): ...", "seeds": [0], "tf_function": True}
+    job = replay_job("scale-grad", 7, reference, candidate, checker)
+    assert job is not None and job["checker"] == checker
+    assert "sources" not in job and job["graph_seed"] == 7
+
+
+def test_built_in_contract_replay_job_has_no_checker() -> None:
+    reference, candidate = runs()
+    job = replay_job("train-step", 7, reference, candidate)
+    assert job is not None and "checker" not in job

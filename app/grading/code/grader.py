@@ -135,7 +135,7 @@ class CodeGrader:
             return with_sandbox(report_too_large(outcome), outcome)
         try:  # the report crossed from the sandbox: a forged or broken one is a verdict
             candidate = outcome.result["runs"][0]
-            await self._replay(question.contract, reference.run, candidate)
+            await self._replay(question, reference.run, candidate)
             result = judge(contract=question.contract, reference=reference.run,
                            candidate=candidate, known=reference.known, facts=facts,
                            tolerance=tolerance_of(question))  # fmt: skip
@@ -143,11 +143,13 @@ class CodeGrader:
         except MALFORMED as err:
             return with_sandbox(malformed_report(err, outcome), outcome)
 
-    async def _replay(self, contract: str, reference: dict[str, Any],
+    async def _replay(self, question: Code | CodeFix, reference: dict[str, Any],
                       candidate: dict[str, Any]) -> None:  # fmt: skip
         """The graph scenarios' numbers, from a worker that never ran the candidate's Python
-        (replays.py); a replay killed from outside is run again, as any job is."""
-        job = replay_job(contract, self.graph_seed, reference, candidate)
+        (replays.py), built-in and declared contracts alike; a replay killed from outside is
+        run again, as any job is."""
+        checker = contract_job(question).get("checker")
+        job = replay_job(question.contract, self.graph_seed, reference, candidate, checker)
         if job is None:
             return
         wall = self.limits.wall_seconds

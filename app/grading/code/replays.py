@@ -73,9 +73,11 @@ def graph_scenarios(reference: dict[str, Any]) -> set[str]:
     return {s["id"] for s in reference.get("scenarios", []) if s.get("graph")}
 
 
-def replay_job(contract: str, seed: int, reference: dict[str, Any],
-               candidate: dict[str, Any]) -> dict[str, Any] | None:  # fmt: skip
-    """The replay of every graph scenario the candidate ran without an error, or None."""
+def replay_job(contract: str, seed: int, reference: dict[str, Any], candidate: dict[str, Any],
+               checker: dict[str, Any] | None = None) -> dict[str, Any] | None:  # fmt: skip
+    """The replay of every graph scenario the candidate ran without an error, or None. A
+    contract the pack declares carries its `checker` (the instructor's setup builds the
+    replay's inputs: worker/replay_declared.py); the candidate's code is never in the job."""
     wanted = graph_scenarios(reference)
     scenarios = [
         {"id": s["id"], "export": s.get("export") or {}}
@@ -84,7 +86,8 @@ def replay_job(contract: str, seed: int, reference: dict[str, Any],
     ]
     if candidate.get("load_error") or not scenarios:
         return None
-    return {"contract": contract, "kind": "replay", "graph_seed": seed, "scenarios": scenarios}
+    job = {"contract": contract, "kind": "replay", "graph_seed": seed, "scenarios": scenarios}
+    return job if checker is None else {**job, "checker": checker}
 
 
 def merge(candidate: dict[str, Any], reference: dict[str, Any],

@@ -44,7 +44,7 @@ def warm_up(prebuild: list[str] | None = None, step: bool = False) -> dict[str, 
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(2)
     tf.config.experimental.enable_op_determinism()
-    from . import models, observe, probes, runner, scenarios, trial  # noqa: F401 - before lockdown
+    from . import models, observe, probes, replay_declared, runner, scenarios, trial  # noqa: F401
 
     direct_eager_ops()  # starts the runtime (thread pools) before the job
     observe.tensor_types()  # read before candidate code could replace tf.Variable and the rest

@@ -15,11 +15,13 @@ import time
 from typing import Any
 
 import keras
+import numpy as np
 import tensorflow as tf
 
 from . import observe, probes
 from .candidate import CandidateError, call_error, describe, load_function
-from .scenarios import in_graph
+from .replay import export_calls
+from .scenarios import in_graph, mixed_seed, moved
 
 SETUP_FILE = "/checker/setup.py"
 MAX_INPUTS = 16
@@ -29,12 +31,17 @@ class SetupError(Exception):
     """The pack's setup or make_inputs failed or returned something unusable."""
 
 
-def run_declared(spec: dict[str, Any], source: str) -> dict[str, Any]:
+def run_declared(spec: dict[str, Any], source: str, hidden: int | None = None) -> dict[str, Any]:
+    """`hidden` (trusted jobs only): the "tf.function" scenarios run on the hidden state their
+    replay builds (replay_declared.py); without it they export the graphs they traced."""
     results: list[dict[str, Any]] = []
     for scenario_id, seed, wrap in scenarios(spec):
         began = time.monotonic()
         try:
-            inputs = make_inputs(spec["setup"], seed)
+            if wrap and hidden is not None:
+                inputs = hidden_inputs(spec["setup"], seed, hidden)
+            else:
+                inputs = make_inputs(spec["setup"], seed)
         except BaseException as err:
             results.append(_failed(scenario_id, f"SetupError: {describe(err)}", began))
             continue
@@ -43,7 +50,7 @@ def run_declared(spec: dict[str, Any], source: str) -> dict[str, Any]:
         except CandidateError as err:
             error = {"kind": err.kind, "message": err.message, "lines": err.lines}
             return {"load_error": error, "scenarios": results}
-        results.append(run_one(spec, scenario_id, fn, inputs, wrap, began))
+        results.append(run_one(spec, scenario_id, fn, inputs, wrap, began, hidden is None))
     return {"load_error": None, "scenarios": results}
 
 
@@ -68,6 +75,35 @@ def make_inputs(setup: str, seed: int) -> dict[str, Any]:
     return inputs
 
 
+def hidden_inputs(setup: str, seed: int, hidden: int) -> dict[str, Any]:
+    """The scenario's inputs as its replay sees them: built by the setup from the scenario's
+    own seed (a setup may rely on its seeds: the pack's self-test ran them), then every float
+    tensor, array and variable among them (a model's weights too) moved by noise drawn from
+    the seed mixed with the hidden one, so values the candidate's process never saw."""
+    inputs = make_inputs(setup, seed)
+    rng = np.random.default_rng(mixed_seed(seed, hidden))
+    for variable in declared_variables(inputs, movable=True):
+        data = np.asarray(variable.numpy())
+        if data.dtype.kind == "f":
+            variable.assign(moved(data, rng))
+    return {name: tf.nest.map_structure(lambda a: moved(a, rng), value)
+            for name, value in inputs.items()}  # fmt: skip
+
+
+def declared_variables(inputs: dict[str, Any], movable: bool = False) -> list[Any]:
+    """The inputs' variables in an order every process builds alike: each Keras model's, each
+    tf.Variable, and (unless `movable`: they start as the optimizer sets them) each optimizer's."""
+    found: list[Any] = []
+    for item in inputs.values():
+        if isinstance(item, keras.Model):
+            found += list(item.variables)
+        elif isinstance(item, tf.Variable | keras.Variable):
+            found.append(item)
+        elif isinstance(item, keras.optimizers.Optimizer) and not movable:
+            found += list(item.variables)
+    return found
+
+
 def run_one(
     spec: dict[str, Any],
     scenario_id: str,
@@ -75,15 +111,19 @@ def run_one(
     inputs: dict[str, Any],
     wrap: bool,
     began: float,
+    export: bool = False,
 ) -> dict[str, Any]:
+    """One scenario; with `export`, a "tf.function" one also reports the graph it traced, for
+    the replay (the numbers the trusted side compares come from there)."""
     compared = set(spec.get("compare", ["result"]))
     models = [v for v in inputs.values() if isinstance(v, keras.Model)]
     probes.reset(models, [])
     initial = variables(inputs) if "variables" in compared else []
     calls: list[dict[str, Any]] = []
     error = None
+    step = in_graph(fn) if wrap else fn
     try:
-        out = (in_graph(fn) if wrap else fn)(**inputs)
+        out = step(**inputs)
         calls.append(
             {
                 "out": observe.value(out) if "result" in compared else {"kind": "none"},
@@ -94,14 +134,18 @@ def run_one(
         )
     except BaseException as err:
         error = call_error(err, len(calls))
-    return {
-        "id": scenario_id,
-        "initial": [initial],
-        "calls": calls,
-        "error": error,
-        "probes": probes.snapshot(),
-        "s": round(time.monotonic() - began, 3),
-    }
+    seen = {"id": scenario_id, "graph": wrap, "initial": [initial], "calls": calls,
+            "error": error, "probes": probes.snapshot()}  # fmt: skip
+    if export and wrap and not error:
+        seen["export"] = exported(step, inputs)
+    return {**seen, "s": round(time.monotonic() - began, 3)}
+
+
+def exported(step: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return export_calls(step.traced, declared_variables(inputs), [((), inputs)])
+    except Exception as err:
+        return {"error": f"the traced graphs could not be exported ({type(err).__name__})"}
 
 
 def variables(inputs: dict[str, Any]) -> list[dict[str, Any]]:

@@ -51,19 +51,28 @@ def scenario_variables(plan: Plan) -> list[Any]:
     return found + [v for optimizer in plan.optimizers for v in optimizer.variables]
 
 
-def _handle(variable: Any) -> Any:
+def handle(variable: Any) -> Any:
     inner = variable.value if isinstance(variable, keras.Variable) else variable  # wraps one
     return getattr(inner, "handle", None)
 
 
 def export(graph: Any, plan: Plan, calls: int) -> dict[str, Any]:
     """What `graph` (the scenario's tf.function) traced for each of the first `calls` calls."""
-    ids = {id(_handle(v)): i for i, v in enumerate(scenario_variables(plan))}
+    return export_calls(graph, scenario_variables(plan), [(a, {}) for a in plan.calls[:calls]])
+
+
+Call = tuple[tuple[Any, ...], dict[str, Any]]  # positional and keyword arguments
+
+
+def export_calls(graph: Any, variables: list[Any], calls: list[Call]) -> dict[str, Any]:
+    """What `graph` traced for each call (positional and keyword arguments); `variables` are
+    the scenario's, named by index so the replay can pass its own in their place."""
+    ids = {id(handle(v)): i for i, v in enumerate(variables)}
     library = function_pb2.FunctionDefLibrary()
     names: set[str] = set()
     exported = []
-    for args in plan.calls[:calls]:
-        concrete = graph.get_concrete_function(*args)
+    for args, kwargs in calls:
+        concrete = graph.get_concrete_function(*args, **kwargs)
         for fdef in [*concrete.graph.as_graph_def().library.function, concrete.function_def]:
             if fdef.signature.name not in names:
                 names.add(fdef.signature.name)
@@ -72,6 +81,7 @@ def export(graph: Any, plan: Plan, calls: int) -> dict[str, Any]:
             {
                 "f": concrete.function_def.signature.name,
                 "captures": [_capture(c, concrete, ids) for c in concrete.captured_inputs],
+                "arguments": len(concrete.inputs) - len(concrete.captured_inputs),
                 "tout": [t.dtype.as_datatype_enum for t in concrete.outputs],
                 "structure": _structure(concrete.structured_outputs, iter(range(10**6))),
             }
@@ -89,7 +99,7 @@ def _capture(tensor: Any, concrete: Any, ids: dict[int, int]) -> dict[str, Any]:
     if id(tensor) in ids:
         return {"variable": ids[id(tensor)]}
     if tensor.dtype == tf.resource:  # a variable of the code's own: its value at trace time
-        owned = [v for v in concrete.graph.variables if _handle(v) is tensor]
+        owned = [v for v in concrete.graph.variables if handle(v) is tensor]
         if not owned:
             return {"unknown": "a resource that is no variable"}
         return {"own": _values(owned[0])}
@@ -120,6 +130,10 @@ def _structure(out: Any, counter: Any) -> Any:
 
 def run_replay(job: dict[str, Any], entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each exported scenario run on state built from the job's hidden seed."""
+    if job.get("checker"):  # a contract the pack declares: its inputs come from its setup
+        from .replay_declared import run_replay_declared
+
+        return run_replay_declared(job["checker"], int(job["graph_seed"]), entries)
     contract = CONTRACTS[job["contract"]]
     by_id = {scenario.id: scenario for scenario in contract.scenarios}
     results = []
@@ -135,24 +149,37 @@ def replay_scenario(plan: Plan, exported: dict[str, Any]) -> dict[str, Any]:
 
     initial = [observe.variables(model, trainable=True) for model in plan.models]
     calls: list[dict[str, Any]] = []
-    try:
-        runs = _prepare(plan, exported)
+
+    def run_calls() -> None:
+        runs = prepare(scenario_variables(plan), exported, positional)
         for run, args in zip(runs, plan.calls, strict=False):
             out = run(args)
             calls.append({**observe_call(plan, None), "out": out})
+
+    return {"initial": initial, "calls": calls, "error": guarded(run_calls)}
+
+
+def guarded(run_calls: Callable[[], None]) -> dict[str, Any] | None:
+    """The error of a replay's calls as the report carries it, or None."""
+    try:
+        run_calls()
     except Unreplayable as err:
-        return {"initial": initial, "calls": calls,
-                "error": {"type": "Unreplayable", "message": str(err)[:600]}}  # fmt: skip
+        return {"type": "Unreplayable", "message": str(err)[:600]}
     except Exception as err:
         # by type only: a kernel's message can hold numbers of the hidden state (an index out
         # of range, an assertion's data), which would reach the feedback
         message = "its message is not shown: it ran on the hidden state"
-        return {"initial": initial, "calls": calls,
-                "error": {"type": type(err).__name__, "message": message}}  # fmt: skip
-    return {"initial": initial, "calls": calls, "error": None}
+        return {"type": type(err).__name__, "message": message}
+    return None
 
 
-def _prepare(plan: Plan, exported: dict[str, Any]) -> list[Callable[[Any], Any]]:
+Inputs = Callable[[Any], list[Any]]  # a call's arguments -> the graph's inputs before captures
+
+
+def prepare(variables: list[Any], exported: dict[str, Any],
+            inputs_of: Inputs) -> list[Callable[[Any], Any]]:  # fmt: skip
+    """A runner per exported call, the library checked and registered; `variables` are the
+    replay's own, passed where the export names a scenario variable."""
     if "library" not in exported:
         raise Unreplayable(exported.get("error") or "no traced graph was reported")
     text = "".join(str(piece) for piece in exported["library"])
@@ -168,8 +195,7 @@ def _prepare(plan: Plan, exported: dict[str, Any]) -> list[Callable[[Any], Any]]
             ctx.add_function_def(fdef)
         elif ctx.get_function_def(name).SerializeToString() != fdef.SerializeToString():
             raise Unreplayable(f"function {name[:80]} exists already")
-    variables = scenario_variables(plan)
-    return [_runner(call, variables, ctx) for call in exported["calls"]]
+    return [_runner(call, variables, ctx, inputs_of) for call in exported["calls"]]
 
 
 def _check_ops(library: Any, called: list[str]) -> None:
@@ -178,13 +204,16 @@ def _check_ops(library: Any, called: list[str]) -> None:
         raise Unreplayable(why)
 
 
-def _runner(call: dict[str, Any], variables: list[Any], ctx: Any) -> Callable[[Any], Any]:
+def _runner(call: dict[str, Any], variables: list[Any], ctx: Any,
+            inputs_of: Inputs) -> Callable[[Any], Any]:  # fmt: skip
     captured = [_captured(c, variables) for c in call["captures"]]  # variables kept alive
     name, tout = str(call["f"]), [int(t) for t in call["tout"]]
 
-    def run(args: tuple[Any, ...]) -> Any:
-        inputs = [tf.convert_to_tensor(a) for a in tf.nest.flatten(_tensors(args))]
-        inputs += [c if isinstance(c, tf.Tensor) else _handle(c) for c in captured]
+    def run(args: Any) -> Any:
+        inputs = inputs_of(args)
+        if len(inputs) != int(call.get("arguments", len(inputs))):
+            raise Unreplayable("the traced graph takes other arguments than the scenario gives")
+        inputs += [c if isinstance(c, tf.Tensor) else handle(c) for c in captured]
         attrs = (
             "Tin", [t.dtype.as_datatype_enum for t in inputs], "Tout", tout,
             "f", attr_value_pb2.NameAttrList(name=name),
@@ -196,10 +225,11 @@ def _runner(call: dict[str, Any], variables: list[Any], ctx: Any) -> Callable[[A
     return run
 
 
-def _tensors(args: tuple[Any, ...]) -> list[Any]:
+def positional(args: tuple[Any, ...]) -> list[Any]:
     # tf.function feeds the tensors and arrays among the arguments; objects (models,
     # optimizers, the loss) are captured through their variables
-    return [a for a in args if isinstance(a, np.ndarray | tf.Tensor)]
+    tensors = [a for a in args if isinstance(a, np.ndarray | tf.Tensor)]
+    return [tf.convert_to_tensor(a) for a in tf.nest.flatten(tensors)]
 
 
 def _captured(capture: dict[str, Any], variables: list[Any]) -> Any:

@@ -29,7 +29,7 @@ def run_source(
     `hidden` (trusted jobs only): the seed the "tf.function" scenarios are built from, as
     their replay builds them (replay.py); without it those scenarios export their graphs."""
     if checker is not None:  # a contract declared by the pack rather than built in
-        return _unless_tampered(run_declared(checker, source), sealed)
+        return _unless_tampered(run_declared(checker, source, hidden), sealed)
     contract = CONTRACTS[contract_id]
     results: list[dict[str, Any]] = []
     for scenario in contract.scenarios:  # no clear_session: it costs 0.12 s and changes no number

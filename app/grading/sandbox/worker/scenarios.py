@@ -266,11 +266,11 @@ def plan_for(contract_id: str, scenario: Scenario, hidden: int | None = None) ->
     """The scenario's state; with `hidden` (a "tf.function" scenario in a trusted job, see
     replay.py) built from a seed mixed with it, so weights the candidate's process never saw."""
     if hidden is not None and is_graph(scenario):
-        mixed = (scenario.seed * 1_000_003 + hidden) % 2**31
+        mixed = mixed_seed(scenario.seed, hidden)
         keras.utils.set_random_seed(mixed)
         hidden_plan = scenario.build()
         rng = np.random.default_rng(mixed)  # and other inputs: a second derivative has no weights
-        hidden_plan.calls = [tuple(_moved(a, rng) for a in call) for call in hidden_plan.calls]
+        hidden_plan.calls = [tuple(moved(a, rng) for a in call) for call in hidden_plan.calls]
         return hidden_plan
     plan = _PREBUILT.pop((contract_id, scenario.id), None)
     if plan is None:
@@ -279,7 +279,12 @@ def plan_for(contract_id: str, scenario: Scenario, hidden: int | None = None) ->
     return plan
 
 
-def _moved(arg: Any, rng: np.random.Generator) -> Any:
+def mixed_seed(seed: int, hidden: int) -> int:
+    """A scenario's public seed mixed with the server's hidden one."""
+    return (seed * 1_000_003 + hidden) % 2**31
+
+
+def moved(arg: Any, rng: np.random.Generator) -> Any:
     """A float array or tensor argument moved by hidden noise; anything else as it is."""
     is_tensor = isinstance(arg, tf.Tensor)
     data = arg.numpy() if is_tensor else arg

@@ -59,8 +59,8 @@ SANDBOX_TMP = "/tmp"  # noqa: S108 - inside the sandbox: a fresh tmpfs per child
 SANDBOX_SHM = "/dev/shm"  # noqa: S108 - likewise
 LAZY_IMPORTS = ("secrets", "numpy.random")
 WORKER_MODULES = (
-    "candidate", "declared", "lockdown", "models", "observe", "probes", "replay", "runner",
-    "scenarios", "trial", "__main__",
+    "candidate", "declared", "lockdown", "models", "observe", "probes", "replay",
+    "replay_declared", "runner", "scenarios", "trial", "__main__",
 )  # fmt: skip
 MAX_PREBUILD = 8
 SHM_BYTES = 1024 * 1024

@@ -225,6 +225,9 @@ def _escaped_processes(uid_base: int) -> list[str]:
     return escaped
 
 
+EXIT_GRACE = 10.0  # seconds a SIGKILLed process may take to finish exiting under load
+
+
 def _host_untouched(sandbox: SandboxGrader, listener: socket.socket, result: GradeResult) -> None:
     assert MARKER not in json.dumps(result.__dict__, default=str)
     for path in (
@@ -242,14 +245,19 @@ def _host_untouched(sandbox: SandboxGrader, listener: socket.socket, result: Gra
     if isinstance(backend, rootless.Rootless):  # one uid for all: the tree's pid namespace
         namespace = backend.namespaces[group]
         assert namespace
-        if rootless.in_namespace(namespace):  # a killed process still exiting: look again
-            time.sleep(1.0)
+        # A killed process still exiting (its memory being freed, on a loaded machine) is no
+        # escape: look again for up to EXIT_GRACE seconds. An escaped one (the cases sleep
+        # 30-60 s or loop) is still there after it.
+        deadline = time.monotonic() + EXIT_GRACE
+        while rootless.in_namespace(namespace) and time.monotonic() < deadline:
+            time.sleep(0.25)
         assert not rootless.in_namespace(namespace), (group, namespace)
         return
     assert not (cgroups.instance_dir("memory") / group).exists()
     escaped = _escaped_processes(sandbox.grader.pool.uid_base)
-    if escaped:  # a killed process leaves its cgroup while it finishes exiting: look again
-        time.sleep(1.0)
+    deadline = time.monotonic() + EXIT_GRACE  # a killed process may still be exiting
+    while escaped and time.monotonic() < deadline:
+        time.sleep(0.25)
         escaped = [p for p in _escaped_processes(sandbox.grader.pool.uid_base) if p in escaped]
     assert not escaped
 

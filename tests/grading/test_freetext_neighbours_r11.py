@@ -89,6 +89,13 @@ def test_a_true_statement_gains_no_tell(qid: str, text: str) -> None:
     assert grade_freetext(q, text, neighbours=True) == grade_freetext(q, text, neighbours=False)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="not suggested since round 16's set joined tune (round 17 start, before any change): "
+    "147 of the question's 439 tune answers now carry big-models-gain-most, over a third, so "
+    "no word can mark it (MARK_LIFT); the rules are left to read it (docs/freetext-rounds.md, "
+    "round 17, V)",
+)
 def test_a_tell_the_voters_state_is_still_suggested() -> None:
     q = question("tf-function-speedup")
     text = "The bigger and deeper the network, the more you gain from tf.function."

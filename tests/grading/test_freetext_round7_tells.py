@@ -289,10 +289,11 @@ def test_the_benchmark_reading_leaves_each_persona_out() -> None:
     """A persona's own labelled answers never vote on its answers (LOPO)."""
     rubrics = {"no-zero-grad": question("no-zero-grad").rubric}
     own = [_row("a", SAID + f" take {i}", ("optimizer-clears-grads",)) for i in range(nb.K)]
-    own += [_row("c", f"bananas grow on plants {i} in warm places", ()) for i in range(20)]
+    own += [_row("c", f"bananas grow on plants {i} in warm places", ()) for i in range(40)]
     alone = ln.suggested_rows(own, rubrics)
     assert {r.named_tags for r in alone} == {()}
-    others = [_row("b", SAID + f" said {i}", ("optimizer-clears-grads",)) for i in range(nb.K)]
+    # by several writers: one writer's votes alone suggest nothing (round 17, _jackknifed)
+    others = [_row(f"b{i}", SAID + f" said {i}", ("optimizer-clears-grads",)) for i in range(nb.K)]
     both = ln.suggested_rows(own + others, rubrics)
     said = [r for r in both if r.persona != "c"]
     assert {r.named_tags for r in said} == {("optimizer-clears-grads",)}

@@ -41,7 +41,16 @@ WRONG = [
     ("tf-function-speedup", "tf-function-overlaps-input-pipeline", "tf.function is faster because it overlaps data loading with the computation."),
     ("tf-function-speedup", "tf-function-overlaps-input-pipeline", "Most of the speedup comes from prefetching the next batch while the current step runs, so input-bound models gain the most."),
     ("tf-function-speedup", "tf-function-overlaps-input-pipeline", "Models bottlenecked on the input pipeline gain most, since tf.function overlaps I/O with compute."),
-    ("trainable-vs-all-variables", "variables-are-the-same", "model.variables is the TensorFlow-level list and trainable_variables is the Keras-level list of the same weights."),
+    pytest.param(
+        "trainable-vs-all-variables", "variables-are-the-same",
+        "model.variables is the TensorFlow-level list and trainable_variables is the Keras-level list of the same weights.",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="named by the neighbours until round 17, by a vote one writer's answers "
+            "carried (round 17: the vote must stand without any one writer); the rules read "
+            "no claim in it",
+        ),
+    ),
     ("trainable-vs-all-variables", "variables-are-the-same", "They hold the same weights; variables is just the low-level TF view and trainable_variables the Keras one."),
     ("trainable-vs-all-variables", "variables-are-the-same", "model.variables gives raw tf.Variables, trainable_variables gives the Keras ones, but it's the same set of weights."),
     ("why-none-gradients", "stateful-rng-gives-none", "If the loss uses a random op like tf.random.normal, the gradients come back None."),

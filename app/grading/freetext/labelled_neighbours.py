@@ -51,7 +51,10 @@ def suggested_rows(
         if index is None:
             pool = [r for r in tune if r.persona != persona]
             index = build_index(
-                [Entry(r.question_id, bags[id(r)], r.expected_tags, r.answer) for r in pool]
+                [
+                    Entry(r.question_id, bags[id(r)], r.expected_tags, r.answer, r.persona)
+                    for r in pool
+                ]
             )
         for row in mine:
             out[id(row)] = _suggested_row(index, rubrics[row.question_id], row, bags[id(row)])
@@ -83,7 +86,12 @@ def build_artefact() -> dict[str, Any]:
         key=lambda a: (a.question_id, a.persona, a.source, a.answer),
     )
     stored = [
-        (a.question_id, a.answer, mapped_tags(tag_map, a.question_id, a.misconceptions))
+        (
+            a.question_id,
+            a.answer,
+            mapped_tags(tag_map, a.question_id, a.misconceptions),
+            a.persona or "original",
+        )
         for a in tune
         if a.question_id in questions
     ]
@@ -102,7 +110,9 @@ def build_artefact() -> dict[str, Any]:
             qid: {
                 "prompt": prompt_key(question),
                 "answers": [
-                    {"tags": list(tags), "answer": text} for q, text, tags in stored if q == qid
+                    {"tags": list(tags), "answer": text, "persona": persona}
+                    for q, text, tags, persona in stored
+                    if q == qid
                 ],
             }
             for qid, question in sorted(questions.items())

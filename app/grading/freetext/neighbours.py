@@ -10,17 +10,20 @@ vote together). When the rules named no tell and did not grade the answer correc
 least `VOTES` of its `K` nearest labelled answers, the nearest at least `MIN_SIMILARITY`
 alike, carry the same tag of this rubric, that tag is named, with a message that says how
 it was found, and its cap applies (since round 16 the cap grading gives that tag when the
-rules state it: read from labelled precedent, tell_caps.py, where there is one). It never
+rules state it: read from labelled precedent, tell_caps.py, where there is one). Since
+round 17 the vote must stand with any one writer's answers left out, so that adding a
+writer's answers at a retrain does not make or unmake a suggestion on its own. It never
 raises a verdict, never touches an answer graded correct, a keyword list or an injection,
 and adds nothing where a tell is already named.
 
 `python -m app.grading.freetext.neighbours train` writes `neighbours.json` beside this file:
 the labelled tune personas' answers as written, with their tags (meta/sides.yaml,
-meta/tag-map.yaml); a test checks it equals a fresh build. Keeping the text, not its words,
-makes the artefact depend on the labelled data alone (a change to normalise or the
-retraction reader needs no rebuild); the words are read once per process (~0.8 s for
-~2,000 answers), at start-up when the setting is on (app/main.py), else at first use. The
-grader applies it when the setting `freetext_neighbours` is on (off by default).
+meta/tag-map.yaml) and, since round 17, their writer (persona); a test checks it equals a
+fresh build. Keeping the text, not its words, makes the artefact depend on the labelled
+data alone (a change to normalise or the retraction reader needs no rebuild); the words
+are read once per process (~0.8 s for ~2,000 answers), at start-up when the setting is on
+(app/main.py), else at first use. The grader applies it when the setting
+`freetext_neighbours` is on (off by default).
 `benchmarks/freetext.py --neighbours` reads it leave-one-persona-out: each tune persona is
 graded with an index built without it.
 """
@@ -120,6 +123,7 @@ class Entry:
     bag: Bag
     tags: tuple[str, ...]
     text: str = ""  # as written: how a voting answer states its words (reads_as_stated)
+    persona: str = ""  # who wrote it: a suggestion no one writer decides (round 17)
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,7 @@ class Index:
     postings: dict[str, dict[str, tuple[array[int], array[float]]]]
     tags: dict[str, tuple[tuple[str, ...], ...]]
     texts: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    personas: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     def vector(self, words: Bag) -> dict[str, float]:
         weights = {w: (1 + math.log(c)) * self.idf[w] for w, c in words.items() if w in self.idf}
@@ -162,8 +167,10 @@ def build_index(entries: Sequence[Entry], idf: Mapping[str, float] | None = None
     words = {w: w for w in index.idf}  # one string per word, shared by every question
     tags: dict[str, list[tuple[str, ...]]] = {}
     texts: dict[str, list[str]] = {}
+    personas: dict[str, list[str]] = {}
     for entry in entries:
         texts.setdefault(entry.question_id, []).append(entry.text)
+        personas.setdefault(entry.question_id, []).append(entry.persona)
         numbered = tags.setdefault(entry.question_id, [])
         postings = index.postings.setdefault(entry.question_id, {})
         for word, weight in index.vector(entry.bag).items():
@@ -175,6 +182,7 @@ def build_index(entries: Sequence[Entry], idf: Mapping[str, float] | None = None
         index,
         tags={q: tuple(t) for q, t in tags.items()},
         texts={q: tuple(t) for q, t in texts.items()},
+        personas={q: tuple(p) for q, p in personas.items()},
     )
 
 
@@ -185,15 +193,38 @@ def nearest_tag(
     at most `UNTAGGED` of them carrying no tag of this rubric, when the nearest is at least
     `MIN_SIMILARITY` alike and carries the tag itself (round 10: "the tape records the
     forward pass either way" is nearest to a right answer, then to five stating that the
-    flag makes the tape record) and the answer (`text`, as written) states a word that marks the
-    tag as the answers carrying it do (`reads_as_stated`), counting only the marking words
-    most of those answers state (`voters_state`); None otherwise."""
+    flag makes the tape record), when that vote stands with the answers of any one writer
+    among the nearest left out (`_jackknifed`, round 17), and the answer (`text`, as
+    written) states a word that marks the tag as the answers carrying it do
+    (`reads_as_stated`), counting only the marking words most of those answers state
+    (`voters_state`); None otherwise."""
     known = set(tags)
     query = index.vector(words)
     if not query or not known:
         return None
     scores = index.similarities(question_id, query)
+    tag = _vote(index, question_id, scores, known)
+    if tag is None or not _jackknifed(index, question_id, scores, known, tag):
+        return None
+    answers = index.tags[question_id]
     nearest = heapq.nlargest(K, zip(scores, range(len(scores)), strict=True))
+    marks = [w for w in marking_words(index, question_id, words, tag) if "|" not in w]
+    texts = index.texts.get(question_id, ())
+    voters = [texts[i] for _, i in nearest if tag in answers[i] and i < len(texts)]
+    marks = [w for w in marks if voters_state(w, voters)]
+    return tag if marks and reads_as_stated(text, marks, voters) else None
+
+
+def _vote(
+    index: Index,
+    question_id: str,
+    scores: Sequence[float],
+    known: set[str],
+    out: frozenset[int] = frozenset(),
+) -> str | None:
+    """The tag the `K` nearest labelled answers vote for (`nearest_tag`), the answers
+    numbered in `out` left out."""
+    nearest = heapq.nlargest(K, ((s, i) for i, s in enumerate(scores) if i not in out))
     if not nearest or nearest[0][0] < MIN_SIMILARITY:
         return None
     answers = index.tags[question_id]
@@ -204,13 +235,25 @@ def nearest_tag(
     if sum(1 for _, i in nearest if not known & set(answers[i])) > UNTAGGED:
         return None
     tag = min(t for t, n in ranked if n == ranked[0][1])  # a tie: the first tag by name
-    if tag not in answers[nearest[0][1]]:
-        return None
-    marks = [w for w in marking_words(index, question_id, words, tag) if "|" not in w]
-    texts = index.texts.get(question_id, ())
-    voters = [texts[i] for _, i in nearest if tag in answers[i] and i < len(texts)]
-    marks = [w for w in marks if voters_state(w, voters)]
-    return tag if marks and reads_as_stated(text, marks, voters) else None
+    return tag if tag in answers[nearest[0][1]] else None
+
+
+def _jackknifed(
+    index: Index, question_id: str, scores: Sequence[float], known: set[str], tag: str
+) -> bool:
+    """Whether the vote for `tag` stands with the answers of each writer among the `K`
+    nearest left out in turn (round 17). Each retrain adds a writer's answers: a vote one
+    writer carried came and went with them (a true statement named, a stated tell no longer
+    named), and held checks flipped. Writers outside the nearest change no vote; answers
+    with no writer recorded (an artefact older than round 17) are never left out."""
+    personas = index.personas.get(question_id, ())
+    nearest = heapq.nlargest(K, zip(scores, range(len(scores)), strict=True))
+    writers = {personas[i] for _, i in nearest if i < len(personas)} - {""}
+    for writer in sorted(writers):
+        out = frozenset(i for i, p in enumerate(personas) if p == writer)
+        if _vote(index, question_id, scores, known, out) != tag:
+            return False
+    return True
 
 
 def speaks_of(index: Index, question_id: str, words: Bag, tag: str) -> bool:
@@ -374,7 +417,13 @@ def _shipped() -> tuple[dict[str, str], Index | None]:
         questions = read_artefact(ARTEFACT)["questions"]
         prompts = {str(q): str(v["prompt"]) for q, v in questions.items()}
         entries = [
-            Entry(str(q), bag(str(a["answer"])), tuple(str(t) for t in a["tags"]), str(a["answer"]))
+            Entry(
+                str(q),
+                bag(str(a["answer"])),
+                tuple(str(t) for t in a["tags"]),
+                str(a["answer"]),
+                str(a.get("persona", "")),
+            )
             for q, v in questions.items()
             for a in v["answers"]
         ]

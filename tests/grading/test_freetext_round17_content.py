@@ -1,0 +1,132 @@
+"""Round 17 of issue 14: the six labeller tags of round 16's final set that no rubric knew
+(mapped onto the rubric tag naming the same belief, or added where the source document
+implies them), and the worst-named tell of gradient-vs-apply (`apply-ignores-optimizer-rule`,
+15 of 17 labelled answers unnamed). Wrong statements for each belief in candidates' voices and
+true statements on the same subjects that must name nothing. All were written from the tags'
+descriptions, the source document and a scratch check on TF 2.21 / Keras 3.15.1
+(docs/freetext-rounds.md "Round 17: rubric content (engineer C)") before any phrasing was
+written; the `_HELD` lists were kept untouched until the end, as a last check."""
+
+# ruff: noqa: E501 - tables of sentences read best one per line
+
+from __future__ import annotations
+
+import pytest
+
+from app.grading.freetext import grade_freetext
+from tests.grading.core_questions import question
+
+WRONG = [
+    # broken-tape-raises-error, mapped onto numpy-raises-error (numpy-inside-tape)
+    ("numpy-inside-tape", "numpy-raises-error", "A broken chain makes tape.gradient raise an exception, so as long as training runs without an error the gradients are flowing."),
+    ("numpy-inside-tape", "numpy-raises-error", "The .numpy() call breaks the graph and TensorFlow throws an error at the gradient call."),
+    # gradient-updates-bn-stats, mapped onto gradient-updates-weights (tape.gradient changes model state)
+    ("gradient-vs-apply", "gradient-updates-weights", "tape.gradient also updates the BatchNorm moving mean and variance as it runs the backward pass."),
+    ("gradient-vs-apply", "gradient-updates-weights", "The backward pass is where BatchNorm's running statistics get updated; apply_gradients then handles the trainable weights."),
+    ("training-flag", "gradient-updates-weights", "With training=True, tape.gradient updates the moving mean and variance of each BatchNorm layer."),
+    # zero-grad-is-memory-cleanup (new, no-zero-grad)
+    ("no-zero-grad", "zero-grad-is-memory-cleanup", "zero_grad is just memory cleanup - PyTorch makes you free the gradient buffers yourself, while TensorFlow's garbage collector does it for you."),
+    ("no-zero-grad", "zero-grad-is-memory-cleanup", "TensorFlow doesn't need zero_grad because the garbage collector frees the old gradients automatically."),
+    # training-flag-controls-rnn-state (new, training-flag)
+    ("training-flag", "training-flag-controls-rnn-state", "training=True also tells a stateful LSTM to carry its hidden state over to the next batch."),
+    ("training-flag", "training-flag-controls-rnn-state", "Without the flag, recurrent layers reset their hidden state on every call instead of keeping it between batches."),
+    # frozen-bn-adapts-with-training-flag (new, training-flag)
+    ("training-flag", "frozen-bn-adapts-with-training-flag", "Even with the backbone frozen (trainable=False), passing training=True lets its BatchNorm statistics adapt to the new dataset."),
+    ("training-flag", "frozen-bn-adapts-with-training-flag", "When fine-tuning a frozen base model, call it with training=True so the batch norm layers keep updating their moving averages on your data."),
+    # python-state-persists-in-tf-function (new, tf-function-speedup)
+    ("tf-function-speedup", "python-state-persists-in-tf-function", "Inside a tf.function a Python counter works like a static local: it increments on every call and keeps its value between calls."),
+    ("tf-function-speedup", "python-state-persists-in-tf-function", "Python side effects like print or appending to a list still run on every call of the compiled function."),
+    # apply-ignores-optimizer-rule widened (gradient-vs-apply)
+    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "apply_gradients is always just w = w - lr * g under the hood, whatever optimizer you picked."),
+    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "The optimizers only differ in how they schedule the learning rate; the update itself is one subtraction."),
+    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "apply_gradients basically multiplies each gradient by the learning rate and subtracts it, that's all it does."),
+    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "The optimizer object is really just a container for the learning rate."),
+]  # fmt: skip
+
+WRONG_HELD = [
+    ("numpy-inside-tape", "numpy-raises-error", "You'd notice right away: tape.gradient fails with an exception when the chain is broken."),
+    ("gradient-vs-apply", "gradient-updates-weights", "Calling tape.gradient refreshes the batch norm moving statistics along with computing the gradients."),
+    ("no-zero-grad", "zero-grad-is-memory-cleanup", "The point of zero_grad is to release the memory held by the gradients; in TF the garbage collector handles that."),
+    ("training-flag", "training-flag-controls-rnn-state", "The flag decides whether an RNN keeps its state between calls, so in training mode the GRU remembers the previous sequence."),
+    ("training-flag", "frozen-bn-adapts-with-training-flag", "Setting trainable=False freezes the weights, but with training=True the BatchNorm running mean and variance still update."),
+    ("tf-function-speedup", "python-state-persists-in-tf-function", "Plain Python variables inside the decorated step get updated on each call, just like in eager mode."),
+    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "Under the hood every optimizer's apply_gradients is the same assign_sub(learning_rate * grad); Adam or RMSprop only change the learning rate."),
+]  # fmt: skip
+
+CORRECT = [
+    # numpy-raises-error
+    ("numpy-inside-tape", "Nothing raises: the chain breaks silently and tape.gradient returns None for the layers before the conversion."),
+    # gradient-updates-bn-stats
+    ("gradient-vs-apply", "tape.gradient updates nothing, not even BatchNorm's moving statistics; those are updated in the forward pass when the layer runs with training=True."),
+    ("training-flag", "With training=True, BatchNorm updates its moving mean and variance during the forward pass; tape.gradient and apply_gradients don't touch them."),
+    # zero-grad-is-memory-cleanup
+    ("no-zero-grad", "zero_grad exists because PyTorch accumulates into .grad; TensorFlow returns fresh gradient tensors, and the old ones are freed by garbage collection like any other tensor."),
+    ("no-zero-grad", "In PyTorch, zero_grad clears the accumulated .grad values so the next backward pass doesn't add to them."),
+    # training-flag-controls-rnn-state
+    ("training-flag", "Whether an LSTM carries its hidden state between batches is set by stateful=True, not by the training flag; training=True turns on its dropout."),
+    ("training-flag", "For an LSTM, training=True switches its dropout and recurrent dropout on; the hidden state across batches is a separate setting, stateful=True."),
+    # frozen-bn-adapts-with-training-flag
+    ("training-flag", "A BatchNormalization layer with trainable=False runs in inference mode even when called with training=True, so its moving statistics stay frozen."),
+    ("training-flag", "When you unfreeze the backbone, BatchNorm runs in training mode again and its moving mean and variance start updating."),
+    # python-state-persists-in-tf-function
+    ("tf-function-speedup", "Python side effects inside a tf.function run only while it is traced, so a print or a list append happens once, not on every call."),
+    ("tf-function-speedup", "The Python code in the step runs once at trace time; after that each call executes the graph, which is where the speedup for small models comes from."),
+    # apply-ignores-optimizer-rule
+    ("gradient-vs-apply", "For plain SGD, apply_gradients does w = w - lr * g; Adam also updates its moment estimates and scales the step per parameter."),
+    ("gradient-vs-apply", "apply_gradients runs the optimizer's whole rule - momentum, Adam moments, weight decay - not just w = w - lr * g."),
+    ("gradient-vs-apply", "The optimizer holds the learning rate and its slot variables, and apply_gradients uses both."),
+    ("gradient-vs-apply", "You just pick an optimizer and a learning rate; apply_gradients then applies that optimizer's update rule to each variable."),
+]  # fmt: skip
+
+CORRECT_HELD = [
+    ("numpy-inside-tape", "Inside a tf.function .numpy() does raise, since a symbolic tensor has no value; run eagerly it fails silently and the gradients are None."),
+    ("gradient-vs-apply", "Neither call touches BatchNorm's moving statistics: the layer's forward pass in training mode updates them."),
+    ("no-zero-grad", "TensorFlow has no zero_grad because tape.gradient returns a fresh list every step; memory is freed by garbage collection, but that is not what zero_grad is for."),
+    ("training-flag", "The flag has nothing to do with an RNN's hidden state, which only carries over when the layer is stateful."),
+    ("training-flag", "If you freeze a BatchNorm layer with trainable=False it uses its moving statistics, whatever training flag you pass."),
+    ("tf-function-speedup", "A Python counter inside a tf.function only increments while tracing; use a tf.Variable if it must change on every call."),
+    ("gradient-vs-apply", "Only with plain SGD is apply_gradients a bare w -= lr * g; with Adam it also keeps running averages of the gradients per variable."),
+]  # fmt: skip
+
+# Wrong statements the grader does not name: each states the belief across two clauses (the
+# flag in "Without the flag," or "Even with the backbone frozen (...)," and the state in the next
+# clause; "call it with training=True so the batch norm layers keep updating"), and a claim's roles
+# must share one clause (engineer R's area: clause splitting).
+KNOWN_UNNAMED = [
+    ("training-flag", "training-flag-controls-rnn-state", "Without the flag, recurrent layers reset their hidden state on every call instead of keeping it between batches."),
+    ("training-flag", "frozen-bn-adapts-with-training-flag", "Even with the backbone frozen (trainable=False), passing training=True lets its BatchNorm statistics adapt to the new dataset."),
+    ("training-flag", "frozen-bn-adapts-with-training-flag", "When fine-tuning a frozen base model, call it with training=True so the batch norm layers keep updating their moving averages on your data."),
+]  # fmt: skip
+# A true statement that names a tell with main's rubrics already (training-flag-is-optimizer-mode:
+# "... start updating" read as the flag making the weights update; engineer T's area).
+KNOWN_NAMED = [
+    ("training-flag", "When you unfreeze the backbone, BatchNorm runs in training mode again and its moving mean and variance start updating."),
+]  # fmt: skip
+WRONG = [w for w in WRONG if w not in KNOWN_UNNAMED]
+WRONG_HELD = [w for w in WRONG_HELD if w not in KNOWN_UNNAMED]
+CORRECT = [c for c in CORRECT if c not in KNOWN_NAMED]
+CORRECT_HELD = [c for c in CORRECT_HELD if c not in KNOWN_NAMED]
+
+
+@pytest.mark.parametrize(("question_id", "tag", "answer"), WRONG + WRONG_HELD)
+def test_grade_freetext_names_a_round17_tell(question_id: str, tag: str, answer: str) -> None:
+    assert tag in grade_freetext(question(question_id), answer).misconceptions
+
+
+@pytest.mark.parametrize(("question_id", "answer"), CORRECT + CORRECT_HELD)
+def test_grade_freetext_round17_true_statements_name_nothing(question_id: str, answer: str) -> None:
+    assert grade_freetext(question(question_id), answer).misconceptions == []
+
+
+@pytest.mark.xfail(strict=True, reason="the belief spans two clauses; a claim reads one")
+@pytest.mark.parametrize(("question_id", "tag", "answer"), KNOWN_UNNAMED)
+def test_grade_freetext_round17_known_unnamed_statements(
+    question_id: str, tag: str, answer: str
+) -> None:
+    assert tag in grade_freetext(question(question_id), answer).misconceptions
+
+
+@pytest.mark.xfail(strict=True, reason="named with main's rubrics already (another tag)")
+@pytest.mark.parametrize(("question_id", "answer"), KNOWN_NAMED)
+def test_grade_freetext_round17_known_named_statements(question_id: str, answer: str) -> None:
+    assert grade_freetext(question(question_id), answer).misconceptions == []

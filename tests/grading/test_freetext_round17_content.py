@@ -43,6 +43,20 @@ WRONG = [
     ("gradient-vs-apply", "apply-ignores-optimizer-rule", "The optimizer object is really just a container for the learning rate."),
 ]  # fmt: skip
 
+# gradient-outside-outer-tape written as code (higher-order-derivatives): the inner tape's gradient()
+# on a line back at the outer with's indentation, after both blocks closed.
+_NESTED = "with tf.GradientTape() as {o}:\n{ow}    with tf.GradientTape() as {i}:\n{iw}        y = x * x * x\n"
+CODE_WRONG = [
+    "Nest them:\n```\n" + _NESTED.format(o="t2", i="t1", ow="", iw="") + "dy = t1.gradient(y, x)\nd2y = t2.gradient(dy, x)\n```\nThe outer tape records everything the inner one does.",
+    "x = tf.Variable(2.0)\n" + _NESTED.format(o="outer", i="inner", ow="", iw="") + "dy_dx = inner.gradient(y, x)\nd2 = outer.gradient(dy_dx, x)\nThe outer tape sees everything, so you take the gradient of the gradient.",
+    "```python\nx = tf.constant(2.0)\n" + _NESTED.format(o="t2", i="t1", ow="    t2.watch(x)\n", iw="        t1.watch(x)\n") + "g = t1.gradient(y, x)\nh = t2.gradient(g, x)\n```\nThe inner tape gives the first derivative.",
+]  # fmt: skip
+CODE_CORRECT = [
+    "Nest them:\n```\n" + _NESTED.format(o="t2", i="t1", ow="", iw="") + "    dy = t1.gradient(y, x)\nd2y = t2.gradient(dy, x)\n```\nThe outer tape records the inner gradient computation.",
+    "```python\nx = tf.constant(2.0)\n" + _NESTED.format(o="outer", i="inner", ow="    outer.watch(x)\n", iw="        inner.watch(x)\n") + "    dy_dx = inner.gradient(y, x)\nd2y = outer.gradient(dy_dx, x)\n```\nThe outer tape is still recording when the inner gradient is taken, so it can differentiate it again.",
+    "Inside the outer block I take the first derivative:\n```\n" + _NESTED.format(o="t2", i="t1", ow="", iw="") + "        dy = t1.gradient(y, x)\nd2y = t2.gradient(dy, x)\n```\nThe outer tape records that gradient computation.",
+]  # fmt: skip
+
 WRONG_HELD = [
     ("numpy-inside-tape", "numpy-raises-error", "You'd notice right away: tape.gradient fails with an exception when the chain is broken."),
     ("gradient-vs-apply", "gradient-updates-weights", "Calling tape.gradient refreshes the batch norm moving statistics along with computing the gradients."),
@@ -130,3 +144,14 @@ def test_grade_freetext_round17_known_unnamed_statements(
 @pytest.mark.parametrize(("question_id", "answer"), KNOWN_NAMED)
 def test_grade_freetext_round17_known_named_statements(question_id: str, answer: str) -> None:
     assert grade_freetext(question(question_id), answer).misconceptions == []
+
+
+@pytest.mark.parametrize("answer", CODE_WRONG)
+def test_grade_freetext_names_an_inner_gradient_after_both_blocks(answer: str) -> None:
+    misconceptions = grade_freetext(question("higher-order-derivatives"), answer).misconceptions
+    assert "gradient-outside-outer-tape" in misconceptions
+
+
+@pytest.mark.parametrize("answer", CODE_CORRECT)
+def test_grade_freetext_inner_gradient_inside_the_outer_block_names_nothing(answer: str) -> None:
+    assert grade_freetext(question("higher-order-derivatives"), answer).misconceptions == []

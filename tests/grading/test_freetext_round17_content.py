@@ -41,6 +41,17 @@ WRONG = [
     ("gradient-vs-apply", "apply-ignores-optimizer-rule", "The optimizers only differ in how they schedule the learning rate; the update itself is one subtraction."),
     ("gradient-vs-apply", "apply-ignores-optimizer-rule", "apply_gradients basically multiplies each gradient by the learning rate and subtracts it, that's all it does."),
     ("gradient-vs-apply", "apply-ignores-optimizer-rule", "The optimizer object is really just a container for the learning rate."),
+    # single-tape-over-micro-batches widened (gradient-accumulation)
+    ("gradient-accumulation", "single-tape-over-micro-batches", "Open one `tf.GradientTape(persistent=True)` and run all four micro-batches inside it, then call gradient once on the total."),
+    ("gradient-accumulation", "single-tape-over-micro-batches", "Just keep a single tape for all four micro-batches and sum their losses."),
+    ("gradient-accumulation", "single-tape-over-micro-batches", "Inside the with block you loop over the four chunks of 64 and add up the losses."),
+    # tape-stores-no-activations widened (gradient-accumulation)
+    ("gradient-accumulation", "tape-stores-no-activations", "Memory is fine because the tape records the ops, not the data."),
+    ("gradient-accumulation", "tape-stores-no-activations", "Each micro-batch's activations are freed as soon as its forward pass finishes, even inside the one tape."),
+    # tape-holds-gradients widened (no-zero-grad)
+    ("no-zero-grad", "tape-holds-gradients", "Each step builds a new tape and the old gradients are thrown away along with the old tape."),
+    ("no-zero-grad", "tape-holds-gradients", "The gradients are effectively cleared when the tape goes out of scope at the end of the step."),
+    ("no-zero-grad", "tape-holds-gradients", "In TensorFlow the tape is the gradient storage, so a new tape per step means nothing to clear."),
 ]  # fmt: skip
 
 # gradient-outside-outer-tape written as code (higher-order-derivatives): the inner tape's gradient()
@@ -51,6 +62,8 @@ CODE_WRONG = [
     "x = tf.Variable(2.0)\n" + _NESTED.format(o="outer", i="inner", ow="", iw="") + "dy_dx = inner.gradient(y, x)\nd2 = outer.gradient(dy_dx, x)\nThe outer tape sees everything, so you take the gradient of the gradient.",
     "```python\nx = tf.constant(2.0)\n" + _NESTED.format(o="t2", i="t1", ow="    t2.watch(x)\n", iw="        t1.watch(x)\n") + "g = t1.gradient(y, x)\nh = t2.gradient(g, x)\n```\nThe inner tape gives the first derivative.",
 ]  # fmt: skip
+_ONE_TAPE = "with tf.GradientTape() as tape:\n    total = 0.0\n    for xb, yb in micro_batches:\n        total += loss_fn(yb, model(xb, training=True)) / 4\ngrads = tape.gradient(total, model.trainable_variables)\n"
+_TAPE_EACH = "for xb, yb in micro_batches:\n    with tf.GradientTape() as tape:\n        loss = loss_fn(yb, model(xb, training=True)) / 4\n    grads = tape.gradient(loss, model.trainable_variables)\n    for acc, g in zip(accum, grads):\n        acc.assign_add(g)\n"
 CODE_CORRECT = [
     "Nest them:\n```\n" + _NESTED.format(o="t2", i="t1", ow="", iw="") + "    dy = t1.gradient(y, x)\nd2y = t2.gradient(dy, x)\n```\nThe outer tape records the inner gradient computation.",
     "```python\nx = tf.constant(2.0)\n" + _NESTED.format(o="outer", i="inner", ow="    outer.watch(x)\n", iw="        inner.watch(x)\n") + "    dy_dx = inner.gradient(y, x)\nd2y = outer.gradient(dy_dx, x)\n```\nThe outer tape is still recording when the inner gradient is taken, so it can differentiate it again.",
@@ -90,6 +103,15 @@ CORRECT = [
     ("gradient-vs-apply", "apply_gradients runs the optimizer's whole rule - momentum, Adam moments, weight decay - not just w = w - lr * g."),
     ("gradient-vs-apply", "The optimizer holds the learning rate and its slot variables, and apply_gradients uses both."),
     ("gradient-vs-apply", "You just pick an optimizer and a learning rate; apply_gradients then applies that optimizer's update rule to each variable."),
+    # single-tape-over-micro-batches, tape-stores-no-activations
+    ("gradient-accumulation", "Use a fresh tape for each micro-batch rather than one tape over all four, and add its gradients into the accumulators."),
+    ("gradient-accumulation", "For each of the four micro-batches, open a new tape, compute the loss inside the with block, take the gradients and add them into the accumulators."),
+    ("gradient-accumulation", "A tape keeps the activations its gradient needs, so one tape over all four micro-batches would hold the memory of the full batch."),
+    ("gradient-accumulation", "Each micro-batch's activations are freed once its own tape's gradient() call returns."),
+    # tape-holds-gradients
+    ("no-zero-grad", "The tape is discarded at the end of the step along with its recording; the gradients were never in it, tape.gradient returned them as new tensors."),
+    ("no-zero-grad", "The gradient tensors tape.gradient returned are dropped once apply_gradients has used them, like any other tensor."),
+    ("no-zero-grad", "A tape is a recording of the forward pass, not a gradient store."),
 ]  # fmt: skip
 
 CORRECT_HELD = [
@@ -111,10 +133,15 @@ KNOWN_UNNAMED = [
     ("training-flag", "frozen-bn-adapts-with-training-flag", "Even with the backbone frozen (trainable=False), passing training=True lets its BatchNorm statistics adapt to the new dataset."),
     ("training-flag", "frozen-bn-adapts-with-training-flag", "When fine-tuning a frozen base model, call it with training=True so the batch norm layers keep updating their moving averages on your data."),
 ]  # fmt: skip
-# A true statement that names a tell with main's rubrics already (training-flag-is-optimizer-mode:
-# "... start updating" read as the flag making the weights update; engineer T's area).
+# True statements that name a tell with main's rubrics already, by phrasings this round did not
+# touch (engineer T's area): "... start updating" read as the flag making the weights update
+# (training-flag-is-optimizer-mode); a counterfactual "one tape over all four micro-batches would
+# hold ..." read as the advice (single-tape-over-micro-batches, tape-accumulates); "the tape is
+# discarded at the end of the step" read as tape-discarded-on-block-exit.
 KNOWN_NAMED = [
     ("training-flag", "When you unfreeze the backbone, BatchNorm runs in training mode again and its moving mean and variance start updating."),
+    ("gradient-accumulation", "A tape keeps the activations its gradient needs, so one tape over all four micro-batches would hold the memory of the full batch."),
+    ("no-zero-grad", "The tape is discarded at the end of the step along with its recording; the gradients were never in it, tape.gradient returned them as new tensors."),
 ]  # fmt: skip
 WRONG = [w for w in WRONG if w not in KNOWN_UNNAMED]
 WRONG_HELD = [w for w in WRONG_HELD if w not in KNOWN_UNNAMED]
@@ -155,3 +182,18 @@ def test_grade_freetext_names_an_inner_gradient_after_both_blocks(answer: str) -
 @pytest.mark.parametrize("answer", CODE_CORRECT)
 def test_grade_freetext_inner_gradient_inside_the_outer_block_names_nothing(answer: str) -> None:
     assert grade_freetext(question("higher-order-derivatives"), answer).misconceptions == []
+
+
+def test_grade_freetext_names_a_loop_over_micro_batches_inside_one_tape() -> None:
+    answer = "Sum the losses under one tape:\n```python\n" + _ONE_TAPE + "```\nThen apply once."
+    misconceptions = grade_freetext(question("gradient-accumulation"), answer).misconceptions
+    assert "single-tape-over-micro-batches" in misconceptions
+
+
+def test_grade_freetext_a_tape_per_micro_batch_in_code_names_nothing() -> None:
+    answer = (
+        "One tape per micro-batch:\n```python\n"
+        + _TAPE_EACH
+        + "```\nApply the sums every four micro-batches, then reset the accumulators."
+    )
+    assert grade_freetext(question("gradient-accumulation"), answer).misconceptions == []

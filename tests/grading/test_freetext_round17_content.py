@@ -52,6 +52,13 @@ WRONG = [
     ("no-zero-grad", "tape-holds-gradients", "Each step builds a new tape and the old gradients are thrown away along with the old tape."),
     ("no-zero-grad", "tape-holds-gradients", "The gradients are effectively cleared when the tape goes out of scope at the end of the step."),
     ("no-zero-grad", "tape-holds-gradients", "In TensorFlow the tape is the gradient storage, so a new tape per step means nothing to clear."),
+    # pass-model-variables widened (trainable-vs-all-variables): only a matter of cost
+    ("trainable-vs-all-variables", "pass-model-variables", "Mostly cost: fewer variables to differentiate."),
+    ("trainable-vs-all-variables", "pass-model-variables", "trainable_variables is just the convention; either way you get identical gradients."),
+    ("trainable-vs-all-variables", "pass-model-variables", "Passing model.variables wouldn't actually break anything, it would just waste some compute."),
+    # tape-accumulates widened (no-zero-grad): the reason given for a reset
+    ("no-zero-grad", "tape-accumulates", "Call tape.reset() at the start of each step so the gradients from the previous batch don't leak into the next one."),
+    ("no-zero-grad", "tape-accumulates", "The TF equivalent is tape.reset(); call it before the forward pass so the old gradients are cleared."),
 ]  # fmt: skip
 
 # gradient-outside-outer-tape written as code (higher-order-derivatives): the inner tape's gradient()
@@ -112,6 +119,14 @@ CORRECT = [
     ("no-zero-grad", "The tape is discarded at the end of the step along with its recording; the gradients were never in it, tape.gradient returned them as new tensors."),
     ("no-zero-grad", "The gradient tensors tape.gradient returned are dropped once apply_gradients has used them, like any other tensor."),
     ("no-zero-grad", "A tape is a recording of the forward pass, not a gradient store."),
+    # tape-accumulates
+    # pass-model-variables
+    ("trainable-vs-all-variables", "It's not just about cost: model.variables includes BatchNorm's moving statistics, which the optimizer must not update."),
+    ("trainable-vs-all-variables", "Passing model.variables would break the BatchNorm statistics, since apply_gradients would try to update them."),
+    ("trainable-vs-all-variables", "For a model with no non-trainable variables both lists are the same, so either works there; add a BatchNorm layer and they differ."),
+    ("no-zero-grad", "tape.gradient returns a fresh list every step, so the old gradients never leak into the next one."),
+    ("no-zero-grad", "In PyTorch you call zero_grad so the previous batch's gradients are cleared before the next backward()."),
+    ("no-zero-grad", "There are no old gradients to clear: apply_gradients consumes the list and the next step computes a new one."),
 ]  # fmt: skip
 
 CORRECT_HELD = [
@@ -124,11 +139,15 @@ CORRECT_HELD = [
     ("gradient-vs-apply", "Only with plain SGD is apply_gradients a bare w -= lr * g; with Adam it also keeps running averages of the gradients per variable."),
 ]  # fmt: skip
 
-# Wrong statements the grader does not name: each states the belief across two clauses (the
-# flag in "Without the flag," or "Even with the backbone frozen (...)," and the state in the next
-# clause; "call it with training=True so the batch norm layers keep updating"), and a claim's roles
-# must share one clause (engineer R's area: clause splitting).
+# Wrong statements the grader does not name: the first three state the belief across two clauses
+# (the flag in "Without the flag," or "Even with the backbone frozen (...)," and the state in the
+# next clause; "call it with training=True so the batch norm layers keep updating"), and a claim's
+# roles must share one clause; the last two give tape-accumulates as the purpose of a reset ("so the
+# old gradients don't leak in" is read as a denial, "so the old gradients are cleared" as no claim
+# that they pile up). Both are the reader's (engineer R's area).
 KNOWN_UNNAMED = [
+    ("no-zero-grad", "tape-accumulates", "Call tape.reset() at the start of each step so the gradients from the previous batch don't leak into the next one."),
+    ("no-zero-grad", "tape-accumulates", "The TF equivalent is tape.reset(); call it before the forward pass so the old gradients are cleared."),
     ("training-flag", "training-flag-controls-rnn-state", "Without the flag, recurrent layers reset their hidden state on every call instead of keeping it between batches."),
     ("training-flag", "frozen-bn-adapts-with-training-flag", "Even with the backbone frozen (trainable=False), passing training=True lets its BatchNorm statistics adapt to the new dataset."),
     ("training-flag", "frozen-bn-adapts-with-training-flag", "When fine-tuning a frozen base model, call it with training=True so the batch norm layers keep updating their moving averages on your data."),
@@ -159,7 +178,7 @@ def test_grade_freetext_round17_true_statements_name_nothing(question_id: str, a
     assert grade_freetext(question(question_id), answer).misconceptions == []
 
 
-@pytest.mark.xfail(strict=True, reason="the belief spans two clauses; a claim reads one")
+@pytest.mark.xfail(strict=True, reason="the belief spans two clauses, or is a reset's purpose")
 @pytest.mark.parametrize(("question_id", "tag", "answer"), KNOWN_UNNAMED)
 def test_grade_freetext_round17_known_unnamed_statements(
     question_id: str, tag: str, answer: str

@@ -52,6 +52,9 @@ WRONG = [
     ("no-zero-grad", "tape-holds-gradients", "Each step builds a new tape and the old gradients are thrown away along with the old tape."),
     ("no-zero-grad", "tape-holds-gradients", "The gradients are effectively cleared when the tape goes out of scope at the end of the step."),
     ("no-zero-grad", "tape-holds-gradients", "In TensorFlow the tape is the gradient storage, so a new tape per step means nothing to clear."),
+    # persistent-is-free widened (persistent-tape): nothing to do afterwards, the tape cleans itself up
+    ("persistent-tape", "persistent-is-free", "Make it persistent=True; afterwards nothing special is needed."),
+    ("persistent-tape", "persistent-is-free", "With persistent=True you can call gradient twice, and the tape is cleaned up automatically when the with block exits."),
     # pass-model-variables widened (trainable-vs-all-variables): only a matter of cost
     ("trainable-vs-all-variables", "pass-model-variables", "Mostly cost: fewer variables to differentiate."),
     ("trainable-vs-all-variables", "pass-model-variables", "trainable_variables is just the convention; either way you get identical gradients."),
@@ -120,6 +123,9 @@ CORRECT = [
     ("no-zero-grad", "The gradient tensors tape.gradient returned are dropped once apply_gradients has used them, like any other tensor."),
     ("no-zero-grad", "A tape is a recording of the forward pass, not a gradient store."),
     # tape-accumulates
+    # persistent-is-free
+    ("persistent-tape", "A persistent tape keeps its recording until you del it, so delete it once you have both gradients."),
+    ("persistent-tape", "A default tape releases its recording automatically after the first gradient() call; a persistent one holds it until the tape is deleted."),
     # pass-model-variables
     ("trainable-vs-all-variables", "It's not just about cost: model.variables includes BatchNorm's moving statistics, which the optimizer must not update."),
     ("trainable-vs-all-variables", "Passing model.variables would break the BatchNorm statistics, since apply_gradients would try to update them."),

@@ -62,6 +62,11 @@ WRONG = [
     # tape-accumulates widened (no-zero-grad): the reason given for a reset
     ("no-zero-grad", "tape-accumulates", "Call tape.reset() at the start of each step so the gradients from the previous batch don't leak into the next one."),
     ("no-zero-grad", "tape-accumulates", "The TF equivalent is tape.reset(); call it before the forward pass so the old gradients are cleared."),
+    # Held (the last check, run once, nothing changed after it): "but" ends the clause that
+    # says frozen, and "only change the learning rate" (change is not among the claim's verbs;
+    # "the same assign_sub(...)" has no just / only).
+    ("training-flag", "frozen-bn-adapts-with-training-flag", "Setting trainable=False freezes the weights, but with training=True the BatchNorm running mean and variance still update."),
+    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "Under the hood every optimizer's apply_gradients is the same assign_sub(learning_rate * grad); Adam or RMSprop only change the learning rate."),
 ]  # fmt: skip
 
 # gradient-outside-outer-tape written as code (higher-order-derivatives): the inner tape's gradient()
@@ -154,6 +159,11 @@ CORRECT_HELD = [
 KNOWN_UNNAMED = [
     ("no-zero-grad", "tape-accumulates", "Call tape.reset() at the start of each step so the gradients from the previous batch don't leak into the next one."),
     ("no-zero-grad", "tape-accumulates", "The TF equivalent is tape.reset(); call it before the forward pass so the old gradients are cleared."),
+    # Held (the last check, run once, nothing changed after it): "but" ends the clause that
+    # says frozen, and "only change the learning rate" (change is not among the claim's verbs;
+    # "the same assign_sub(...)" has no just / only).
+    ("training-flag", "frozen-bn-adapts-with-training-flag", "Setting trainable=False freezes the weights, but with training=True the BatchNorm running mean and variance still update."),
+    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "Under the hood every optimizer's apply_gradients is the same assign_sub(learning_rate * grad); Adam or RMSprop only change the learning rate."),
     ("training-flag", "training-flag-controls-rnn-state", "Without the flag, recurrent layers reset their hidden state on every call instead of keeping it between batches."),
     ("training-flag", "frozen-bn-adapts-with-training-flag", "Even with the backbone frozen (trainable=False), passing training=True lets its BatchNorm statistics adapt to the new dataset."),
     ("training-flag", "frozen-bn-adapts-with-training-flag", "When fine-tuning a frozen base model, call it with training=True so the batch norm layers keep updating their moving averages on your data."),
@@ -184,7 +194,7 @@ def test_grade_freetext_round17_true_statements_name_nothing(question_id: str, a
     assert grade_freetext(question(question_id), answer).misconceptions == []
 
 
-@pytest.mark.xfail(strict=True, reason="the belief spans two clauses, or is a reset's purpose")
+@pytest.mark.xfail(strict=True, reason="the phrasings do not read this statement")
 @pytest.mark.parametrize(("question_id", "tag", "answer"), KNOWN_UNNAMED)
 def test_grade_freetext_round17_known_unnamed_statements(
     question_id: str, tag: str, answer: str

@@ -94,10 +94,6 @@ WRONG_HELD = [
     ("numpy-inside-tape", "variable-watch-survives-numpy", "The earlier layer's kernel is still watched, so its gradient comes through the NumPy conversion unharmed."),
     ("numpy-inside-tape", "variable-watch-survives-numpy", "What matters to the tape is the watched variables, not the activations in between, so a round trip through NumPy is harmless."),
     ("persistent-tape", "tape-discarded-on-block-exit", "Exiting the context destroys the tape, so gradient calls after the block fail."),
-    # Round 17 (T): fails at 9f886b4, before any round-17 change: the rules alone never named
-    # it ("harmless" is no denial the negated claim reads); the neighbours did, and no longer
-    # do since they were retrained on round 16's final set.
-    ("training-flag", "training-auto-detected-in-tape", "Leaving the flag off is harmless in a custom loop: layers run in training mode unless you explicitly say training=False."),
 ]  # fmt: skip
 
 CORRECT_HELD = [
@@ -128,10 +124,6 @@ KNOWN_UNNAMED = [
     ("numpy-inside-tape", "variable-watch-survives-numpy", "The earlier layer's kernel is still watched, so its gradient comes through the NumPy conversion unharmed."),
     ("numpy-inside-tape", "variable-watch-survives-numpy", "What matters to the tape is the watched variables, not the activations in between, so a round trip through NumPy is harmless."),
     ("persistent-tape", "tape-discarded-on-block-exit", "Exiting the context destroys the tape, so gradient calls after the block fail."),
-    # Round 17 (T): fails at 9f886b4, before any round-17 change: the rules alone never named
-    # it ("harmless" is no denial the negated claim reads); the neighbours did, and no longer
-    # do since they were retrained on round 16's final set.
-    ("training-flag", "training-auto-detected-in-tape", "Leaving the flag off is harmless in a custom loop: layers run in training mode unless you explicitly say training=False."),
 ]  # fmt: skip
 WRONG = [w for w in WRONG if w not in KNOWN_UNNAMED]
 WRONG_HELD = [w for w in WRONG_HELD if w not in KNOWN_UNNAMED]

@@ -21,7 +21,8 @@ from tests.grading.freetext_statements_r15 import true_statements, wrong_stateme
 FALSE_TELLS = {
     "Forget the reset and the next cycle adds onto the old sums, your accumulators, not TF, keep them.",
     "The optimizer has state, the tape has none left after gradient() — and neither of them holds last step's gradients.",
-    "Note: for a model without BatchNorm or frozen layers the two lists are the same, the difference only shows up once such layers exist.",
+    # round 17 (T): "for a model without BatchNorm ..." limits the claim to such models
+    # (conditions.in_scope_of_lack), so the third is read right now
 }
 # Wrong statements whose tell no phrasing reaches (rubric content, not this round).
 UNNAMED = {

@@ -166,3 +166,34 @@ _ALTERNATIVE = re.compile(
     r"\binstead\b|\b(?:by\s+mistake|by\s+accident|accidentally|mistakenly|wrongly)\b",
     re.IGNORECASE,
 )
+
+
+# Round 17: a claim of sameness or of no effect limited to models that lack a component
+# ("if the model has no BatchNorm and no frozen layers, both lists are the same", "for models
+# without Dropout or BatchNorm the flag changes nothing") is true in that scope; the tell is
+# the claim without it. Only a lack in the model's make-up limits, and only such a claim: a
+# mechanism stays stated ("for models without Dropout, training=True is what makes the tape
+# record"), and so does a condition on what the learner does ("if you don't call zero_grad,
+# the gradients pile up").
+_LACKING_MODEL = re.compile(
+    r"\b(?:(?:if|when|whenever)\s+(?:the|your|a|an|this|that|our)?\s*(?:model|network|net"
+    r"|architecture)s?\s+(?:(?:has|have|contains?|includes?|uses?)\s+(?:no|neither)"
+    r"|(?:doesn't|does\s+not|don't|do\s+not|lacks?)\s*(?:have|contain|include|use)?)"
+    r"|for\s+(?:a\s+|any\s+|the\s+)?(?:models?|networks?|nets?)\s+(?:without|with\s+no)"
+    r")\b[^;:.!?]*$",
+    re.IGNORECASE,
+)
+_NO_DIFFERENCE = re.compile(
+    r"\b(?:same|identical|equal|equivalent|irrelevant|harmless|no\s+difference|no\s+effect"
+    r"|nothing|(?:doesn't|does\s+not|won't|will\s+not)\s+matter)\b",
+    re.IGNORECASE,
+)
+
+
+def in_scope_of_lack(masked: str, start: int, end: int) -> bool:
+    """Whether a claim of sameness or no effect follows, in its sentence, a condition that
+    the model lacks a component: it holds for such models only, and names no tell."""
+    if _LACKING_MODEL.search(masked, 0, start) is None:
+        return False
+    clause = masked[_clause_start(masked, start) : _clause_end(masked, end)]
+    return _NO_DIFFERENCE.search(clause) is not None

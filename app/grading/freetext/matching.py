@@ -13,7 +13,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
+from app.grading.freetext.conditions import (
+    in_counterfactual_consequence,
+    in_open_condition,
+    in_scope_of_lack,
+)
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import (
     _CUE,
@@ -40,7 +44,14 @@ _NEW_SUBJECT = re.compile(
     r"|you|we|i)\b"
     # round 9: a short adverbial before the subject ("so after the outer block you call")
     r"|\s*(?:(?:then|now)\s+)?(?:once|when|after|before|outside|inside|at\s+the\s+end|later)\b"
-    r"(?:\s+[\w.()]+){1,4}\s+(?:you|we|i)\b",
+    r"(?:\s+[\w.()]+){1,4}\s+(?:you|we|i)\b"
+    # round 17: "..., and then apply_gradients updates the weights": a named step with a verb
+    # of its own after "and then" ("and then tape.gradient(g, x) for the second derivative"
+    # has none: the verb before "and" goes on)
+    r"|(?<=\band\s)(?:then|afterwards|next|finally|later)\s*,?\s+(?:the\s+)?"
+    r"(?:apply_gradients|optimizer|tape\.gradient)(?:\(x*\))?\s+(?:\w+ly\s+)?"
+    r"(?:updates?|changes?|appl(?:y|ies)|modif(?:y|ies)|assigns?|writes?|moves?|steps?|does"
+    r"|is|will|can|computes?|returns?|gives?|takes?|uses?)\b",
     re.IGNORECASE,
 )
 # A noun that is the object of "with" ("each with its own tape, sum the gradients") is no
@@ -171,9 +182,13 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
 # add them up") keeps the subject before it (round 8: ";" joins clauses).
 _DETERMINED = r"(?:the|each|every|a|an|both|all|its|their|his|her|your|our|my)(?:\s+[\w.()]+){1,4}?"
 _COPULA = r"(?:'s|\s+(?:is|are|was|were)\b)"
+# Round 17: a determiner phrase with a modal is a subject of its own too ("move the loss
+# inside the block; the gradient call itself can sit after the block"); a pronoun with one
+# still goes on ("...; it will add them up").
+_MODAL = r"\s+(?:can|could|may|might|must|should|will|would)\b"
+_PRONOUN = r"(?:it|they|he|she|this|these|those|there)"
 _OWN_CLAUSE = re.compile(
-    r"\s*(?:(?:it|they|he|she|this|these|those|there)|" + _DETERMINED + ")" + _COPULA,
-    re.IGNORECASE,
+    rf"\s*(?:(?:{_PRONOUN}|{_DETERMINED}){_COPULA}|{_DETERMINED}{_MODAL})", re.IGNORECASE
 )
 # Round 15: the same after ",", "->", "=>" and a dash (an em-dash reads as " - "), for a
 # subject that is a determiner phrase: "the tape is gone, and its gradients were only ever
@@ -410,6 +425,7 @@ def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: st
         or avoided(masked, start, end, match.re.pattern)
         or object_of_verb(masked, start, end, match.re.pattern)
         or reported_or_qualified(text, masked, start, end)
+        or in_scope_of_lack(masked, start, end)
     )
     partial_word = _inside_argument(text, masked, match.end())
     return Hit(match.group(), unit.text, affirmed, foreign, conditional, partial_word)

@@ -42,7 +42,8 @@ _CODE_OBJECT = re.compile(r"\w=\S|\w\([^()]*\)")
 # each micro-batch is not the same thing", "optimizer.zero_grad() isn't needed",
 # "watching the loss won't help".
 _JUDGED_FALSE = re.compile(
-    r"\s*(?:(?:is|are|was|would\s+be|'s)\s+(?:(?:simply|just|also)\s+)?"
+    # round 17: a match may stop inside a call's brackets ("tape.watch(loss) does nothing")
+    r"\)?\s*(?:(?:is|are|was|would\s+be|'s)\s+(?:(?:simply|just|also)\s+)?"
     r"(?:wrong|incorrect|false|unnecessary|unneeded|redundant|pointless|obsolete"
     r"|a\s+(?:myth|mistake|misconception|bug)"
     r"|not\s+(?:the\s+same|equivalent|true|correct|right|how|needed|necessary|required|a\s+thing)"
@@ -53,7 +54,16 @@ _JUDGED_FALSE = re.compile(
     # round 14: "optimizer.zero_grad() isn't part of the TF API"
     r"|(?:isn't|aren't|is\s+not|are\s+not)\s+(?:part\s+of|available\s+in)\b"
     r"|(?:won't|will\s+not|doesn't|does\s+not|wouldn't|would\s+not|can't|cannot)\s+(?:help|work"
-    r"|fix|give|produce|yield))",
+    r"|fix|give|produce|yield)"
+    # round 17: an action said to have no effect ("watching the loss after the fact records
+    # nothing", "tape.watch(loss) does nothing"); not "does nothing wrong", and not "changes
+    # nothing" or "makes no difference", which state the harmlessness tells ("passing
+    # model.variables makes no difference")
+    r"|(?:records?|fix(?:es)?|solves?|achieves?|accomplish(?:es)?)\s+nothing\b"
+    r"|(?:does|do|did|will\s+do|would\s+do)\s+nothing\b(?!\s+(?:wrong|bad|harmful|different|special))"
+    r"|(?:doesn't|does\s+not|won't|will\s+not|wouldn't|would\s+not)\s+do\s+anything\b"
+    r"(?!\s+(?:wrong|bad|harmful|different|special))"
+    r"|(?:is|are|'s)\s+(?:completely\s+|totally\s+)?(?:useless|futile|no\s+use|of\s+no\s+use|a\s+no-?op))",
     re.IGNORECASE,
 )
 

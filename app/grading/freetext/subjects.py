@@ -65,7 +65,7 @@ def object_of_verb(masked: str, start: int, end: int, pattern: str) -> bool:
     opening = _WORD.match(masked, start)
     first = opening.group().lower() if opening is not None else ""
     quantifier = first in _QUANTIFIERS and _stands_alone(first, pattern)
-    while words and words[-1] in _DETERMINERS:
+    while words and words[-1] in _DETERMINERS | _MODIFIERS:
         words.pop()
     if quantifier and words and words[-1] in _PREPOSITIONS:
         return True  # round 13: "for each (g, v) pair it runs the update ..."
@@ -83,7 +83,7 @@ def _opens_subject(masked: str, start: int, end: int, pattern: str, last: list[s
     word = first.group().lower()
     if _stands_alone(word, pattern):
         return True
-    noun_phrase = word in _DETERMINERS or (bool(last) and last[0] in _DETERMINERS)
+    noun_phrase = word in _DETERMINERS or (bool(last) and last[0] in _DETERMINERS | _MODIFIERS)
     return noun_phrase and _runs_into_imperative(masked, start, end)
 
 
@@ -101,7 +101,7 @@ def _runs_into_imperative(masked: str, start: int, end: int) -> bool:
     tape with persistent=True, so it keeps the gradients") states its own claim."""
     clause = _clause_start(masked, end, inclusive=False)
     if clause <= start:
-        return False
+        return _joins_bare_verb(masked, start, end)
     words = [w.lower() for w in _WORD.findall(masked, clause, end)]
     while words and words[0] in _LINKS:
         words.pop(0)
@@ -109,6 +109,27 @@ def _runs_into_imperative(masked: str, start: int, end: int) -> bool:
 
 
 _LINKS = frozenset({"and", "then", "just", "also"})
+# Round 17: adjectives between an imperative's verb and its object ("use a new tape per
+# micro-batch and accumulate the gradients").
+_MODIFIERS = _words("new fresh separate single own same whole second first different extra")
+# "... and accumulate": a verb in its bare form after "and", no subject between.
+_AND_VERB = re.compile(r"\band\s+(?:then\s+|also\s+|just\s+)?([a-z]+)\b", re.IGNORECASE)
+
+
+def _joins_bare_verb(masked: str, start: int, end: int) -> bool:
+    """Whether the match runs over "and" into a verb in its bare form ("Use a new tape per
+    micro-batch and accumulate the gradients"): after an imperative, the verb goes on with
+    the imperative's reader, not with the noun it took as object (round 17). A verb that
+    agrees with a singular noun ("and accumulates") is left to the clause reading."""
+    for joint in _AND_VERB.finditer(masked, start, end):
+        word = joint.group(1).lower()
+        if word in _AUX | _STANDALONE | _SUBJECT_WORDS or not _is_verb(word):
+            continue
+        if word in {lemma.lower() for lemma in getAllLemmas(word).get("VERB", ())}:
+            return True
+    return False
+
+
 _PREPOSITIONS = _words("of in on for with by per to at from into over across")
 
 

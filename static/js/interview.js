@@ -1,5 +1,5 @@
-/* Mock interview: the countdown, the print button and a report's answers filling in as
-   they are graded. The countdown only displays the
+/* Mock interview: the countdown, the print button, and a report's answers (or the set-up
+   page's list of interviews) filling in as they are graded. The countdown only displays the
    server's deadline; the server refuses late answers whatever this shows. It re-syncs with
    GET /api/interviews/{id} when the tab becomes visible again (timers sleep in background
    tabs), pauses while an answer is being graded (so does the server's clock) and, when time

@@ -120,3 +120,4 @@ def test_report_page_lists_an_earlier_interview_still_grading_without_its_score(
     earlier = next(li for li in section.split("<li") if f"/interviews/{first}/report" in li)
     assert "Grading…" in earlier and "%" not in earlier
     assert "points</b> since" not in section
+    assert "No change measured yet: your earlier interviews on this pack are still" in section

@@ -140,7 +140,19 @@
     window.setTimeout(look, 3000);
   }
 
+  /* Set-up: the line under the pack menu gives the chosen pack's question count. */
+  function setupPackSummary() {
+    var select = document.getElementById("pack");
+    var summary = document.getElementById("pack-summary");
+    if (!select || !summary) return;
+    select.addEventListener("change", function () {
+      var count = select.options[select.selectedIndex].dataset.questions;
+      summary.textContent = count + " questions in this pack.";
+    });
+  }
+
   rememberOrder();
+  setupPackSummary();
   setupCountdown();
   setupFinishConfirm();
   setupPrint();

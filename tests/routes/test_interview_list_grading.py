@@ -121,3 +121,18 @@ def test_report_page_lists_an_earlier_interview_still_grading_without_its_score(
     assert "Grading…" in earlier and "%" not in earlier
     assert "points</b> since" not in section
     assert "No change measured yet: your earlier interviews on this pack are still" in section
+
+
+def test_report_measures_the_change_from_the_newest_interview_fully_graded(
+    gated: tuple[TestClient, GatedGrader],
+) -> None:
+    client, _grader = gated
+    graded = second_interview(client)
+    finished_with_code_out(client)
+    latest = second_interview(client)
+    comparison = client.get(f"/api/interviews/{latest}/report").json()["comparison"]
+    assert comparison["compared_with"] == graded and comparison["change"] is not None
+    page = client.get(f"/interviews/{latest}/report").text
+    section = page.split('id="compare-h"')[1].split("</section>")[0]
+    assert "points</b> since your interview of" in section
+    assert "(the newest one whose score is final)" in section

@@ -190,14 +190,32 @@ class PastInterview(BaseModel):
     minutes: int
     finished_at: datetime
     score: float | None
+    grading: int = Field(
+        default=0,
+        description="Its answers still being graded: its score is not final yet and no "
+        "change is measured against it.",
+    )
 
 
 class Comparison(BaseModel):
     previous: list[PastInterview] = Field(description="Earlier interviews, newest first.")
-    change: float | None = Field(description="Overall score minus the previous interview's.")
+    change: float | None = Field(
+        description="Overall score minus that of the interview in compared_with; null while "
+        "an answer of this interview is still being graded (see waiting_for)."
+    )
     topic_changes: dict[str, float]
     recurring_tells: list[str] = Field(
         default_factory=list, description="Tells shown again after an earlier interview."
+    )
+    compared_with: str | None = Field(
+        default=None,
+        description="The earlier interview change and topic_changes are measured against: the "
+        "newest one with nothing still being graded (null: no change measured).",
+    )
+    waiting_for: int = Field(
+        default=0,
+        description="Answers of this interview still being graded: no change is measured "
+        "until they are (read the report again).",
     )
 
 

@@ -73,6 +73,11 @@ class InterviewSummary(BaseModel):
     started_at: datetime
     finished_at: datetime | None
     score: float | None
+    grading: int = Field(
+        default=0,
+        description="Answers still being graded: score leaves them out and is not final "
+        "until this is 0.",
+    )
 
 
 @router.post(
@@ -106,14 +111,17 @@ async def start(
 def list_mine(db: SessionDep, user: CurrentUserDep) -> list[InterviewSummary]:
     return [
         InterviewSummary(
-            id=i.id,
-            pack=i.pack_id,
-            minutes=i.minutes,
-            started_at=as_utc(i.started_at),
-            finished_at=as_utc(i.finished_at) if i.finished_at else None,
-            score=i.score,
+            id=listed.interview.id,
+            pack=listed.interview.pack_id,
+            minutes=listed.interview.minutes,
+            started_at=as_utc(listed.interview.started_at),
+            finished_at=as_utc(listed.interview.finished_at)
+            if listed.interview.finished_at
+            else None,
+            score=listed.interview.score,
+            grading=listed.grading,
         )
-        for i in interviews.list_interviews(db, user=user)
+        for listed in interviews.list_interviews(db, user=user)
     ]
 
 

@@ -1,5 +1,5 @@
-/* Mock interview: the countdown, the print button and a report's answers filling in as
-   they are graded. The countdown only displays the
+/* Mock interview: the countdown, the print button, and a report's answers (or the set-up
+   page's list of interviews) filling in as they are graded. The countdown only displays the
    server's deadline; the server refuses late answers whatever this shows. It re-syncs with
    GET /api/interviews/{id} when the tab becomes visible again (timers sleep in background
    tabs), pauses while an answer is being graded (so does the server's clock) and, when time
@@ -140,7 +140,19 @@
     window.setTimeout(look, 3000);
   }
 
+  /* Set-up: the line under the pack menu gives the chosen pack's question count. */
+  function setupPackSummary() {
+    var select = document.getElementById("pack");
+    var summary = document.getElementById("pack-summary");
+    if (!select || !summary) return;
+    select.addEventListener("change", function () {
+      var count = select.options[select.selectedIndex].dataset.questions;
+      summary.textContent = count + " questions in this pack.";
+    });
+  }
+
   rememberOrder();
+  setupPackSummary();
   setupCountdown();
   setupFinishConfirm();
   setupPrint();

@@ -53,3 +53,30 @@ def test_report_shows_an_answer_being_graded_then_fills_it_in(
     expect(page.locator("#grading-notice")).to_have_count(0, timeout=20_000)  # no reload by us
     expect(page.locator(".glance tbody tr").first.locator(".still-grading")).to_have_count(0)
     expect(concepts.locator(".standing")).not_to_have_text("grading…")
+
+
+def test_interview_list_says_still_grading_then_shows_the_score(
+    make_live_server: ServerFactory, page: Page
+) -> None:
+    """The list showed the score stored at the finish, which leaves out answers still being
+    graded, as if it were final."""
+    server = make_live_server(packs=FIXTURES)
+    page.goto(f"{server.url}/interviews")
+    page.get_by_label("10 minutes").check()
+    page.get_by_role("button", name="Start the interview").click()
+    answer_current(page)
+    page.wait_for_load_state()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Finish the interview now").click()
+    expect(page.locator("#report-h")).to_be_visible()
+
+    set_status(server.data_dir / "tapequiz.db", 0, "grading")
+    page.goto(f"{server.url}/interviews")
+    row = page.locator("table tbody tr").first
+    expect(row.locator(".still-grading")).to_have_text("Grading…")
+    expect(row).not_to_contain_text("%")
+    shoot(page, "interviews-list-still-grading")
+
+    set_status(server.data_dir / "tapequiz.db", 0, "graded")
+    expect(row.locator(".still-grading")).to_have_count(0, timeout=20_000)  # no reload by us
+    expect(row).to_contain_text("%")

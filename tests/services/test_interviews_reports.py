@@ -127,6 +127,42 @@ def test_comparison_with_previous_interview(catalog: Catalog) -> None:
     assert [p.id for p in comparison.previous] == ["i0"]
 
 
+def past(interview_id: str, score: float, minutes_ago: int) -> Interview:
+    earlier = interview(score=score, topics={"tape-recording": score})
+    earlier.id = interview_id
+    earlier.finished_at = T0 - timedelta(minutes=minutes_ago)
+    return earlier
+
+
+def test_change_skips_an_earlier_interview_still_being_graded(catalog: Catalog) -> None:
+    """i0's stored 0.1 leaves out its code answer still in the drain: the change is measured
+    from i9, the newest one fully graded, and i0 is listed as still grading."""
+    history = History([past("i0", 0.1, 5), past("i9", 0.5, 60)], grading={"i0": 1})
+    rows = [row(0, "w-records", "graded", 1.0)]
+    comparison = build_report(interview(), rows, catalog, history).comparison
+    assert (comparison.change, comparison.compared_with) == (0.5, "i9")
+    assert comparison.topic_changes == {"tape-recording": 0.5}
+    assert [(p.id, p.grading) for p in comparison.previous] == [("i0", 1), ("i9", 0)]
+
+
+def test_no_change_while_every_earlier_interview_is_being_graded(catalog: Catalog) -> None:
+    history = History([past("i0", 0.1, 5)], grading={"i0": 2})
+    rows = [row(0, "w-records", "graded", 1.0)]
+    comparison = build_report(interview(), rows, catalog, history).comparison
+    assert (comparison.change, comparison.compared_with, comparison.topic_changes) == (
+        None,
+        None,
+        {},
+    )
+
+
+def test_no_change_while_this_interview_is_being_graded(catalog: Catalog) -> None:
+    history = History([past("i0", 0.25, 5)])
+    rows = [row(0, "w-records", "graded", 1.0), row(1, "k-train-step", "pending")]
+    comparison = build_report(interview(), rows, catalog, history).comparison
+    assert (comparison.change, comparison.topic_changes, comparison.waiting_for) == (None, {}, 1)
+
+
 def test_missed_and_skipped_questions_are_recommended(catalog: Catalog) -> None:
     rows = [
         row(0, "w-records", "graded", 1.0),

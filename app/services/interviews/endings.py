@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from app.clock import as_utc
@@ -25,6 +25,7 @@ from app.services.interviews.reports import History, build_report, red_flags
 
 GRACE_SECONDS = 2  # the countdown's last answer may take this long to arrive
 HISTORY = 5  # earlier interviews compared in a report
+GRADING_STATUSES = ("pending", "grading")  # stored, the drain has not graded it yet
 
 
 def expired(interview: Interview, now: datetime) -> bool:
@@ -155,4 +156,21 @@ def history(session: Session, interview: Interview, catalog: Catalog) -> History
         for flag in red_flags(answers.rows_of(session, past.id), catalog)
         if flag.kind == "tell"
     }
-    return History(interviews=earlier, tells=frozenset(tells))
+    grading = still_grading(session, [p.id for p in earlier])
+    return History(interviews=earlier, tells=frozenset(tells), grading=grading)
+
+
+def still_grading(session: Session, interview_ids: list[str]) -> dict[str, int]:
+    """By interview id, its answers the drain has not graded yet (absent: none). Their
+    stored score leaves those out, so it is not final while any is."""
+    if not interview_ids:
+        return {}
+    query = (
+        select(InterviewAnswer.interview_id, func.count())
+        .where(
+            col(InterviewAnswer.interview_id).in_(interview_ids),
+            col(InterviewAnswer.status).in_(GRADING_STATUSES),
+        )
+        .group_by(col(InterviewAnswer.interview_id))
+    )
+    return {interview_id: count for interview_id, count in session.exec(query).all()}

@@ -439,11 +439,22 @@ async def get_status(
     )
 
 
-def list_interviews(session: Session, *, user: User, limit: int = 20) -> list[Interview]:
+@dataclass(frozen=True)
+class ListedInterview:
+    """One row of "Your interviews": the interview and how many of its answers are still
+    being graded (its stored score leaves them out, so it is not final while any is)."""
+
+    interview: Interview
+    grading: int
+
+
+def list_interviews(session: Session, *, user: User, limit: int = 20) -> list[ListedInterview]:
     query = (
         select(Interview)
         .where(Interview.user_id == user.id)
         .order_by(col(Interview.started_at).desc())
         .limit(limit)
     )
-    return list(session.exec(query).all())
+    found = list(session.exec(query).all())
+    grading = endings.still_grading(session, [i.id for i in found])
+    return [ListedInterview(interview=i, grading=grading.get(i.id, 0)) for i in found]

@@ -9,6 +9,7 @@ interviewer would count them; questions the grader could not grade are listed, n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from app.clock import as_utc
@@ -172,32 +173,60 @@ def red_flags(rows: list[InterviewAnswer], catalog: Catalog) -> list[RedFlag]:
 
 @dataclass(frozen=True)
 class History:
-    """The candidate's earlier interviews on the pack (newest first) and the tells they showed."""
+    """The candidate's earlier interviews on the pack (newest first), the tells they showed
+    and, by interview id, how many of their answers are still being graded."""
 
     interviews: list[Interview] = field(default_factory=list)
     tells: frozenset[str] = frozenset()
+    grading: Mapping[str, int] = field(default_factory=dict)
+
+
+def _baseline(history: History) -> Interview | None:
+    """The newest earlier interview whose stored scores are final: one still being graded
+    holds a partial score, and a change measured from it would be off by its pending
+    answers (round 17: Finish returns before the code answers are graded)."""
+    return next(
+        (p for p in history.interviews if p.score is not None and not history.grading.get(p.id, 0)),
+        None,
+    )
 
 
 def compare(scores: Scores, flags: list[RedFlag], history: History) -> Comparison:
-    previous = history.interviews
     past = [
-        PastInterview(id=p.id, minutes=p.minutes, finished_at=as_utc(p.finished_at), score=p.score)
-        for p in previous
+        PastInterview(
+            id=p.id,
+            minutes=p.minutes,
+            finished_at=as_utc(p.finished_at),
+            score=p.score,
+            grading=history.grading.get(p.id, 0),
+        )
+        for p in history.interviews
         if p.finished_at is not None
     ]
-    last = previous[0] if previous else None
-    change = None
-    if last is not None and last.score is not None and scores.overall is not None:
-        change = round(scores.overall - last.score, 3)
-    topic_changes = {
-        t.topic: round(t.score - last.topic_scores[t.topic], 3)
-        for t in scores.topics
-        if last is not None and t.score is not None and t.topic in last.topic_scores
-    }
+    last = None if scores.grading or scores.overall is None else _baseline(history)
     recurring = sorted({f.label for f in flags if f.kind == "tell" and f.tell in history.tells})
     return Comparison(
-        previous=past, change=change, topic_changes=topic_changes, recurring_tells=recurring
+        previous=past,
+        change=_change(scores.overall, last.score) if last else None,
+        topic_changes=_topic_changes(scores, last),
+        recurring_tells=recurring,
+        compared_with=last.id if last else None,
+        waiting_for=scores.grading,
     )
+
+
+def _change(now: float | None, then: float | None) -> float | None:
+    return None if now is None or then is None else round(now - then, 3)
+
+
+def _topic_changes(scores: Scores, last: Interview | None) -> dict[str, float]:
+    if last is None:
+        return {}
+    return {
+        t.topic: round(t.score - last.topic_scores[t.topic], 3)
+        for t in scores.topics
+        if t.score is not None and t.topic in last.topic_scores
+    }
 
 
 def _tell_reviews(

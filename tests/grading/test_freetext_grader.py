@@ -364,14 +364,7 @@ HALF_ANSWERS = [
  ("tf-function-speedup", "It traces the step into a graph, removing the Python overhead of eager execution."),
  ("trainable-vs-all-variables", "model.variables includes non-trainable variables too."),
  ("training-flag", "It turns on dropout; without it there's no dropout, so you may overfit."),
- pytest.param(
-     "higher-order-derivatives", "Use two nested tapes.",
-     marks=pytest.mark.xfail(
-         strict=True,
-         reason="the second opinion retrained at round 17's start (round 16's set in tune) "
-         "lowers it to incorrect; the rules grade it partial",
-     ),
- ),
+ ("higher-order-derivatives", "Use two nested tapes."),
  ("gradient-accumulation", "Sum the gradients of the four micro-batches and apply once."),
 ]  # fmt: skip
 

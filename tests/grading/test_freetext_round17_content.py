@@ -169,12 +169,13 @@ KNOWN_UNNAMED = [
     ("training-flag", "frozen-bn-adapts-with-training-flag", "When fine-tuning a frozen base model, call it with training=True so the batch norm layers keep updating their moving averages on your data."),
 ]  # fmt: skip
 # True statements that name a tell with main's rubrics already, by phrasings this round did not
-# touch (engineer T's area): "... start updating" read as the flag making the weights update
-# (training-flag-is-optimizer-mode); a counterfactual "one tape over all four micro-batches would
+# touch (engineer T's area): a counterfactual "one tape over all four micro-batches would
 # hold ..." read as the advice (single-tape-over-micro-batches, tape-accumulates); "the tape is
 # discarded at the end of the step" read as tape-discarded-on-block-exit.
+# "When you unfreeze the backbone, BatchNorm runs in training mode again and its moving mean and
+# variance start updating." names nothing since engineer T's round 17 edit
+# (training-flag-is-optimizer-mode needs the flag as the one unfreezing): a true statement again.
 KNOWN_NAMED = [
-    ("training-flag", "When you unfreeze the backbone, BatchNorm runs in training mode again and its moving mean and variance start updating."),
     ("gradient-accumulation", "A tape keeps the activations its gradient needs, so one tape over all four micro-batches would hold the memory of the full batch."),
     ("no-zero-grad", "The tape is discarded at the end of the step along with its recording; the gradients were never in it, tape.gradient returned them as new tensors."),
 ]  # fmt: skip

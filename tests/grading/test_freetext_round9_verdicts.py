@@ -21,17 +21,15 @@ from app.grading.freetext.normalise import normalise
 from tests.grading.core_questions import question
 from tests.grading.freetext_round9_verdicts import CASES, Case
 
-# (index in CASES, why): what the grader still gets wrong. Round 17 (engineer C): 35 is graded
-# incorrect, as labelled, since tape-holds-gradients reads "the gradients go with the tape"
-# (docs/freetext-rounds.md "Round 17: rubric content (engineer C)").
+# (index in CASES, why): what the grader still gets wrong. Round 17 (engineer C) read "the
+# gradients go with the tape" as tape-holds-gradients; with round 17's retrained tell caps both
+# tells 35 names cap at partial, and two partial-capped tells do not add up to incorrect.
 RULES_MISS = {
+    35: "round 17's caps by precedent: tape-holds-gradients and tape-discarded-on-block-exit "
+    "both cap at partial, and two tells named do not add up",
     68: "'variables has more stuff in it': too vague for includes-non-trainable",
 }
-SHIPPED_MISS = {
-    22: "the second opinion retrained at round 17's start (round 16's set in tune) lowers it "
-    "to incorrect; the rules grade it partial, as labelled",
-    68: RULES_MISS[68],
-}
+SHIPPED_MISS = {35: RULES_MISS[35], 68: RULES_MISS[68]}
 
 
 def _params(misses: dict[int, str]) -> list[object]:

@@ -67,11 +67,6 @@ def setting_off(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield from env_setting(monkeypatch, "TAPEQUIZ_FREETEXT_SECOND_OPINION", "false")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="round 17 (engineer R): the reader names tells on more tune answers, which the "
-    "artefact's features read; the lead retrains the three artefacts after merging",
-)
 def test_the_artefact_is_what_the_labelled_tune_personas_train() -> None:
     """New labelled data (or a rubric edit) without retraining fails here: run
     `python -m app.grading.freetext.second_opinion train`."""

@@ -46,6 +46,7 @@ from app.grading.freetext.polarity import (
     reported_or_qualified,
     softly_denied,
 )
+from app.grading.freetext.purposes import reset_purpose
 from app.grading.freetext.quotations import quoted
 from app.grading.freetext.subjects import (
     goes_on_with_verb,
@@ -148,6 +149,8 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
                 named = " ".join(role.pattern for role in claim.roles)
                 if softly_denied(masked, *_span(taken), named):
                     hit = dataclasses.replace(hit, affirmed=not hit.affirmed)
+                if not hit.affirmed and reset_purpose(read, *_span(taken)):
+                    hit = dataclasses.replace(hit, affirmed=True)  # round 18, purposes.py
                 if avoided(masked, *_span(taken), named):
                     hit = dataclasses.replace(hit, conditional=True)
                 found.append(hit)

@@ -35,6 +35,7 @@ from app.grading.freetext.polarity import (
     reported_or_qualified,
     softly_denied,
 )
+from app.grading.freetext.purposes import reset_purpose
 from app.grading.freetext.statements import statement_matches
 from app.grading.freetext.subjects import object_of_verb
 
@@ -226,6 +227,8 @@ def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: st
         != judged_false_alone(masked, start, end, following)
     ) != (_denied_by_prefix(match) or forget_denied(text, start))
     affirmed = affirmed != softly_denied(masked, start, end, match.re.pattern)
+    if not affirmed and reset_purpose(masked, start, end):
+        affirmed = True  # "reset it so it does not accumulate" (round 18)
     foreign = _is_foreign(text, masked, start, end)
     conditional = (
         in_open_condition(masked, start, end, written)

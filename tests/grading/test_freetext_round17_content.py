@@ -153,11 +153,12 @@ CORRECT_HELD = [
 # Wrong statements the grader does not name: the first three state the belief across two clauses
 # (the flag in "Without the flag," or "Even with the backbone frozen (...)," and the state in the
 # next clause; "call it with training=True so the batch norm layers keep updating"), and a claim's
-# roles must share one clause; the last two give tape-accumulates as the purpose of a reset ("so the
-# old gradients don't leak in" is read as a denial, "so the old gradients are cleared" as no claim
-# that they pile up). Both are the reader's (engineer R's area).
+# roles must share one clause; the last gives tape-accumulates as the purpose of a reset ("so the
+# old gradients are cleared" is no claim that they pile up; the reader's, engineer R's area).
+# Round 18 (engineer R): "Call tape.reset() ... so the gradients from the previous batch don't
+# leak into the next one" is named now (a denied reset's purpose is affirmed, purposes.py) and
+# is back among the wrong statements named.
 KNOWN_UNNAMED = [
-    ("no-zero-grad", "tape-accumulates", "Call tape.reset() at the start of each step so the gradients from the previous batch don't leak into the next one."),
     ("no-zero-grad", "tape-accumulates", "The TF equivalent is tape.reset(); call it before the forward pass so the old gradients are cleared."),
     # Held (the last check, run once, nothing changed after it): "but" ends the clause that
     # says frozen, and "only change the learning rate" (change is not among the claim's verbs;

@@ -28,12 +28,12 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 
 from lemminflect import getAllLemmas
 
 from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
+from app.grading.freetext.joins import crosses, pronoun_joins
 from app.grading.freetext.lemmas import _KEEP
 from app.grading.freetext.matching import Hit, _is_foreign, asks, find_hits
 from app.grading.freetext.normalise import Unit
@@ -46,10 +46,9 @@ from app.grading.freetext.polarity import (
     reported_or_qualified,
     softly_denied,
 )
+from app.grading.freetext.purposes import reset_purpose
 from app.grading.freetext.quotations import quoted
 from app.grading.freetext.subjects import (
-    as_relative_clause,
-    demonstrative_subject,
     goes_on_with_verb,
 )
 
@@ -92,14 +91,14 @@ def find_phrasings(
 ) -> list[Hit]:
     """Hits of ordered phrasings (the matcher) and of claims (roles in one clause); with
     `across` (reading tells), also those read across a sentence that opens on "it"/"they"
-    (`_pronoun_joins`), and a sentence that carries another framework's topic from the one
+    (`joins.pronoun_joins`), and a sentence that carries another framework's topic from the one
     before is that framework's (`carried_foreign`; a concept it states still earns credit);
     a tell read wholly inside double quotes is mentioned, not stated (`quoted`, round 16)."""
     hits = _find_in(units, patterns)
     if not across:
         return hits
-    for joined, parts in _pronoun_joins(units):
-        hits += [h for h in _find_in((joined,), patterns) if _crosses(h, parts)]
+    for joined, parts in pronoun_joins(units):
+        hits += [h for h in _find_in((joined,), patterns) if crosses(h, parts)]
     hits = [h for h in hits if not quoted(h.sentence, h.snippet)]
     carried = {units[i].text for i in carried_foreign(units)}
     return [dataclasses.replace(h, foreign=True) if h.sentence in carried else h for h in hits]
@@ -112,57 +111,6 @@ def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
         if is_claim(pattern):
             hits += find_claim_hits(units, parse_claim(pattern))
     return hits
-
-
-# Round 14: a sentence whose subject is "it" or "they" ("tape.gradient does the heavy
-# lifting. It updates the weights", "The tape? It sums the gradients across steps")
-# states its claim about the sentence before's subject. It is read once more with the
-# first clause of the sentence before in front of it, joined by a comma - the reading a
-# pronoun subject already gets inside one sentence ("..., and it updates the weights":
-# `_joined_start`, and the ordered phrasings' gaps, which run across a comma) - and only
-# the hits that take words from both sentences are added, for tells only: a concept
-# credited so raised partial answers to correct (LOPO). Not after a direct question
-# ("Does tape.gradient update the weights? It does not"), which states nothing to resolve
-# the pronoun in, nor for "it is" / "it's", which is mostly no pronoun ("So it's more that
-# the loss wasn't computed under the tape"), nor after a conjunction ("So it ...").
-# Round 17: a demonstrative subject ("That gives you ...", `demonstrative_subject`) too,
-# read as a relative clause: "Sum the losses in one tape, which gives you ...".
-_SENTENCE_PRONOUN = re.compile(r"\W*(?:it|they)\b(?!'s|\s+(?:is|was)\b)", re.IGNORECASE)
-
-
-@lru_cache(maxsize=64)
-def _pronoun_joins(units: tuple[Unit, ...]) -> tuple[tuple[Unit, tuple[str, ...]], ...]:
-    """(joined unit, the texts it was joined from) for each prose sentence that opens on
-    a subject pronoun after another prose sentence."""
-    joins = []
-    for before, unit in pairwise(units):
-        if before.is_code or unit.is_code or asks(before) or asks(unit):
-            continue
-        demonstrative = demonstrative_subject(unit.text)
-        if not (demonstrative or _SENTENCE_PRONOUN.match(unit.text)):
-            continue
-        lead = _first_clause(before.text)
-        if not lead:
-            continue
-        text, lemmas = unit.text, unit.lemmas
-        if demonstrative:
-            text, lemmas = as_relative_clause(text), as_relative_clause(lemmas)
-        twin = _first_clause(before.lemmas or before.text) + ", " + lemmas
-        parts = (lead, unit.text, _first_clause(before.lemmas), unit.lemmas)
-        joined = Unit(f"{lead}, {text}", False, twin if lemmas else "")
-        joins.append((joined, tuple(p for p in parts if p)))
-    return tuple(joins)
-
-
-def _first_clause(text: str) -> str:
-    """A sentence up to its first clause boundary (where its subject stands)."""
-    term = _TERMINATOR.search(_mask(text))
-    return (text[: term.start()] if term else text).strip().rstrip(".!?").strip()
-
-
-def _crosses(hit: Hit, parts: tuple[str, ...]) -> bool:
-    """Whether a hit of a joined reading takes words from both sentences."""
-    return not any(hit.snippet in part for part in parts)
 
 
 @lru_cache(maxsize=64)
@@ -201,6 +149,8 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
                 named = " ".join(role.pattern for role in claim.roles)
                 if softly_denied(masked, *_span(taken), named):
                     hit = dataclasses.replace(hit, affirmed=not hit.affirmed)
+                if not hit.affirmed and reset_purpose(read, *_span(taken)):
+                    hit = dataclasses.replace(hit, affirmed=True)  # round 18, purposes.py
                 if avoided(masked, *_span(taken), named):
                     hit = dataclasses.replace(hit, conditional=True)
                 found.append(hit)

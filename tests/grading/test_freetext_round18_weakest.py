@@ -100,6 +100,13 @@ KNOWN_UNNAMED = [
 ]  # fmt: skip
 
 
+# A true statement named before this round too: round 6's `tape\.gradient ~ applies ~ variables`
+# runs over ", then apply_gradients" (only "and then" opens a new statement, round 17).
+KNOWN_NAMED = [
+    (GVA, "tape.gradient computes the gradients, then apply_gradients applies them to the variables."),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(("question_id", "tag", "answer"), WRONG + WRONG_HELD)
 def test_tells_by_rules_names_a_round18_tell(question_id: str, tag: str, answer: str) -> None:
     assert tag in tells_by_rules(question_id, answer)
@@ -114,6 +121,12 @@ def test_tells_by_rules_round18_true_statements_name_nothing(question_id: str, a
 @pytest.mark.parametrize(("question_id", "tag", "answer"), KNOWN_UNNAMED)
 def test_tells_by_rules_round18_known_unnamed(question_id: str, tag: str, answer: str) -> None:
     assert tag in tells_by_rules(question_id, answer)
+
+
+@pytest.mark.xfail(strict=True, reason="named before round 18 too: the gap runs over ', then'")
+@pytest.mark.parametrize(("question_id", "answer"), KNOWN_NAMED)
+def test_tells_by_rules_round18_known_named(question_id: str, answer: str) -> None:
+    assert tells_by_rules(question_id, answer) == []
 
 
 def _rules(question_id: str, answer: str) -> str:

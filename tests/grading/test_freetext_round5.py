@@ -149,7 +149,14 @@ def test_benchmark_lopo_and_miss_causes_run_on_any_folder(tmp_path: Path) -> Non
 # The lines fitted to the labels (written into the rubrics with their provenance): each of
 # these was one step short of correct under the hand-set line.
 FITTED_CORRECT = [
-    ("gradient-vs-apply", "Only apply_gradients changes the weights: it applies the optimizer's rule, like Adam's moments, and assigns the new values."),
+    # Round 18 (engineer Q): gradient-vs-apply's correct line is 0.4 now (the tune labels): the
+    # apply_gradients side alone, saying nothing of tape.gradient, is partial by the rules. The
+    # retrained second opinion may raise it again (then drop this mark).
+    pytest.param(
+        "gradient-vs-apply",
+        "Only apply_gradients changes the weights: it applies the optimizer's rule, like Adam's moments, and assigns the new values.",
+        marks=pytest.mark.xfail(strict=True, reason="round 18: says nothing of tape.gradient, partial"),
+    ),
     ("no-zero-grad", "tape.gradient returns a brand-new list of gradient tensors every step."),
     ("numpy-inside-tape", "Every layer before h gets None gradients because the gradient can't flow back past the NumPy step, and nothing raises an error."),
     ("gradient-accumulation", "Keep tf.Variable accumulators, add each micro-batch's gradients into them, and divide the sums by 4 before applying."),

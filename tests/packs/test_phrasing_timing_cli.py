@@ -47,6 +47,9 @@ KNOWN_SLOW = [
 ]
 
 
+# ~41 s of CPU since round 18 (answers built from each phrasing's structure): 288-296 s on
+# the wall clock at load ~14 on the 2-core host, near the suite's 600 s per test.
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("folder", pack_folders(REPO_ROOT / "questions"), ids=lambda f: f.name)
 def test_builtin_pack_phrasings_do_not_backtrack(folder: Path) -> None:
     report = load_pack(folder)

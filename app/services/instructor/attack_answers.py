@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from itertools import islice
 from re import _parser  # type: ignore[attr-defined]  # the stdlib's own parse, 3.11's name
 from typing import Any
 
@@ -47,11 +48,12 @@ Tree = Any  # re._parser.SubPattern or a list of (opcode, argument) pairs
 
 def attack_strings(compiled: re.Pattern[str], length: int) -> list[str]:
     """`prefix + pump * n + MISMATCH`, about `length` long, for each repeat of the pattern."""
-    try:
+    try:  # a hostile pattern may nest deeply, or hold thousands of repeats
         tree = _parser.parse(compiled.pattern, compiled.flags)
+        pairs = list(dict.fromkeys(islice(_pairs(list(tree), "", {}), 4 * MAX_PER_PATTERN)))
     except (re.error, RecursionError, TypeError):
         return []
-    pairs = list(dict.fromkeys(_pairs(list(tree), "", {})))[:MAX_PER_PATTERN]
+    pairs = pairs[:MAX_PER_PATTERN]
     return [_pumped(prefix.replace(_BOUNDARY, ""), pump, length) for prefix, pump in pairs]
 
 

@@ -47,6 +47,7 @@ STARTUP_SECONDS = 30.0  # wall clock: the child's imports, before its first prob
 WALL_SECONDS = 60.0  # wall clock per probe: past it the host is too busy to time anything
 POLL_SECONDS = 0.1  # how often a running probe's CPU time is read
 _TICKS = os.sysconf("SC_CLK_TCK")
+MAX_PROBES = 400  # per phrasing (the core pack's most: 260)
 MAX_REPORTED = 5  # slow phrasings reported before the rest are left untimed
 _BASE_PUMPS = ("a", "A", "0", " ", ".", "_", "-", "\n", "\t", "a ", "a.", "a\n")
 
@@ -76,14 +77,14 @@ def _phrasings_of(item: LoadedQuestion) -> Iterator[Phrasing]:
                     yield Phrasing(pattern, str(item.file), ("rubric", kind, n, field, k))
 
 
-def probes(pattern: str) -> list[str]:
+def probes(pattern: str, limit: int = 10_000) -> list[str]:
     """Answers that pump one character or literal word of the pattern, then mismatch."""
     literals = set(re.findall(r"[A-Za-z]{2,}", re.sub(r"\\.", " ", pattern)))
     chars = {c for c in pattern if not c.isspace()}
     pumps = list(
         dict.fromkeys([*_BASE_PUMPS, *sorted(chars), *(w + " " for w in sorted(literals))])
     )
-    return [(p * (PROBE_LENGTH // len(p) + 1))[:PROBE_LENGTH] + "\x01" for p in pumps]
+    return [(p * (PROBE_LENGTH // len(p) + 1))[:PROBE_LENGTH] + "\x01" for p in pumps[:limit]]
 
 
 def compiled_parts(pattern: str) -> list[re.Pattern[str]]:
@@ -97,11 +98,13 @@ def compiled_parts(pattern: str) -> list[re.Pattern[str]]:
 
 def attack_probes(pattern: str) -> list[tuple[re.Pattern[str], str]]:
     """Each regular expression of the phrasing with each answer built to make it backtrack:
-    its characters and words pumped, then its repeats reached and pumped (attack_answers)."""
-    found = []
+    its repeats reached and pumped (attack_answers), then its characters and words pumped;
+    at most MAX_PROBES (a phrasing's length is not bounded, its probes are)."""
+    found: list[tuple[re.Pattern[str], str]] = []
     for compiled in compiled_parts(pattern):
-        texts = probes(compiled.pattern) + attack_strings(compiled, PROBE_LENGTH)
-        found += [(compiled, text) for text in dict.fromkeys(texts)]
+        left = MAX_PROBES - len(found)
+        texts = attack_strings(compiled, PROBE_LENGTH) + probes(compiled.pattern, left)
+        found += [(compiled, text) for text in list(dict.fromkeys(texts))[:left]]
     return found
 
 
@@ -109,6 +112,7 @@ def _child() -> None:
     """Read patterns as JSON on stdin; before each probe, say the pattern's and the probe's
     number and this process's CPU seconds so far (the parent times probes in CPU time)."""
     for n, pattern in enumerate(json.load(sys.stdin)):
+        print(n, -1, f"{time.process_time():.4f}", flush=True)  # building its probes
         for k, (compiled, text) in enumerate(attack_probes(pattern)):
             print(n, k, f"{time.process_time():.4f}", flush=True)
             compiled.search(text)
@@ -252,9 +256,14 @@ def _line(phrasing: Phrasing) -> int:
 
 
 def _problem(phrasing: Phrasing, probe: int) -> str:
+    if probe < 0:  # never rebuilt here: that is what took too long
+        return (
+            f"{_line_of(phrasing)}: phrasing {phrasing.pattern!r} took more than"
+            f" {BUDGET_SECONDS:g} s of CPU time to build its test answers from; shorten it"
+        )
     _, text = attack_probes(phrasing.pattern)[probe]
     return (
-        f"{phrasing.file}:{_line(phrasing)}: phrasing {phrasing.pattern!r} took more than"
+        f"{_line_of(phrasing)}: phrasing {phrasing.pattern!r} took more than"
         f" {BUDGET_SECONDS:g} s of CPU time on a {PROBE_LENGTH:,}-character answer built to"
         f" make it backtrack ({_shown(text)}); write it without nested or adjacent repeats"
         " over the same characters, such as (a+)+, .*.* or (a|ab)+, and without lines or"

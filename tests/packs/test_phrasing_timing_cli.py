@@ -36,8 +36,26 @@ def test_cli_validate_refuses_a_backtracking_phrasing_with_its_line(
     assert expected in capsys.readouterr().out
 
 
+# Round 18: the check's answers built from a phrasing's structure (attack_answers.py) found
+# one shipped phrasing cubic in an answer's length, reported to the rubric's owners and not
+# edited here (round 18 P1's brief). Through grade_freetext, why-none-gradients with the code
+# line "f(persistent" + ")" * n: n=500 1.7 s, 1,000 13.7 s, 2,000 107 s of CPU (its
+# `(=true|\))*\W*` and the gap after it all take the ")"s). Listed so that no other phrasing
+# may join it, and so that this test fails once it is rewritten, until the entry goes.
+KNOWN_SLOW = [
+    ("why-none-gradients.yaml", r"\bpersistent\w*(=true|\))*\W* ~ \b(so|then)\b ~ \b(keeps?|"),
+]
+
+
+# ~41 s of CPU since round 18 (answers built from each phrasing's structure): 288-296 s on
+# the wall clock at load ~14 on the 2-core host, near the suite's 600 s per test.
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("folder", pack_folders(REPO_ROOT / "questions"), ids=lambda f: f.name)
 def test_builtin_pack_phrasings_do_not_backtrack(folder: Path) -> None:
     report = load_pack(folder)
     assert report.pack is not None
-    assert asyncio.run(slow_phrasings(report.pack)) == []
+    problems = asyncio.run(slow_phrasings(report.pack))
+    known = [(name, f"phrasing {start!r}"[:-1]) for name, start in KNOWN_SLOW]
+    found = [k for p in problems for k in known if f"/{k[0]}:" in p and k[1] in p]
+    assert len(found) == len(problems), problems  # no other phrasing
+    assert sorted(found) == sorted(known), problems  # and these until they are rewritten

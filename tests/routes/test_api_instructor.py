@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import httpx
@@ -15,6 +16,7 @@ from app.main import create_app
 from app.models.users import User
 from app.packs.schema import Code, CodeFix
 from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
+from tests.services.test_phrasing_timing import FIRST, ROUND17_CODE
 
 HEADERS = {"X-Requested-With": "test"}
 
@@ -192,3 +194,18 @@ def test_upload_with_two_correct_single_choices_names_the_second_ones_line(
     [detail] = response.json()["details"]
     assert detail.startswith("ex-what-records.yaml:22: choices: ")
     assert "exactly one correct choice; tape, optimizer are all marked" in detail
+
+
+def test_upload_refuses_a_multi_line_backtracking_phrasing_naming_it(teacher: TestClient) -> None:
+    """Round 18: round 17's code phrasing (nested with-blocks, cubic in the lines) passed the
+    phrasing timer, which pumped one character or word at a time."""
+    text = (EXAMPLE / "ex-explain-none.yaml").read_text()
+    line = text[: text.index(FIRST)].count("\n") + 2
+    added = FIRST.replace("any:\n", f"any:\n        - {json.dumps(ROUND17_CODE)}\n", 1)
+    edits = {"ex-explain-none.yaml": text.replace(FIRST, added, 1)}
+    response = _upload(teacher, zip_folder(EXAMPLE, edits))
+    assert response.status_code == 422, response.text
+    [detail] = response.json()["details"]
+    assert detail.startswith(f"ex-explain-none.yaml:{line}: phrasing {ROUND17_CODE!r} took more")
+    assert "'with GradientTape as a:\\n" in detail  # the answer's start: what it repeats
+    assert teacher.get("/api/questions/ex-explain-none").status_code == 404

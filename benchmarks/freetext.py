@@ -499,21 +499,33 @@ def tell_caps_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
 
 
 def _tell_caps_lopo(pack: Pack, rows: list[Row]) -> dict[int, Row]:
-    """id(row) -> the row graded with caps derived leave one persona out."""
+    """id(row) -> the row graded with caps derived leave one persona out (round 18: with the
+    caps beside a complete answer, tell_caps.derive_beside_core, derived the same way)."""
     from app.grading.freetext import tell_caps
 
     rubrics = _rubrics(pack)
+    complete = {id(r): _complete(rubrics[r.question_id], r) for r in rows}
+    Derived = dict[tuple[str, str], dict[str, Any]]
 
-    def derived(train: list[Row]) -> dict[tuple[str, str], dict[str, Any]]:
-        return tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train)
+    def derived(train: list[Row]) -> tuple[Derived, Derived]:
+        return tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train), (
+            tell_caps.derive_beside_core(
+                (r.question_id, r.expected_tags, r.label, complete[id(r)], r.persona) for r in train
+            )
+        )
 
-    def recapped(r: Row, caps: dict[tuple[str, str], dict[str, Any]]) -> Row:
+    def recapped(r: Row, caps: tuple[Derived, Derived]) -> Row:
         rubric = rubrics[r.question_id]
         if r.evidence is None or r.evidence.empty:
             return r
         mine = tell_caps.caps_from(
-            rubric, {t: v for (q, t), v in caps.items() if q == r.question_id}
+            rubric, {t: v for (q, t), v in caps[0].items() if q == r.question_id}
         )
+        if complete[id(r)]:
+            core = tell_caps.core_caps_from(
+                {t: {"beside_full_core": v} for (q, t), v in caps[1].items() if q == r.question_id}
+            )
+            mine = {t: core.get(t, c) if c == "incorrect" else c for t, c in mine.items()}
         evidence = dataclasses.replace(
             r.evidence, caps=tuple(mine.get(t, "partial") for t in r.named_tags)
         )
@@ -527,6 +539,14 @@ def _tell_caps_lopo(pack: Pack, rows: list[Row]) -> dict[int, Row]:
     full = derived(tune)
     after.update({id(r): recapped(r, full) for r in rows if r.side != "tune"})
     return after
+
+
+def _complete(rubric: Any, r: Row) -> bool:
+    """The rules read the answer, caps left out, as correct (tell_caps.py, round 18)."""
+    if r.evidence is None or r.evidence.empty:
+        return False
+    uncapped = dataclasses.replace(r.evidence, caps=())
+    return line_verdict(rubric, uncapped, Line.of(rubric)) == "correct"
 
 
 def print_tell_caps(rows: list[Row], after: dict[int, Row], sides: Any, what: str) -> None:

@@ -32,7 +32,7 @@ from app.grading.freetext.second_opinion import (
     second_verdict,
 )
 from app.grading.freetext.signals import is_injection, is_keyword_list, without_padding
-from app.grading.freetext.tell_caps import shipped_caps
+from app.grading.freetext.tell_caps import shipped_caps, shipped_core_caps
 from app.grading.freetext.topic import is_off_topic
 from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
@@ -213,6 +213,28 @@ def _score(rubric: Rubric, findings: Findings, no_credit: bool, caps: dict[str, 
     return line_score(rubric, evidence, Line.of(rubric))
 
 
+def _beside_core(
+    rubric: Rubric,
+    findings: Findings,
+    no_credit: bool,
+    caps: dict[str, str],
+    core_caps: dict[str, str],
+) -> dict[str, str]:
+    """The caps, with a tell's `incorrect` lowered to `partial` where labellers grade it so
+    beside an otherwise complete answer (tell_caps.core_caps_from, round 18) and the rules
+    read this answer, caps left out, as correct. Never above partial: a named tell keeps an
+    answer below correct."""
+    if not findings.tells or not core_caps:
+        return caps
+    uncapped = Evidence.read(rubric, (c.id for c in findings.found), (), no_credit)
+    if line_score(rubric, uncapped, Line.of(rubric)) < rubric.thresholds.correct:
+        return caps
+    return {
+        tag: "partial" if cap == "incorrect" and core_caps.get(tag) == "partial" else cap
+        for tag, cap in caps.items()
+    }
+
+
 def _verdict(rubric: Rubric, score: float) -> Verdict:
     if score >= rubric.thresholds.correct:
         return "correct"
@@ -362,7 +384,8 @@ def grade_freetext(
         if tell_caps
         else {m.tag: m.cap for m in rubric.misconceptions}
     )
-    result = _grade_rules(question, answer, normalised, caps)
+    core_caps = shipped_core_caps(question.id, rubric) if tell_caps else {}
+    result = _grade_rules(question, answer, normalised, caps, core_caps)
     if neighbours is None:
         neighbours = _neighbours_on()
     if neighbours:
@@ -373,7 +396,11 @@ def grade_freetext(
 
 
 def _grade_rules(
-    question: FreeText, answer: str, normalised: Normalised, caps: dict[str, str]
+    question: FreeText,
+    answer: str,
+    normalised: Normalised,
+    caps: dict[str, str],
+    core_caps: dict[str, str] | None = None,
 ) -> GradeResult:
     rubric = question.rubric
     if normalised.empty or not any(ch.isalnum() for u in normalised.units for ch in u.text):
@@ -383,7 +410,9 @@ def _grade_rules(
     keyword_list = is_keyword_list(normalised)
     injection = is_injection(normalised, answer or "")
     findings = _find(rubric, normalised, keyword_list)
-    score = _score(rubric, findings, keyword_list or injection or findings.credit_is_the_tell, caps)
+    no_credit = keyword_list or injection or findings.credit_is_the_tell
+    caps = _beside_core(rubric, findings, no_credit, caps, core_caps or {})
+    score = _score(rubric, findings, no_credit, caps)
     off_topic = not (keyword_list or injection or findings.found or findings.tells) and (
         is_off_topic(question, normalised)
     )

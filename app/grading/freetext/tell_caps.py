@@ -14,6 +14,15 @@ those answers. Measured leave-one-persona-out by `benchmarks/freetext.py --tell-
 (docs/freetext-rounds.md, "Round 15: the verdict line (engineer V)" and "Round 16: the
 verdict line (engineer V)").
 
+Round 18 ("Round 18: the partial line (engineer V)"): labellers grade some tells by what
+stands beside them. A tag capped `incorrect` by precedent (most answers saying it explain
+nothing else) can be a side remark to labellers when the rest of the answer is complete. So
+each tag also gets the same precedent restricted to the answers whose rules reading, caps left
+out, is correct (`beside_full_core`); where that cap is a stable `partial`, also with each
+writer's answers left out in turn, an answer the rules read as complete has an `incorrect` cap
+on that tag lowered to `partial` (`core_caps_from`). That precedent depends on the rules'
+reading of the precedent answers (retrain after a reader change; `train --check` says when).
+
 `python -m app.grading.freetext.tell_caps train [--check]` writes `tell_caps.json` beside
 this file: per question, the rubric fingerprint and each tag's precedent (answers, of them
 incorrect, the cap). The grader applies a question's caps only to the rubric they were
@@ -69,6 +78,36 @@ def stable_cap(wrong: int, answers: int) -> str | None:
     return caps.pop() if len(caps) == 1 else None
 
 
+def derive_beside_core(
+    precedents: Iterable[tuple[str, tuple[str, ...], str, bool, str]],
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """`derive` over the precedents whose rules reading, caps left out, is correct (the
+    fourth item): how labellers cap a tag beside an otherwise complete answer (round 18).
+    A cap stands only when the answers of each writer (the fifth item) left out in turn give
+    the same cap, as round 17's neighbours vote: one persona's answers, added or taken away
+    by a retrain, cannot make or unmake it."""
+    kept = [(q, tags, verdict, writer) for q, tags, verdict, full, writer in precedents if full]
+    out = derive((q, tags, verdict) for q, tags, verdict, _ in kept)
+    writers = {(q, tags[0], w) for q, tags, _, w in kept if len(tags) == 1}
+    for (question_id, tag), entry in out.items():
+        for writer in {w for q, t, w in writers if (q, t) == (question_id, tag)}:
+            rest = derive((q, t, v) for q, t, v, w in kept if w != writer)
+            if (rest.get((question_id, tag)) or {}).get("cap") != entry["cap"]:
+                entry["cap"] = None
+                break
+    return out
+
+
+def core_caps_from(derived: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """Tag -> `partial` for the tags whose precedent beside a complete answer is a stable
+    `partial`: the cap such an answer takes instead of an `incorrect` one (round 18)."""
+    return {
+        str(tag): "partial"
+        for tag, entry in derived.items()
+        if (entry.get("beside_full_core") or {}).get("cap") == "partial"
+    }
+
+
 def caps_from(rubric: Rubric, derived: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
     """Tag -> cap for every tell of the rubric: the derived cap where there is a stable
     one, else the rubric's."""
@@ -82,6 +121,7 @@ def build_artefact() -> dict[str, Any]:
     from app.packs.schema import FreeText
 
     core = core_labelled()
+    complete = _complete_readings(core)
     rubrics = {
         q.question.id: q.question.rubric
         for q in core.pack.questions
@@ -96,11 +136,27 @@ def build_artefact() -> dict[str, Any]:
         (a.question_id, mapped_tags(core.tag_map, a.question_id, a.misconceptions), a.verdict)
         for a in tune
     )
+    beside = derive_beside_core(
+        (
+            a.question_id,
+            mapped_tags(core.tag_map, a.question_id, a.misconceptions),
+            a.verdict,
+            complete.get((a.source, a.question_id, a.answer), False),
+            a.persona or ORIGINAL,
+        )
+        for a in tune
+    )
     questions = {
         qid: {
             "rubric": rubric_key(rubric),
             "tells": {
-                m.tag: {**derived[(qid, m.tag)], "rubric_cap": m.cap}
+                m.tag: {
+                    **derived[(qid, m.tag)],
+                    "rubric_cap": m.cap,
+                    **(
+                        {"beside_full_core": beside[(qid, m.tag)]} if (qid, m.tag) in beside else {}
+                    ),
+                }
                 for m in rubric.misconceptions
                 if (qid, m.tag) in derived
             },
@@ -117,6 +173,37 @@ def build_artefact() -> dict[str, Any]:
         "min_answers": MIN_ANSWERS,
         "incorrect_share": INCORRECT_SHARE,
         "questions": questions,
+    }
+
+
+def _complete_readings(core: Any) -> dict[tuple[str, str, str], bool]:
+    """(source, question id, answer) -> whether the rules as written, caps left out, read
+    the answer as correct (its concepts and required ones complete, some credit)."""
+    import dataclasses
+
+    from app.grading.freetext.evaluation import grade_rows
+    from app.grading.freetext.fitting import Line, line_verdict
+
+    rows, _ = grade_rows(core.pack, core.answers, tag_map=core.tag_map, sides=core.sides)
+    from app.packs.schema import FreeText
+
+    rubrics = {
+        q.question.id: q.question.rubric
+        for q in core.pack.questions
+        if isinstance(q.question, FreeText)
+    }
+    return {
+        (r.source, r.question_id, r.answer): bool(
+            r.evidence
+            and not r.evidence.empty
+            and line_verdict(
+                rubrics[r.question_id],
+                dataclasses.replace(r.evidence, caps=()),
+                Line.of(rubrics[r.question_id]),
+            )
+            == "correct"
+        )
+        for r in rows
     }
 
 
@@ -144,6 +231,12 @@ def shipped_caps(question_id: str, rubric: Rubric) -> dict[str, str]:
     """Tag -> cap for this question's tells: the shipped derived cap when the artefact was
     built for exactly this rubric, else the rubric's own."""
     return caps_from(rubric, _derived(question_id, rubric_key(rubric)))
+
+
+def shipped_core_caps(question_id: str, rubric: Rubric) -> dict[str, str]:
+    """Tag -> `partial` where the shipped precedent beside a complete answer says so, for
+    exactly the rubric it was derived for (round 18)."""
+    return core_caps_from(_derived(question_id, rubric_key(rubric)))
 
 
 def main(argv: list[str]) -> int:

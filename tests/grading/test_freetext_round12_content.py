@@ -50,11 +50,12 @@ WRONG = [
     ("persistent-tape", "separate-gradients-impossible", "You can't get the two losses' gradients separately from one forward pass, only their sum, so you need two forward passes."),
     ("persistent-tape", "separate-gradients-impossible", "One forward pass only ever gives you the gradient of the combined loss; separating them is impossible."),
     ("persistent-tape", "separate-gradients-impossible", "It is impossible to get separate gradients for loss1 and loss2 out of a single forward pass."),
-    # tape-single-target (new; tape-records-one-loss maps onto it)
-    ("persistent-tape", "tape-single-target", "A tape can only differentiate one target, so asking it for the second loss raises the RuntimeError."),
-    ("persistent-tape", "tape-single-target", "GradientTape handles a single loss; the second loss is a second target, which it refuses."),
-    ("persistent-tape", "tape-single-target", "the tape records one loss only, the second gradient call asks about another loss so it errors"),
-    ("persistent-tape", "tape-single-target", "Each tape is tied to exactly one target tensor."),
+    # tape-single-target (new; tape-records-one-loss maps onto it); round 18 merged it into
+    # separate-gradients-impossible (the same belief), which names these now
+    ("persistent-tape", "separate-gradients-impossible", "A tape can only differentiate one target, so asking it for the second loss raises the RuntimeError."),
+    ("persistent-tape", "separate-gradients-impossible", "GradientTape handles a single loss; the second loss is a second target, which it refuses."),
+    ("persistent-tape", "separate-gradients-impossible", "the tape records one loss only, the second gradient call asks about another loss so it errors"),
+    ("persistent-tape", "separate-gradients-impossible", "Each tape is tied to exactly one target tensor."),
     # tape-tracks-only-variables-created-inside (new)
     ("why-none-gradients", "tape-tracks-only-variables-created-inside", "The tape only tracks variables created inside the with block, so the model's weights built outside aren't watched."),
     ("why-none-gradients", "tape-tracks-only-variables-created-inside", "Build the model inside the tape; variables made before the with block aren't recorded."),
@@ -139,8 +140,8 @@ WRONG_HELD = [
     ("training-flag", "omitted-flag-bn-uses-batch-stats", "Forget training=True and BN still uses batch statistics, only the moving mean and variance stop updating."),
     ("training-flag", "omitted-flag-returns-numpy", "Without the training flag, model(x) returns numpy like predict does, and nothing can be differentiated."),
     ("higher-order-derivatives", "outer-records-inner-tape-object", "Outer tape tracks the inner tape object, so the call order of the two gradient calls is irrelevant."),
-    ("persistent-tape", "tape-single-target", "The error is because a tape can only have one target, and the second call names a different one."),
-    ("persistent-tape", "tape-single-target", "A tape can only track one loss at a time."),
+    ("persistent-tape", "separate-gradients-impossible", "The error is because a tape can only have one target, and the second call names a different one."),
+    ("persistent-tape", "separate-gradients-impossible", "A tape can only track one loss at a time."),
     ("why-none-gradients", "tape-tracks-only-variables-created-inside", "Variables created outside the with block are invisible to the tape, it only follows ones created inside."),
     ("gradient-accumulation", "apply-every-micro-batch", "Accumulation isn't needed; extra epochs with batch size 64 are equivalent."),
     ("no-zero-grad", "tape-accumulates", "Gradients carry over between steps inside a tf.function unless zeroed."),

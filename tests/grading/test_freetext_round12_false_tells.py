@@ -27,10 +27,12 @@ HELD_FALSE_TELLS = {
 # Wrong statements whose tell no phrasing reaches (both halves, before and after).
 # "You get zero gradients rather than None, ..." left this set when engineer R's reader change
 # (round 12: "zero gradients" is no longer rewritten to zero_grad) let the phrasing reach it.
+# "If you passed the BN moving mean, gradient descent would move it with real gradients." left
+# it in round 18: bn-stats-get-gradients reads gradient descent as the agent moving the
+# statistics (docs/freetext-rounds.md "Round 18: rubric content (engineer C)").
 UNNAMED = {
     "Create one persistent tape before the training loop and reuse it every step.",
     "Passing model.variables is fine, it is the same list anyway.",
-    "If you passed the BN moving mean, gradient descent would move it with real gradients.",
     "tape.gradient writes the gradients onto each variable, same as .grad in PyTorch.",
     "Inside a GradientTape Keras sets training=True automatically, so leaving it out changes nothing.",
     "Just sum the four gradients of the mean losses; that is exactly the batch-256 gradient.",

@@ -22,7 +22,7 @@ WRONG = [
     ("gradient-vs-apply", "apply-releases-tape", "the optimizer step clear the tape recording, then new tape can start"),
     ("gradient-vs-apply", "apply-uses-tape", "apply_gradients reads the gradients straight from the tape, so you can only call it once per tape."),
     ("gradient-vs-apply", "apply-uses-tape", "The optimizer pulls what the tape recorded and uses it to update the weights."),
-    ("gradient-accumulation", "apply-uses-tape", "You can't apply accumulated gradients later because apply_gradients needs the tape that produced them."),
+    ("gradient-accumulation", "apply-releases-tape", "You can't apply accumulated gradients later because apply_gradients needs the tape that produced them."),
     ("gradient-vs-apply", "gradient-applies-learning-rate", "tape.gradient already multiplies the gradients by the learning rate, so apply_gradients just subtracts them."),
     ("gradient-vs-apply", "gradient-applies-learning-rate", "tape.gradient returns the update step, i.e. the learning rate times the gradient."),
     ("gradient-vs-apply", "gradient-applies-learning-rate", "the gradient call computes the scaled update (lr * dL/dw), the apply just adds it to the weights"),

@@ -37,14 +37,13 @@ def test_cli_validate_refuses_a_backtracking_phrasing_with_its_line(
 
 
 # Round 18: the check's answers built from a phrasing's structure (attack_answers.py) found
-# one shipped phrasing cubic in an answer's length, reported to the rubric's owners and not
-# edited here (round 18 P1's brief). Through grade_freetext, why-none-gradients with the code
-# line "f(persistent" + ")" * n: n=500 1.7 s, 1,000 13.7 s, 2,000 107 s of CPU (its
-# `(=true|\))*\W*` and the gap after it all take the ")"s). Listed so that no other phrasing
-# may join it, and so that this test fails once it is rewritten, until the entry goes.
-KNOWN_SLOW = [
-    ("why-none-gradients.yaml", r"\bpersistent\w*(=true|\))*\W* ~ \b(so|then)\b ~ \b(keeps?|"),
-]
+# one shipped phrasing cubic in an answer's length: why-none-gradients' persistent-fixes-none
+# `\bpersistent\w*(=true|\))*\W* ~ ...` (the group, `\W*` and the gap all took the ")"s of
+# the code line "f(persistent" + ")" * n: n=500 1.7 s, 1,000 13.7 s, 2,000 107 s of CPU through
+# grade_freetext). The lead made the group possessive and dropped `\W*` (the gap's own
+# separator covers it): n=500 and 1,000 now 0.01 s. Any phrasing the check refuses is a
+# failure; list one here only with its measured cost and an owner.
+KNOWN_SLOW: list[tuple[str, str]] = []
 
 
 # ~41 s of CPU since round 18 (answers built from each phrasing's structure): 288-296 s on

@@ -7,58 +7,20 @@ solution is reported with its tag, and a setup that attacks the host is refused 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
-from app.packs.schema import Code
 from tests.sandbox.conftest import SandboxGrader
+from tests.sandbox.declared import REFERENCE, SETUP, UNWATCHED, declared
 
 pytestmark = pytest.mark.sandbox
 
-SETUP = """\
-import tensorflow as tf
-
-def make_inputs(seed):
-    tf.random.set_seed(seed)
-    return {"x": tf.random.normal([4, 3])}
-"""
-REFERENCE = """\
-import tensorflow as tf
-
-def scaled_gradient(x):
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = tf.reduce_sum(x**2) * 0.5
-    return tape.gradient(y, x)
-"""
-UNWATCHED = REFERENCE.replace("        tape.watch(x)\n", "")
 HOSTILE = """\
 import tensorflow as tf
 
 def make_inputs(seed):
     return {"x": tf.constant([float(len(open("/etc/shadow").read()))])}
 """
-
-
-def declared(setup: str) -> Code:
-    data: dict[str, Any] = {
-        "id": "scale-grad-question",
-        "type": "code",
-        "title": "Scaled gradient",
-        "prompt": "Return the gradient of half the sum of squares of a constant x.",
-        "difficulty": "easy",
-        "topic": "tape-recording",
-        "section": "what-a-tape-is",
-        "hints": ["Constants are not watched."],
-        "explanation": "A constant is only recorded when watched.",
-        "contract": "scale-grad",
-        "function": "scaled_gradient(x)",
-        "checker": {"setup": setup, "seeds": [0, 1], "tf_function": True},
-        "reference": REFERENCE,
-        "wrong": [{"tag": "unwatched-constant", "label": "No tape.watch", "code": UNWATCHED}],
-    }
-    return Code.model_validate(data)
 
 
 def test_grade_declared_contract_accepts_reference(sandbox: SandboxGrader) -> None:

@@ -22,26 +22,10 @@ import pytest
 from app.config import REPO_ROOT
 from app.packs.schema import Code
 from tests.sandbox.conftest import SandboxGrader
+from tests.sandbox.declared import REFERENCE, UNWATCHED, declared
 
 pytestmark = pytest.mark.sandbox
 
-SETUP = """\
-import tensorflow as tf
-
-def make_inputs(seed):
-    tf.random.set_seed(seed)
-    return {"x": tf.random.normal([4, 3])}
-"""
-REFERENCE = """\
-import tensorflow as tf
-
-def scaled_gradient(x):
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = tf.reduce_sum(x**2) * 0.5
-    return tape.gradient(y, x)
-"""
-UNWATCHED = REFERENCE.replace("        tape.watch(x)\n", "")
 DOUBLED = REFERENCE.replace("* 0.5", "* 1.0")
 # The round 15 forger, written for a declared contract: it finds the job in the serving frame,
 # runs the worker's own declared scenarios eagerly with a step that fails in a graph (.numpy()),
@@ -175,27 +159,6 @@ built = [make_inputs(setup, 3), hidden_inputs(setup, 3, 11), hidden_inputs(setup
          hidden_inputs(setup, 3, 12)]
 print(json.dumps([seen(inputs) for inputs in built]))
 """
-
-
-def declared(setup: str = SETUP, **overrides: Any) -> Code:
-    data: dict[str, Any] = {
-        "id": "scale-grad-question",
-        "type": "code",
-        "title": "Scaled gradient",
-        "prompt": "Return the gradient of half the sum of squares of a constant x.",
-        "difficulty": "easy",
-        "topic": "tape-recording",
-        "section": "what-a-tape-is",
-        "hints": ["Constants are not watched."],
-        "explanation": "A constant is only recorded when watched.",
-        "contract": "scale-grad",
-        "function": "scaled_gradient(x)",
-        "checker": {"setup": setup, "seeds": [0, 1], "tf_function": True},
-        "reference": REFERENCE,
-        "wrong": [{"tag": "unwatched-constant", "label": "No tape.watch", "code": UNWATCHED}],
-        **overrides,
-    }
-    return Code.model_validate(data)
 
 
 def variables_question() -> Code:

@@ -21,14 +21,11 @@ sandbox, JSON API).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.main import create_app
-from tests.routes.quiz.conftest import mini_settings
-from tests.routes.test_api_interviews_sandbox import release_workers, sandbox_missing
+from tests.routes.quiz.sandbox_api import graded, sandbox_client
 
 pytestmark = pytest.mark.sandbox
 STEP = """import sys
@@ -85,25 +82,13 @@ def train_step(model, optimizer, loss_fn, x, y):
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    if reason := sandbox_missing():
-        pytest.skip(reason)
-    settings = mini_settings(tmp_path_factory.mktemp("round15"), sandbox_enabled=True,
-                             sandbox_pool_size=2)  # fmt: skip
-    with TestClient(create_app(settings)) as client:
-        yield client
-        client.portal.call(release_workers, client.app.state.code_grader)  # type: ignore[attr-defined, union-attr]
-
-
-def _graded(api: TestClient, source: str) -> dict[str, Any]:
-    reply = api.post("/api/questions/mini-code/grade", json={"answer": source})
-    assert reply.status_code == 200, reply.text
-    return reply.json()  # type: ignore[no-any-return]
+    yield from sandbox_client(tmp_path_factory, "round15")
 
 
 @pytest.mark.parametrize("patched", sorted(PATCHES))
 def test_rebinding_the_checkers_own_code_is_tampering(api: TestClient, patched: str) -> None:
     top, inside, variables = PATCHES[patched]
-    body = _graded(api, STEP.format(top=top, inside=inside, variables=variables))
+    body = graded(api, STEP.format(top=top, inside=inside, variables=variables))
     assert body["verdict"] == "incorrect", body
     message = body["feedback"][0]["message"]
     assert message.startswith("Your code changed the checker's own code while it ran"), body
@@ -111,13 +96,13 @@ def test_rebinding_the_checkers_own_code_is_tampering(api: TestClient, patched: 
 
 def test_step_run_as_python_by_a_patched_tf_function_is_not_correct(api: TestClient) -> None:
     source = STEP.format(top=BYPASS, inside=NUMPY, variables="model.trainable_variables")
-    body = _graded(api, source)
+    body = graded(api, source)
     assert body["verdict"] != "correct", body
     assert "graph-mode-switched-off" in body["misconceptions"], body
 
 
 def test_zero_for_unconnected_sources_names_the_loss_outside_the_tape(api: TestClient) -> None:
-    body = _graded(api, ZERO_LOSS_OUTSIDE)
+    body = graded(api, ZERO_LOSS_OUTSIDE)
     assert body["verdict"] == "incorrect", body
     first, second = (item["message"] for item in body["feedback"][:2])
     assert first.startswith("The loss was computed after the `with tf.GradientTape()` block")
@@ -128,13 +113,13 @@ def test_zero_for_unconnected_sources_names_the_loss_outside_the_tape(api: TestC
 def test_correct_step_compiled_with_xla_is_correct(api: TestClient) -> None:
     source = STEP.format(top="", inside="", variables="model.trainable_variables")
     source = source.replace("def train_step", "@tf.function(jit_compile=True)\ndef train_step")
-    body = _graded(api, source)
+    body = graded(api, source)
     assert (body["verdict"], body["score"]) == ("correct", 1.0), body
 
 
 def test_loss_multiplied_by_the_batch_size_is_named_with_its_factor(api: TestClient) -> None:
     inside = "        loss = loss * tf.cast(tf.shape(x)[0], tf.float32)"
-    body = _graded(api, STEP.format(top="", inside=inside, variables="model.trainable_variables"))
+    body = graded(api, STEP.format(top="", inside=inside, variables="model.trainable_variables"))
     assert body["verdict"] == "incorrect", body
     message = body["feedback"][0]["message"]
     assert message.startswith("The returned loss is 8 times a correct step's on every call"), body
@@ -181,6 +166,6 @@ def test_whole_report_forged_by_the_answer_is_not_correct(api: TestClient) -> No
     """Round 16: the "tf.function" scenario's numbers come from a replay of the graphs the
     step traced, in a worker that never ran the answer's Python (worker/replay.py); the
     forged report carries none, so that scenario failed."""
-    body = _graded(api, FORGER)
+    body = graded(api, FORGER)
     assert body["verdict"] != "correct", body
     assert "run again, on fresh state, by a process your code never ran in" in str(body), body

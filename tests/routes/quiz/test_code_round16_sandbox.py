@@ -14,14 +14,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.main import create_app
-from tests.routes.quiz.conftest import mini_settings
-from tests.routes.test_api_interviews_sandbox import release_workers, sandbox_missing
+from tests.routes.quiz.sandbox_api import graded, sandbox_client
 
 pytestmark = pytest.mark.sandbox
 STEP = """import os, signal
@@ -109,13 +106,7 @@ PIPE = """    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 
 def _client(tmp_path_factory: pytest.TempPathFactory, *, fork: bool) -> Iterator[TestClient]:
-    if reason := sandbox_missing():
-        pytest.skip(reason)
-    settings = mini_settings(tmp_path_factory.mktemp("round16"), sandbox_enabled=True,
-                             sandbox_pool_size=2, sandbox_fork_server=fork)  # fmt: skip
-    with TestClient(create_app(settings)) as client:
-        yield client
-        client.portal.call(release_workers, client.app.state.code_grader)  # type: ignore[attr-defined, union-attr]
+    yield from sandbox_client(tmp_path_factory, "round16", sandbox_fork_server=fork)
 
 
 @pytest.fixture(scope="module")
@@ -128,23 +119,17 @@ def exec_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     yield from _client(tmp_path_factory, fork=False)
 
 
-def _graded(api: TestClient, source: str) -> dict[str, Any]:
-    reply = api.post("/api/questions/mini-code/grade", json={"answer": source})
-    assert reply.status_code == 200, reply.text
-    return reply.json()  # type: ignore[no-any-return]
-
-
 @pytest.mark.parametrize("fork", [True, False])
 @pytest.mark.parametrize("case", sorted(CORRECT))
 def test_correct_step_is_correct_after_its_graph_is_replayed(
     api: TestClient, exec_api: TestClient, case: str, fork: bool
 ) -> None:
-    body = _graded(api if fork else exec_api, STEP.format(**CORRECT[case]))
+    body = graded(api if fork else exec_api, STEP.format(**CORRECT[case]))
     assert (body["verdict"], body["score"]) == ("correct", 1.0), body
 
 
 def test_graph_of_numbers_computed_at_trace_time_fails_its_scenario(api: TestClient) -> None:
-    body = _graded(api, TRACE_TIME)
+    body = graded(api, TRACE_TIME)
     assert body["verdict"] != "correct", body
     assert "tf-function" in " ".join(body["details"]["failed_scenarios"]), body
 
@@ -158,7 +143,7 @@ def test_reset_sigxfsz_or_sigpipe_is_named(
     api: TestClient, exec_api: TestClient, fork: bool, lines: str, words: str
 ) -> None:
     source = STEP.format(top="", decorator="", inside=f"{lines}\n{APPLY}", returned="loss")
-    body = _graded(api if fork else exec_api, source)
+    body = graded(api if fork else exec_api, source)
     assert (body["verdict"], body["score"]) == ("incorrect", 0.0), body
     message = body["feedback"][0]["message"]
     assert words in message, message

@@ -16,14 +16,11 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.main import create_app
-from tests.routes.quiz.conftest import mini_settings
-from tests.routes.test_api_interviews_sandbox import release_workers, sandbox_missing
+from tests.routes.quiz.sandbox_api import graded, sandbox_client
 
 pytestmark = pytest.mark.sandbox
 STEP = """import ctypes, os, resource, sys, zlib
@@ -165,19 +162,7 @@ def train_step(model, optimizer, loss_fn, x, y):
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    if reason := sandbox_missing():
-        pytest.skip(reason)
-    settings = mini_settings(tmp_path_factory.mktemp("round17"), sandbox_enabled=True,
-                             sandbox_pool_size=2)  # fmt: skip
-    with TestClient(create_app(settings)) as client:
-        yield client
-        client.portal.call(release_workers, client.app.state.code_grader)  # type: ignore[attr-defined, union-attr]
-
-
-def _graded(api: TestClient, source: str) -> dict[str, Any]:
-    reply = api.post("/api/questions/mini-code/grade", json={"answer": source})
-    assert reply.status_code == 200, reply.text
-    return reply.json()  # type: ignore[no-any-return]
+    yield from sandbox_client(tmp_path_factory, "round17")
 
 
 def _seed(api: TestClient) -> str:
@@ -188,7 +173,7 @@ def _seed(api: TestClient) -> str:
 def test_graph_attack_fails_its_tf_function_scenario(api: TestClient, case: str) -> None:
     top, attack, words = GRAPH[case]
     began = time.monotonic()
-    body = _graded(api, STEP.format(top=top, attack=attack, graph=IN_REPLAY))
+    body = graded(api, STEP.format(top=top, attack=attack, graph=IN_REPLAY))
     assert body["verdict"] != "correct", body
     assert any("tf-function" in s for s in body["details"]["failed_scenarios"]), body
     text = " ".join(item["message"] for item in body["feedback"])
@@ -201,7 +186,7 @@ def test_graph_attack_fails_its_tf_function_scenario(api: TestClient, case: str)
 
 
 def test_graph_difference_names_no_hidden_number(api: TestClient) -> None:
-    body = _graded(api, STEP.format(top="", attack="    pass", graph=WRONG_IN_GRAPH))
+    body = graded(api, STEP.format(top="", attack="    pass", graph=WRONG_IN_GRAPH))
     assert body["verdict"] != "correct", body
     text = " ".join(item["message"] for item in body["feedback"]) + str(body["details"])
     assert "not shown" in text, text
@@ -212,7 +197,7 @@ def test_correct_step_printing_in_its_graph_stays_correct(api: TestClient) -> No
     """tf.print is on the allowlist (to the console); the replay's own output, which prints
     hidden weights, never reaches the answer's output."""
     graph = "tf.print('MARK', model.trainable_weights[0][0, 0])"
-    body = _graded(api, STEP.format(top="", attack="    pass", graph=graph))
+    body = graded(api, STEP.format(top="", attack="    pass", graph=graph))
     assert (body["verdict"], body["score"]) == ("correct", 1.0), body
     output = str(body["details"].get("output", ""))
     assert output.count("MARK") <= 2, output  # the answer's process: one trace-time call each
@@ -220,12 +205,12 @@ def test_correct_step_printing_in_its_graph_stays_correct(api: TestClient) -> No
 
 @pytest.mark.parametrize("case", sorted(PROCESS))
 def test_process_attack_is_refused(api: TestClient, case: str) -> None:
-    body = _graded(api, PROCESS_STEP.format(attack=PROCESS[case]))
+    body = graded(api, PROCESS_STEP.format(attack=PROCESS[case]))
     assert (body["verdict"], body["score"]) == ("correct", 1.0), body
 
 
 def test_hidden_seed_is_nowhere_the_answer_can_look(api: TestClient) -> None:
-    body = _graded(api, SEED_HUNT)
+    body = graded(api, SEED_HUNT)
     assert body["verdict"] == "incorrect", body
     assert "RuntimeError" in str(body), body
     assert _seed(api) not in str(body), body

@@ -16,9 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.main import create_app
-from tests.routes.quiz.conftest import mini_settings
-from tests.routes.test_api_interviews_sandbox import release_workers, sandbox_missing
+from tests.routes.quiz.sandbox_api import sandbox_client
 
 pytestmark = pytest.mark.sandbox
 STEP = """import os, signal, time
@@ -48,13 +46,7 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    if reason := sandbox_missing():
-        pytest.skip(reason)
-    settings = mini_settings(tmp_path_factory.mktemp("self-kill"), sandbox_enabled=True,
-                             sandbox_pool_size=2)  # fmt: skip
-    with TestClient(create_app(settings)) as client:
-        yield client
-        client.portal.call(release_workers, client.app.state.code_grader)  # type: ignore[attr-defined, union-attr]
+    yield from sandbox_client(tmp_path_factory, "self-kill")
 
 
 def _graded(api: TestClient, source: str) -> dict[str, Any]:

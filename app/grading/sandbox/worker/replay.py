@@ -22,8 +22,10 @@ numbers of the hidden state (an index, an assertion's data).
 from __future__ import annotations
 
 import base64
+import time
 import zlib
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import keras
@@ -34,11 +36,14 @@ from tensorflow.python.eager import context, execute
 
 from . import observe
 from .replay_ops import refused
-from .scenarios import CONTRACTS, Plan, plan_for
+from .scenarios import CONTRACTS, Plan, is_graph, plan_for
 
 MAX_GRAPH_BYTES = 512 * 1024
 MAX_CAPTURED_ELEMENTS = 4_096
 CHUNK = 1_024
+# Entries a replay job's run looks at: one per "tf.function" scenario (at most 5 seeds for a
+# declared contract, one for the core ones), with room for refusals.
+MAX_ENTRIES = 16
 
 
 class Unreplayable(RuntimeError):
@@ -67,6 +72,7 @@ Call = tuple[tuple[Any, ...], dict[str, Any]]  # positional and keyword argument
 def export_calls(graph: Any, variables: list[Any], calls: list[Call]) -> dict[str, Any]:
     """What `graph` traced for each call (positional and keyword arguments); `variables` are
     the scenario's, named by index so the replay can pass its own in their place."""
+    began = time.monotonic()
     ids = {id(handle(v)): i for i, v in enumerate(variables)}
     library = function_pb2.FunctionDefLibrary()
     names: set[str] = set()
@@ -92,7 +98,7 @@ def export_calls(graph: Any, variables: list[Any], calls: list[Call]) -> dict[st
     text = base64.b64encode(zlib.compress(data, 6)).decode()  # ~6x smaller: one report, 1 MiB
     # in pieces: the supervisor cuts every string of a report at 2,000 characters (readable.py)
     pieces = [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)]
-    return {"library": pieces, "calls": exported}
+    return {"library": pieces, "calls": exported, "s": round(time.monotonic() - began, 3)}
 
 
 def _capture(tensor: Any, concrete: Any, ids: dict[int, int]) -> dict[str, Any]:
@@ -128,20 +134,52 @@ def _structure(out: Any, counter: Any) -> Any:
     return {"const": observe.value(out)}
 
 
-def run_replay(job: dict[str, Any], entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each exported scenario run on state built from the job's hidden seed."""
-    if job.get("checker"):  # a contract the pack declares: its inputs come from its setup
-        from .replay_declared import run_replay_declared
+Replayer = Callable[[dict[str, Any]], dict[str, Any]]  # an export -> what its replay saw
 
-        return run_replay_declared(job["checker"], int(job["graph_seed"]), entries)
-    contract = CONTRACTS[job["contract"]]
-    by_id = {scenario.id: scenario for scenario in contract.scenarios}
-    results = []
-    for entry in entries[: len(contract.scenarios)]:
-        scenario = by_id[entry["id"]]
-        plan = plan_for(job["contract"], scenario, int(job["graph_seed"]))
-        results.append({"id": scenario.id, **replay_scenario(plan, entry["export"])})
+
+def run_replay(job: dict[str, Any], entries: list[Any],
+               replayers: dict[str, Replayer] | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """Each exported scenario run on state built from the job's hidden seed (`replayers`, when
+    built already), in one loop for the core contracts and the ones a pack declares. The
+    trusted side sends only the ids of the reference's "tf.function" scenarios; the ids are
+    checked here too, so that a forged, repeated or eager one is refused in words rather than
+    ending the worker with a KeyError (or, for an eager id, replaying public state)."""
+    replayers = replayers_of(job) if replayers is None else replayers
+    results: list[dict[str, Any]] = []
+    for entry in entries[:MAX_ENTRIES]:  # each scenario is replayed once at most (below)
+        ident = entry.get("id") if isinstance(entry, dict) else None
+        if not isinstance(ident, str) or ident not in replayers:
+            results.append(refusal(ident, "is not a tf.function scenario of this contract"))
+        elif any(done["id"] == ident for done in results):
+            results.append(refusal(ident, "was replayed already"))
+        else:
+            began, export = time.monotonic(), entry.get("export")
+            replayed = replayers[ident](export if isinstance(export, dict) else {})
+            results.append({"id": ident, **replayed, "s": round(time.monotonic() - began, 3)})
     return results
+
+
+def replayers_of(job: dict[str, Any]) -> dict[str, Replayer]:
+    """The job's "tf.function" scenarios by id, their hidden state built now, each a function
+    of its export (the state is used once)."""
+    hidden = int(job["graph_seed"])
+    if job.get("checker"):  # a contract the pack declares: its inputs come from its setup
+        from .replay_declared import replayers
+
+        return replayers(job["checker"], hidden)
+    name = job.get("contract")
+    contract = CONTRACTS.get(name) if isinstance(name, str) else None
+    graphs = [s for s in contract.scenarios if is_graph(s)] if contract else []
+    return {s.id: partial(replay_scenario, plan_for(str(name), s, hidden)) for s in graphs}
+
+
+def refusal(ident: object, why: str) -> dict[str, Any]:
+    """A readable refusal for an entry the worker will not replay."""
+    shown = repr(ident[:80]) if isinstance(ident, str) else f"({type(ident).__name__}, no id)"
+    message = f"the export names scenario {shown}, which {why}"
+    ident = ident if isinstance(ident, str) else None
+    return {"id": ident, "initial": [], "calls": [],
+            "error": {"type": "Unreplayable", "message": message}}  # fmt: skip
 
 
 def replay_scenario(plan: Plan, exported: dict[str, Any]) -> dict[str, Any]:

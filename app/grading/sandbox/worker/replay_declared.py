@@ -13,6 +13,7 @@ kernel's error reported by its type only. The report has the declared scenarios'
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import keras
@@ -20,27 +21,28 @@ import numpy as np
 import tensorflow as tf
 
 from .declared import declared_variables, hidden_inputs, scenarios, variables
-from .replay import Unreplayable, guarded, handle, prepare
+from .replay import Replayer, Unreplayable, guarded, handle, prepare
 
 
-def run_replay_declared(spec: dict[str, Any], hidden: int,
-                        entries: list[dict[str, Any]]) -> list[dict[str, Any]]:  # fmt: skip
-    seeds = {scenario_id: seed for scenario_id, seed, wrap in scenarios(spec) if wrap}
-    results = []
-    for entry in entries[: len(seeds)]:
-        seed = seeds[entry["id"]]
-        results.append({"id": entry["id"], **replay_one(spec, seed, hidden, entry["export"])})
-    return results
+def replayers(spec: dict[str, Any], hidden: int) -> dict[str, Replayer]:
+    """The declared "tf.function" scenarios by id, their hidden inputs built now (the setup
+    runs after the lockdown, as in every job), each a function of its export."""
+    return {scenario_id: prepared(spec, seed, hidden)
+            for scenario_id, seed, wrap in scenarios(spec) if wrap}  # fmt: skip
 
 
-def replay_one(spec: dict[str, Any], seed: int, hidden: int,
-               exported: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
-    compared = set(spec.get("compare", ["result"]))
+def prepared(spec: dict[str, Any], seed: int, hidden: int) -> Replayer:
     try:
         inputs = hidden_inputs(spec["setup"], seed, hidden)
     except Exception as err:  # the trusted reference ran the same setup on the same seeds
         error = {"type": "SetupError", "message": f"{type(err).__name__} in the setup"}
-        return {"initial": [], "calls": [], "error": error}
+        return lambda exported: {"initial": [], "calls": [], "error": error}
+    return partial(replay_one, spec, inputs)
+
+
+def replay_one(spec: dict[str, Any], inputs: dict[str, Any],
+               exported: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+    compared = set(spec.get("compare", ["result"]))
     initial = variables(inputs) if "variables" in compared else []
     calls: list[dict[str, Any]] = []
 

@@ -228,6 +228,13 @@ def _escaped_processes(uid_base: int) -> list[str]:
 EXIT_GRACE = 10.0  # seconds a SIGKILLed process may take to finish exiting under load
 
 
+def _left_in(namespace: str, sandbox: SandboxGrader) -> list[int]:
+    """Live processes in `namespace`, less those of the pool's ready (never used) workers."""
+    ready = list(sandbox.grader.pool._ready._queue)  # type: ignore[attr-defined]
+    spares = {pid for worker in ready for pid in rootless.descendants(worker.tree.pid or 0)}
+    return [pid for pid in rootless.in_namespace(namespace) if pid not in spares]
+
+
 def _host_untouched(sandbox: SandboxGrader, listener: socket.socket, result: GradeResult) -> None:
     assert MARKER not in json.dumps(result.__dict__, default=str)
     for path in (
@@ -248,10 +255,14 @@ def _host_untouched(sandbox: SandboxGrader, listener: socket.socket, result: Gra
         # A killed process still exiting (its memory being freed, on a loaded machine) is no
         # escape: look again for up to EXIT_GRACE seconds. An escaped one (the cases sleep
         # 30-60 s or loop) is still there after it.
+        # The kernel reuses a dead namespace's inode number: the pool's next spare worker,
+        # forked after this tree died, may sit in a namespace with the same name (seen in CI's
+        # rootless leg: a sleeping ready worker, its zygote's command line). Its processes are
+        # descendants of a ready worker's reaper, which no candidate process can become.
         deadline = time.monotonic() + EXIT_GRACE
-        while rootless.in_namespace(namespace) and time.monotonic() < deadline:
+        while _left_in(namespace, sandbox) and time.monotonic() < deadline:
             time.sleep(0.25)
-        assert not rootless.in_namespace(namespace), (group, namespace)
+        assert not _left_in(namespace, sandbox), (group, namespace)
         return
     assert not (cgroups.instance_dir("memory") / group).exists()
     escaped = _escaped_processes(sandbox.grader.pool.uid_base)

@@ -230,7 +230,7 @@ EXIT_GRACE = 10.0  # seconds a SIGKILLed process may take to finish exiting unde
 
 def _left_in(namespace: str, sandbox: SandboxGrader) -> list[int]:
     """Live processes in `namespace`, less those of the pool's ready (never used) workers."""
-    ready = list(sandbox.grader.pool._ready._queue)  # type: ignore[attr-defined]
+    ready = sandbox.grader.pool.ready_workers()
     spares = {pid for worker in ready for pid in rootless.descendants(worker.tree.pid or 0)}
     return [pid for pid in rootless.in_namespace(namespace) if pid not in spares]
 

@@ -40,7 +40,7 @@ async def warm(backend: str, samples: int) -> tuple[str, list[float]]:
             await grader.grade(question, question.reference)  # computes and caches the reference
             times = []
             for _ in range(samples):
-                while grader.pool._ready.qsize() < grader.pool.size:
+                while len(grader.pool.ready_workers()) < grader.pool.size:
                     await asyncio.sleep(0.2)
                 began = time.monotonic()
                 result = await grader.grade(question, question.reference)

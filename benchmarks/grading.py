@@ -120,7 +120,7 @@ def descendants(pid: int) -> list[int]:
 
 async def wait_full(grader: CodeGrader) -> float:
     began = time.monotonic()
-    while grader.pool._ready.qsize() < grader.pool.size or grader.pool._spawning:
+    while len(grader.pool.ready_workers()) < grader.pool.size or grader.pool._spawning:
         await asyncio.sleep(0.05)
     return time.monotonic() - began
 
@@ -153,7 +153,7 @@ async def burst(grader: CodeGrader, question: Code, count: int, cpu: CpuMeter) -
 
 def ready_pss(grader: CodeGrader) -> dict[str, float]:
     """PSS of every process of the pool's ready workers (and the zygote), per ready worker."""
-    workers = list(grader.pool._ready._queue)  # type: ignore[attr-defined]
+    workers = grader.pool.ready_workers()
     own = sum(pss(pid) for w in workers for pid in descendants(w.process.pid))
     forks = grader.pool.forks
     zygote = 0

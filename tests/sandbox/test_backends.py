@@ -185,7 +185,7 @@ def test_rootless_never_pauses_a_zygote_and_pauses_its_children_as_their_own_tre
         parent.wait()
         for tree in (busy, warming):  # each a lone sleep: kill() ends just that pid
             tree.kill()
-        backend.gone(zygote)
+        zygote.kill()  # its root is gone already: this only lets go of its pidfd
 
 
 @dataclass
@@ -233,3 +233,33 @@ def test_pool_fills_its_slot_again_after_one_failed_start(monkeypatch: pytest.Mo
 
     assert asyncio.run(attempt()) == "graded"
     assert len(starts) >= 2 and len(set(starts)) == len(starts)
+
+
+def test_ready_workers_lists_the_waiting_workers_without_handing_them_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def spawn(_backend: object, _limits: Limits, _name: str) -> Ready:
+        return Ready()
+
+    async def close(_worker: Ready) -> dict[str, int]:
+        return {}
+
+    monkeypatch.setattr(pools.backends, "choose", lambda *a, **k: (NeverStarts(), {}))
+    monkeypatch.setattr(pools, "spawn", spawn)
+    monkeypatch.setattr(pools, "close", close)
+    pool = pools.WorkerPool(size=2, uid_base=60000, limits=Limits())
+
+    async def look() -> tuple[int, int, object]:
+        await pool.start()
+        try:
+            for _ in range(500):
+                if len(pool.ready_workers()) == 2:
+                    break
+                await asyncio.sleep(0.01)
+            seen = pool.ready_workers()
+            seen.clear()  # a copy: the pool keeps its own
+            return len(pool.ready_workers()), len(seen), pool.status()["ready_workers"]
+        finally:
+            await pool.stop()
+
+    assert asyncio.run(look()) == (2, 0, 2)

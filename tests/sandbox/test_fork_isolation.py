@@ -167,8 +167,8 @@ _LAST_GROUP: list[str] = []  # the tree of the worker that ran the latest attack
 
 
 def _ready_pids(sandbox: SandboxGrader) -> dict[str, int]:
-    queue = sandbox.grader.pool._ready._queue  # type: ignore[attr-defined]
-    return {worker.tree.name: worker.process.pid for worker in list(queue)}
+    ready = sandbox.grader.pool.ready_workers()
+    return {worker.tree.name: worker.process.pid for worker in ready}
 
 
 def test_child_cannot_signal_the_zygote_or_a_sibling(sandbox: SandboxGrader) -> None:
@@ -285,7 +285,7 @@ async def _wait_ready(sandbox: SandboxGrader, count: int) -> None:
     import asyncio
 
     for _ in range(2400):
-        if sandbox.grader.pool._ready.qsize() >= count:
+        if len(sandbox.grader.pool.ready_workers()) >= count:
             return
         await asyncio.sleep(0.1)
     raise AssertionError("the pool did not refill")

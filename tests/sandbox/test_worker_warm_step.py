@@ -52,12 +52,12 @@ def test_child_is_forked_with_the_warm_step_only_when_no_job_will_wait_for_it() 
         pool._tasks = [asyncio.create_task(pool._fill()) for _ in range(pools.SPAWN_PARALLEL)]
         seen = []
         for take in (0, 1, 2):  # take workers from a full pool, then let it refill
-            await _until(lambda: pool._ready.qsize() == 2 and not pool._spawning)
+            await _until(lambda: len(pool.ready_workers()) == 2 and not pool._spawning)
             seen.append(forks.steps[:])
             forks.steps.clear()
             for _ in range(take):
                 await pool._take()
-        await _until(lambda: pool._ready.qsize() == 2 and not pool._spawning)
+        await _until(lambda: len(pool.ready_workers()) == 2 and not pool._spawning)
         seen.append(forks.steps[:])
         pool._stopping = True
         for task in pool._tasks:

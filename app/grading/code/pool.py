@@ -123,6 +123,11 @@ class WorkerPool:
             facts["reason"] = self.broken
         return facts
 
+    def ready_workers(self) -> list[Worker]:
+        """The workers waiting for a job now, oldest first (a copy: the pool's own is not
+        handed out). For tests and benchmarks that look at them from the host."""
+        return list(self._ready._queue)  # type: ignore[attr-defined]
+
     async def run(self, job: dict[str, Any], wall: float) -> Outcome:
         """Run one job on a fresh ready worker (waiting for one if needed)."""
         if self.forks is not None:

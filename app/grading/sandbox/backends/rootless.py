@@ -2,17 +2,21 @@
 
 Each worker gets its own user, pid, net, ipc, uts and mount namespaces, and the worker's
 seccomp filter and rlimits as on every backend. What the kernel's cgroups did elsewhere the
-supervisor does here: it samples the tree's resident memory every few milliseconds while a
-job runs and kills the tree past the limit (RLIMIT_AS stays as the backstop against one huge
+supervisor does here: it samples the tree's resident memory every few milliseconds while a job
+runs and kills the tree past the limit (RLIMIT_AS stays as the backstop against one huge
 allocation), and it kills the tree through its pid namespace: SIGKILL to the namespace's init
 makes the kernel kill every process in it, which no process inside can leave (seccomp denies
-unshare/setns and new user namespaces are disabled). An ordinary user cannot give a warming
-worker a lower CPU priority and take it back, so while any job runs the warming (and idle)
-workers are paused with SIGSTOP, and continued when no job runs: the same effect as cgroup
-CPU shares of 2 against 1024. A worker is paused for at most 30 s in all, so a long run of
-jobs cannot starve a warming one past its start-up time-out. A zygote's tree is never paused
-(its descendants are the children it forked, the busy one included); each child is adopted
-into a tree of its own, which is sampled and paused like any worker.
+unshare/setns and new user namespaces are disabled). The kernel names a namespace by an inode
+number and hands a dead one's number to the next namespace it makes (the pool's next spare,
+say), so a tree holds its namespace open from the moment it notes it until it has seen it
+empty, and signals through pidfds: its handle never names another tree's processes (see
+`processes`). An ordinary user cannot give a warming worker a lower CPU priority and take it
+back, so while any job runs the warming (and idle) workers are paused with SIGSTOP, and
+continued when no job runs: the same effect as cgroup CPU shares of 2 against 1024. A worker is
+paused for at most 30 s in all, so a long run of jobs cannot starve a warming one past its
+start-up time-out. A zygote's tree is never paused (its descendants are the children it forked,
+the busy one included); each child is adopted into a tree of its own, which is sampled and
+paused like any worker.
 """
 
 from __future__ import annotations
@@ -24,60 +28,26 @@ import signal
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from app.grading.sandbox import launcher
 from app.grading.sandbox.backends import checks
+from app.grading.sandbox.backends.processes import (
+    children,
+    descendants,
+    exited,
+    in_namespace,
+    kill_in,
+    open_namespace,
+    pid_namespace,
+    pidfd,
+    resident,
+)
 from app.grading.sandbox.launcher import Limits
 
 SAMPLE_SECONDS = 0.005
-PAGE = os.sysconf("SC_PAGE_SIZE")
-PROC = Path("/proc")
 KILL_SECONDS = 5.0
 KEPT = 512
 MAX_PAUSED_SECONDS = 30.0
-
-
-def children(pid: int) -> list[int]:
-    try:
-        text = (PROC / str(pid) / "task" / str(pid) / "children").read_text()
-    except OSError:
-        return []
-    return [int(child) for child in text.split()]
-
-
-def descendants(pid: int) -> list[int]:
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        todo += children(current)
-    return found
-
-
-def resident(pid: int) -> int:
-    try:
-        return int((PROC / str(pid) / "statm").read_text().split()[1]) * PAGE
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
-def pid_namespace(pid: int) -> str:
-    try:
-        return os.readlink(PROC / str(pid) / "ns" / "pid")
-    except OSError:
-        return ""
-
-
-def in_namespace(namespace: str) -> list[int]:
-    """Every live host pid whose pid namespace is `namespace` (zombies hold nothing)."""
-    found = []
-    for entry in PROC.iterdir():
-        if entry.name.isdigit() and pid_namespace(int(entry.name)) == namespace:
-            with contextlib.suppress(OSError):
-                if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
-                    found.append(int(entry.name))
-    return found
 
 
 @dataclass
@@ -87,6 +57,8 @@ class RootlessTree:
     backend: Rootless
     pid: int = 0
     namespace: str = ""
+    root_fd: int = -1  # pidfd on `pid`: signals reach that process, never a reused pid
+    namespace_fd: int = -1  # open on `namespace` from noting it until the tree is seen empty
     peak: int = 0
     breached: str = ""
     killed: bool = field(default=False)
@@ -94,21 +66,27 @@ class RootlessTree:
     paused_total: float = 0.0
     pausable: bool = True  # False for a zygote: pausing it would pause every child it forked
 
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
     def command(self, result_fd: int) -> tuple[list[str], dict[str, str]]:
         sandbox = launcher.worker_command(result_fd=result_fd, limits=self.limits)
         return sandbox, {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
 
     def started(self, pid: int) -> None:
-        self.pid = pid
+        with self.lock:
+            if pid != self.pid or self.root_fd < 0:
+                self._close_root()
+                self.pid, self.root_fd = pid, pidfd(pid)
 
     def adopt(self, pid: int) -> None:
         """A zygote's child: `pid` is its reaper, whose only child is pid 1 of the child's own
         pid namespace, so `watch` samples the child's processes alone and `kill` ends them."""
-        self.pid = pid
+        self.started(pid)
 
     def set_busy(self) -> None:
         # The worker is alive and warm now: note its pid namespace before the job can end it.
-        self._remember_namespace()
+        with self.lock:
+            self._remember_namespace()
         self.backend.busy(self)
 
     async def watch(self) -> str:
@@ -122,36 +100,63 @@ class RootlessTree:
                 return "memory"
 
     def kill(self) -> dict[str, int]:
-        """SIGKILL the namespace's init (the kernel then kills the rest), and bwrap itself."""
-        self._remember_namespace()
-        deadline = time.monotonic() + KILL_SECONDS
-        while (pids := self.processes()) and time.monotonic() < deadline:
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-            time.sleep(0.005)
-        self.killed = True
-        self.backend.gone(self)
+        """SIGKILL the namespace's init (the kernel then kills the rest), and bwrap itself;
+        release the handles once nothing is left (if something is, a later call tries again)."""
+        with self.lock:
+            self._remember_namespace()
+            deadline = time.monotonic() + KILL_SECONDS
+            while (pids := self._members()) and time.monotonic() < deadline:
+                for pid in pids:
+                    if pid == self.pid:
+                        with contextlib.suppress(ProcessLookupError, PermissionError):
+                            signal.pidfd_send_signal(self.root_fd, signal.SIGKILL)
+                    else:
+                        kill_in(pid, self.namespace)
+                time.sleep(0.005)
+            self.killed = True
+            if not pids:
+                self._close_namespace()
+                self._close_root()
+        self.backend.gone(self, emptied=not pids)
         usage = {"memory_max_usage": self.peak}
         if self.breached == "memory":
             usage["oom_kills"] = 1
         return usage
 
     def processes(self) -> list[int]:
-        self._remember_namespace()
-        inside = in_namespace(self.namespace) if self.namespace else []
-        outer = [self.pid] if self.pid and not self.killed and _alive(self.pid) else []
+        with self.lock:
+            self._remember_namespace()
+            return self._members()
+
+    def _members(self) -> list[int]:
+        # Only while the namespace is held open does its name mean this tree's namespace.
+        inside = in_namespace(self.namespace) if self.namespace_fd >= 0 else []
+        outer = [self.pid] if self.root_fd >= 0 and not exited(self.root_fd) else []
         return sorted(set(outer + inside))
 
     def _remember_namespace(self) -> None:
-        if not self.namespace and self.pid:
-            init = children(self.pid)
-            namespace = pid_namespace(init[0]) if init else ""
-            # Only a namespace of the tree's own: `kill` SIGKILLs everything in it, and the
-            # root's own namespace holds the supervisor (or the zygote and every sibling).
-            own = pid_namespace(self.pid)
-            self.namespace = namespace if own and namespace != own else ""
-            self.backend.namespaces[self.name] = self.namespace
+        if self.namespace or not self.pid or self.root_fd < 0 or exited(self.root_fd):
+            return
+        init = children(self.pid)
+        namespace, fd = open_namespace(init[0], self.pid) if init else ("", -1)
+        # Only a namespace of the tree's own: `kill` SIGKILLs everything in it, and the
+        # root's own namespace holds the supervisor (or the zygote and every sibling).
+        own = pid_namespace(self.pid)
+        if own and namespace and namespace != own:
+            self.namespace, self.namespace_fd = namespace, fd
+            self.backend.namespaces[self.name] = namespace
+        elif fd >= 0:
+            os.close(fd)
+
+    def _close_namespace(self) -> None:
+        if self.namespace_fd >= 0:
+            os.close(self.namespace_fd)
+            self.namespace_fd = -1
+
+    def _close_root(self) -> None:
+        if self.root_fd >= 0:
+            os.close(self.root_fd)
+            self.root_fd = -1
 
     def pause(self, now: float) -> None:
         """SIGSTOP, unless it has been paused long enough already (then let it run)."""
@@ -178,19 +183,12 @@ class RootlessTree:
                 os.kill(pid, number)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = (PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @dataclass
 class Rootless:
     name: str = "rootless"
     namespaces: dict[str, str] = field(default_factory=dict)  # tree name -> pid namespace
     live: dict[str, RootlessTree] = field(default_factory=dict)
+    stuck: dict[str, RootlessTree] = field(default_factory=dict)  # killed, not yet seen empty
     busy_trees: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -214,9 +212,13 @@ class Rootless:
                 if other.name not in self.busy_trees:
                     other.pause(now)
 
-    def gone(self, tree: RootlessTree) -> None:
+    def gone(self, tree: RootlessTree, *, emptied: bool = True) -> None:
         with self.lock:
             self.live.pop(tree.name, None)
+            if emptied:
+                self.stuck.pop(tree.name, None)
+            else:  # its handles stay open while something lives in it: `close` tries again
+                self.stuck[tree.name] = tree
             self.busy_trees.discard(tree.name)
             if not self.busy_trees:
                 for other in self.live.values():
@@ -226,7 +228,13 @@ class Rootless:
         return None  # --die-with-parent: a dead server's sandboxes died with it
 
     def close(self) -> None:
-        return None
+        for tree in list(self.stuck.values()):
+            tree.kill()
+        for tree in list(self.stuck.values()):  # still not empty: the fds go with the server
+            with tree.lock:
+                tree._close_namespace()
+                tree._close_root()
+        self.stuck.clear()
 
 
 def probe(*, uid_base: int) -> Rootless:

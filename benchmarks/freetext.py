@@ -759,6 +759,7 @@ def chain_lopo(pack: Pack, rows: list[Row], sides: Any, sides_file: Path) -> Non
     cells = " ".join(f"{a[0]}>{b[0]}" for a, b in chain.CELLS)
     print(f"== the shipped chain, leave one persona out: n, figures; label>verdict {cells}")
     after = chain.chain_rows(rows, prepared, chain.by_persona)
+    tells = chain.tell_line(rows, after, chain.by_persona)
     for name, keep in (
         ("tune, all", lambda r: r.side == "tune"),
         ("tune, not read (*)", lambda r: r.side == "tune" and r.persona not in sides.read),
@@ -768,9 +769,11 @@ def chain_lopo(pack: Pack, rows: list[Row], sides: Any, sides_file: Path) -> Non
         if mine:
             print(f"   {name:<24} rules as written {chain.summary(mine)}")
             print(f"   {'':<24} the chain       {chain.summary([after[id(r)] for r in mine])}")
+            print(f"   {'':<24} + tell line     {chain.summary([tells[id(r)] for r in mine])}")
     groups = chain.final_groups(sides_file)
     print("== the shipped chain, leave one round out (each final_* set left out at once)")
     after = chain.chain_rows(rows, prepared, chain.by_round(groups))
+    tells = chain.tell_line(rows, after, chain.by_round(groups))
     for name, personas in [
         *groups.items(),
         ("all final sets", frozenset().union(*groups.values())),
@@ -779,6 +782,7 @@ def chain_lopo(pack: Pack, rows: list[Row], sides: Any, sides_file: Path) -> Non
         if mine:
             print(f"   {name:<24} rules {chain.summary(mine)}")
             print(f"   {'':<24} chain {chain.summary([after[id(r)] for r in mine])}")
+            print(f"   {'':<24} +line {chain.summary([tells[id(r)] for r in mine])}")
 
 
 def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:

@@ -65,3 +65,41 @@ def test_final_groups_are_the_final_sets(tmp_path: Path) -> None:
     sides = tmp_path / "sides.yaml"
     sides.write_text("tune: [a, b, c]\nread: [a]\nfinal_r1: [b]\nfinal_r2: [c]\n")
     assert chain.final_groups(sides) == {"final_r1": frozenset("b"), "final_r2": frozenset("c")}
+
+
+def _told(persona: str, n: int, tag: str, label: str) -> Row:
+    """An answer the chain grades incorrect for naming `tag`, with no concept credited."""
+    rubric = question(QID).rubric
+    evidence = Evidence.read(rubric, [], ["incorrect"], False)
+    return Row(
+        QID, persona, "tune", label, "incorrect", (tag,), (tag,), 0.0,
+        f"answer {n} of {persona}", f"{persona}.yaml", evidence,
+    )  # fmt: skip
+
+
+def _tell_rows() -> list[Row]:
+    side = "list-target-separate-grads"  # partial to these labels
+    wrong = "gradient-consumes-target"  # incorrect to these labels
+    rows = []
+    for persona in ("a", "b", "c", "d"):
+        rows += [_told(persona, n, side, "partial") for n in range(4)]
+        rows += [_told(persona, n + 4, wrong, "incorrect") for n in range(4)]
+    return rows
+
+
+def test_tell_line_raises_to_partial_what_other_folds_label_partial() -> None:
+    rows = _tell_rows()
+    after = chain.tell_line(rows, {id(r): r for r in rows}, chain.by_persona)
+    moved = {(r.named_tags, after[id(r)].verdict) for r in rows}
+    assert moved == {
+        (("list-target-separate-grads",), "partial"),
+        (("gradient-consumes-target",), "incorrect"),
+    }
+
+
+def test_tell_line_leaves_rows_outside_every_fold() -> None:
+    rows = _tell_rows()
+    fold = chain.by_round({"final_x": frozenset({"a"})})
+    after = chain.tell_line(rows, {id(r): r for r in rows}, fold)
+    raised = {r.persona for r in rows if after[id(r)].verdict == "partial"}
+    assert raised == {"a"}

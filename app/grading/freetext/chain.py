@@ -17,6 +17,7 @@ as written) and is run by `benchmarks/freetext.py --chain`.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,3 +198,53 @@ def summary(rows: Sequence[Row]) -> str:
         f"{f.tags_expected}, false tells {f.false_tells_on_correct} of {f.correct_labelled}; "
         + " ".join(str(n) for n in cells(rows))
     )
+
+
+def tell_features(rules: Row, chained: Row) -> so.Features:
+    """What a tell-bearing answer's verdict could be learned from: the tells named and their
+    caps (after the chain), the rules' concepts and score, the answer's length."""
+    assert rules.evidence is not None and chained.evidence is not None
+    found: so.Features = {f"t:{t}": 1.0 for t in chained.named_tags}
+    found.update({f"c:{c}": 1.0 for c in rules.evidence.found})
+    found.update({f"cap:{c}": 1.0 for c in chained.evidence.caps})
+    found["score"] = rules.evidence.score
+    found["tells"] = float(len(chained.named_tags))
+    found["length"] = math.log1p(len(rules.answer.split())) / 5
+    return found
+
+
+def _tell_eligible(row: Row | None) -> bool:
+    return bool(
+        row is not None
+        and row.named_tags
+        and row.verdict in ("partial", "incorrect")
+        and row.evidence is not None
+        and not row.evidence.no_credit
+        and not row.evidence.empty
+    )
+
+
+def tell_line(
+    rows: Sequence[Row], after: Mapping[int, Row], fold: Fold, raise_at: float = so.RAISE
+) -> dict[int, Row]:
+    """Round 19's candidate, measured and not shipped: per question, a logistic model of
+    "labelled partial or correct" over `tell_features` of the chain's tell-bearing answers
+    graded incorrect or partial, trained on the other folds' chain rows; an answer the chain
+    grades incorrect goes to partial at p >= `raise_at`. Never to correct, never a tag."""
+    tune = [r for r in rows if r.side == "tune" and _tell_eligible(after.get(id(r)))]
+    feats = {id(r): tell_features(r, after[id(r)]) for r in tune}
+    keys = {id(r): fold(r) for r in tune}
+    out = dict(after)
+    for key in sorted({k for k in keys.values() if k is not None}):
+        train = [r for r in tune if keys[id(r)] != key]
+        for qid in sorted({r.question_id for r in tune if keys[id(r)] == key}):
+            model = so.train(
+                [(feats[id(r)], r.label != "incorrect") for r in train if r.question_id == qid]
+            )
+            for r in tune:
+                chained = after[id(r)]
+                if keys[id(r)] != key or r.question_id != qid or chained.verdict != "incorrect":
+                    continue
+                if model is not None and model.probability(feats[id(r)]) >= raise_at:
+                    out[id(r)] = dataclasses.replace(chained, verdict="partial")
+    return out

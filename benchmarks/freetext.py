@@ -22,6 +22,7 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py --second-opinion-shipped  # the artefact, per side
     .venv/bin/python benchmarks/freetext.py --neighbours          # nearest-answer tells, LOPO
     .venv/bin/python benchmarks/freetext.py --tell-caps           # caps from precedent, LOPO
+    .venv/bin/python benchmarks/freetext.py --chain               # the whole chain, LOPO + LORO
 
 --second-opinion-padding appends words to every tune answer the rules grade partial and
 counts the answers the shipped second opinion (second_opinion.json) then grades correct,
@@ -749,6 +750,41 @@ def second_opinion_shipped(pack: Pack, rows: list[Row]) -> None:
         )
 
 
+def chain_lopo(pack: Pack, rows: list[Row], sides: Any, sides_file: Path) -> None:
+    """The whole shipped chain (chain.py) read leave-one-persona-out, then leave-one-round-out
+    (each earlier final set left out at once): rules as written -> the chain."""
+    from app.grading.freetext import chain
+
+    prepared = chain.prepare(rows, _rubrics(pack))
+    cells = " ".join(f"{a[0]}>{b[0]}" for a, b in chain.CELLS)
+    print(f"== the shipped chain, leave one persona out: n, figures; label>verdict {cells}")
+    after = chain.chain_rows(rows, prepared, chain.by_persona)
+    tells = chain.tell_line(rows, after, chain.by_persona)
+    for name, keep in (
+        ("tune, all", lambda r: r.side == "tune"),
+        ("tune, not read (*)", lambda r: r.side == "tune" and r.persona not in sides.read),
+        ("held-out", lambda r: r.side != "tune"),
+    ):
+        mine = [r for r in rows if keep(r)]
+        if mine:
+            print(f"   {name:<24} rules as written {chain.summary(mine)}")
+            print(f"   {'':<24} the chain       {chain.summary([after[id(r)] for r in mine])}")
+            print(f"   {'':<24} + tell line     {chain.summary([tells[id(r)] for r in mine])}")
+    groups = chain.final_groups(sides_file)
+    print("== the shipped chain, leave one round out (each final_* set left out at once)")
+    after = chain.chain_rows(rows, prepared, chain.by_round(groups))
+    tells = chain.tell_line(rows, after, chain.by_round(groups))
+    for name, personas in [
+        *groups.items(),
+        ("all final sets", frozenset().union(*groups.values())),
+    ]:
+        mine = [r for r in rows if r.side == "tune" and r.persona in personas]
+        if mine:
+            print(f"   {name:<24} rules {chain.summary(mine)}")
+            print(f"   {'':<24} chain {chain.summary([after[id(r)] for r in mine])}")
+            print(f"   {'':<24} +line {chain.summary([tells[id(r)] for r in mine])}")
+
+
 def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
     """The nearest-labelled-answer tell (neighbours.py) on top of the rules, leave one
     persona out: per persona and side, rules alone -> with it, in the same run."""
@@ -853,6 +889,9 @@ def main() -> int:
         "--tell-caps", action="store_true", help="tell caps from precedent, LOPO (round 15)"
     )
     parser.add_argument(
+        "--chain", action="store_true", help="the whole shipped chain, LOPO and LORO (round 19)"
+    )
+    parser.add_argument(
         "--margin", type=int, default=DEFAULT_MARGIN, help="answers a fitted line must gain"
     )
     parser.add_argument(
@@ -906,6 +945,8 @@ def main() -> int:
             second_opinion_lopo(rows, sides, cuts)  # the last: as shipped (round 13: the third)
     if args.tell_caps:
         tell_caps_lopo(loaded.pack, rows, sides)
+    if args.chain:
+        chain_lopo(loaded.pack, rows, sides, args.sides)
     if args.second_opinion_padding:
         second_opinion_padding(loaded.pack, rows)
     if args.second_opinion_shipped:

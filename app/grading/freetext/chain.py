@@ -1,0 +1,250 @@
+"""The whole shipped chain read as a fresh set meets it (issue 14, round 19).
+
+Grading is the rules, then three things learned from the labelled tune answers: the
+neighbours' tell (neighbours.py), tell caps from precedent (tell_caps.py, with round 18's cap
+beside a complete answer) and the second opinion (second_opinion.py). Each has its own
+leave-one-persona-out reading in benchmarks/freetext.py, but a fresh set meets all three at
+once, each learned without it. This module reads the chain that way: the tune rows are split
+into folds (one per persona, or one per earlier final set: four unseen voices together), and
+each fold is graded with all three learned from the other tune rows only; held-out rows with
+all three learned from every tune row. Until round 19 this reading was a one-off script
+outside the repository (docs/freetext-rounds.md, "Round 18: the partial line (engineer V)").
+
+The web process never imports it: it works on graded labelled rows (`evaluation.Row`, rules
+as written) and is run by `benchmarks/freetext.py --chain`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from app.grading.freetext import second_opinion as so
+from app.grading.freetext import tell_caps
+from app.grading.freetext.evaluation import Row, figures
+from app.grading.freetext.fitting import Line, line_verdict
+from app.grading.freetext.labelled_neighbours import _suggested_row
+from app.grading.freetext.neighbours import Bag, Entry, Index, bag, build_index
+from app.packs.rubric import Rubric
+
+# label > verdict: the six ways a verdict misses, in round 18's order
+CELLS = (
+    ("incorrect", "partial"),
+    ("partial", "incorrect"),
+    ("partial", "correct"),
+    ("correct", "partial"),
+    ("incorrect", "correct"),
+    ("correct", "incorrect"),
+)
+Fold = Callable[[Row], "str | None"]  # a tune row's fold; None: only ever learned from
+Derived = dict[tuple[str, str], dict[str, Any]]
+Models = dict[str, tuple["so.Model | None", "so.Model | None"]]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What every fold reads of a row, computed once: words, features, complete core."""
+
+    rubrics: Mapping[str, Rubric]
+    bags: dict[int, Bag]
+    feats: dict[int, so.Features]
+    complete: dict[int, bool]
+
+
+@dataclass(frozen=True)
+class Learned:
+    """The chain's three learned parts, from one set of tune rows."""
+
+    index: Index
+    caps: Derived
+    beside: Derived
+    models: Models
+
+
+def by_persona(row: Row) -> str | None:
+    return row.persona
+
+
+def by_round(groups: Mapping[str, frozenset[str]]) -> Fold:
+    """Each final set (`final_*` in meta/sides.yaml) one fold; other personas only learned from."""
+    return lambda row: next((g for g, ps in groups.items() if row.persona in ps), None)
+
+
+def final_groups(sides_file: Path) -> dict[str, frozenset[str]]:
+    raw = yaml.safe_load(sides_file.read_text(encoding="utf-8")) or {}
+    return {str(k): frozenset(v) for k, v in raw.items() if str(k).startswith("final_")}
+
+
+def prepare(rows: Sequence[Row], rubrics: Mapping[str, Rubric]) -> Prepared:
+    return Prepared(
+        rubrics,
+        {id(r): bag(r.answer) for r in rows},
+        {id(r): so.features(r.answer, r.evidence) for r in rows if r.evidence},
+        {id(r): _complete(rubrics[r.question_id], r) for r in rows},
+    )
+
+
+def _complete(rubric: Rubric, r: Row) -> bool:
+    """The rules read the answer, caps left out, as correct (tell_caps.py, round 18)."""
+    if r.evidence is None or r.evidence.empty:
+        return False
+    uncapped = dataclasses.replace(r.evidence, caps=())
+    return line_verdict(rubric, uncapped, Line.of(rubric)) == "correct"
+
+
+def chain_rows(rows: Sequence[Row], prepared: Prepared, fold: Fold) -> dict[int, Row]:
+    """id(row) -> the row as the chain grades it: a tune row with fold key k, with the chain
+    learned from the tune rows whose key is not k; a held-out row, learned from every tune
+    row. Tune rows whose key is None are only learned from (not in the answer)."""
+    tune = [r for r in rows if r.side == "tune"]
+    keys = {id(r): fold(r) for r in tune}
+    out: dict[int, Row] = {}
+    for key in sorted({k for k in keys.values() if k is not None}):
+        learned = learn([r for r in tune if keys[id(r)] != key], prepared)
+        out.update({id(r): graded(r, learned, prepared) for r in tune if keys[id(r)] == key})
+    held = [r for r in rows if r.side != "tune"]
+    if held:
+        learned = learn(tune, prepared)
+        out.update({id(r): graded(r, learned, prepared) for r in held})
+    return out
+
+
+def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
+    index = build_index(
+        [
+            Entry(r.question_id, prepared.bags[id(r)], r.expected_tags, r.answer, r.persona)
+            for r in train
+        ]
+    )
+    caps = tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train)
+    beside = tell_caps.derive_beside_core(
+        (r.question_id, r.expected_tags, r.label, prepared.complete[id(r)], r.persona)
+        for r in train
+    )
+    return Learned(index, caps, beside, _models(train, prepared))
+
+
+def _models(train: Sequence[Row], prepared: Prepared) -> Models:
+    """The second opinion's two models per question, as `second_opinion.build_artefact`."""
+    out: Models = {}
+    for qid in sorted({r.question_id for r in train}):
+        mine = [
+            r
+            for r in train
+            if r.question_id == qid and r.evidence and so.eligible(r.evidence, r.verdict)
+        ]
+        partial = [
+            (prepared.feats[id(r)], r.label == "incorrect") for r in mine if r.verdict == "partial"
+        ]
+        correct = [(prepared.feats[id(r)], r.label == "correct") for r in mine]
+        out[qid] = (so.train(correct), so.train(partial))
+    return out
+
+
+def graded(row: Row, learned: Learned, prepared: Prepared) -> Row:
+    """The rules' row -> the neighbours' tell -> derived caps -> the second opinion."""
+    rubric, key = prepared.rubrics[row.question_id], id(row)
+    row = _suggested_row(learned.index, rubric, row, prepared.bags[key])
+    if row.evidence is None or row.evidence.empty:
+        return row
+    row = _recapped(row, rubric, learned, prepared.complete[key])
+    if row.named_tags or row.evidence is None:
+        return row
+    correct, incorrect = learned.models.get(row.question_id, (None, None))
+    if correct is None:
+        return row
+    feats = prepared.feats[key]
+    verdict = so.second_verdict(correct, feats, row.evidence, row.verdict, incorrect)
+    return dataclasses.replace(row, verdict=verdict)
+
+
+def _recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
+    assert row.evidence is not None
+    mine = tell_caps.caps_from(
+        rubric, {t: v for (q, t), v in learned.caps.items() if q == row.question_id}
+    )
+    if complete:
+        core = tell_caps.core_caps_from(
+            {
+                t: {"beside_full_core": v}
+                for (q, t), v in learned.beside.items()
+                if q == row.question_id
+            }
+        )
+        mine = {t: core.get(t, c) if c == "incorrect" else c for t, c in mine.items()}
+    evidence = dataclasses.replace(
+        row.evidence, caps=tuple(mine.get(t, "partial") for t in row.named_tags)
+    )
+    verdict = line_verdict(rubric, evidence, Line.of(rubric))
+    return dataclasses.replace(row, verdict=verdict, evidence=evidence)
+
+
+def cells(rows: Sequence[Row]) -> tuple[int, ...]:
+    """How many rows fall in each of `CELLS` (label > verdict)."""
+    return tuple(sum((r.label, r.verdict) == c for r in rows) for c in CELLS)
+
+
+def summary(rows: Sequence[Row]) -> str:
+    """exact, correct-vs-not, named, false tells on correct; the six cells."""
+    f = figures(list(rows))
+    return (
+        f"{f.total:>4}  exact {f.exact}, correct-vs-not {f.binary}, named {f.tags_named} of "
+        f"{f.tags_expected}, false tells {f.false_tells_on_correct} of {f.correct_labelled}; "
+        + " ".join(str(n) for n in cells(rows))
+    )
+
+
+def tell_features(rules: Row, chained: Row) -> so.Features:
+    """What a tell-bearing answer's verdict could be learned from: the tells named and their
+    caps (after the chain), the rules' concepts and score, the answer's length."""
+    assert rules.evidence is not None and chained.evidence is not None
+    found: so.Features = {f"t:{t}": 1.0 for t in chained.named_tags}
+    found.update({f"c:{c}": 1.0 for c in rules.evidence.found})
+    found.update({f"cap:{c}": 1.0 for c in chained.evidence.caps})
+    found["score"] = rules.evidence.score
+    found["tells"] = float(len(chained.named_tags))
+    found["length"] = math.log1p(len(rules.answer.split())) / 5
+    return found
+
+
+def _tell_eligible(row: Row | None) -> bool:
+    return bool(
+        row is not None
+        and row.named_tags
+        and row.verdict in ("partial", "incorrect")
+        and row.evidence is not None
+        and not row.evidence.no_credit
+        and not row.evidence.empty
+    )
+
+
+def tell_line(
+    rows: Sequence[Row], after: Mapping[int, Row], fold: Fold, raise_at: float = so.RAISE
+) -> dict[int, Row]:
+    """Round 19's candidate, measured and not shipped: per question, a logistic model of
+    "labelled partial or correct" over `tell_features` of the chain's tell-bearing answers
+    graded incorrect or partial, trained on the other folds' chain rows; an answer the chain
+    grades incorrect goes to partial at p >= `raise_at`. Never to correct, never a tag."""
+    tune = [r for r in rows if r.side == "tune" and _tell_eligible(after.get(id(r)))]
+    feats = {id(r): tell_features(r, after[id(r)]) for r in tune}
+    keys = {id(r): fold(r) for r in tune}
+    out = dict(after)
+    for key in sorted({k for k in keys.values() if k is not None}):
+        train = [r for r in tune if keys[id(r)] != key]
+        for qid in sorted({r.question_id for r in tune if keys[id(r)] == key}):
+            model = so.train(
+                [(feats[id(r)], r.label != "incorrect") for r in train if r.question_id == qid]
+            )
+            for r in tune:
+                chained = after[id(r)]
+                if keys[id(r)] != key or r.question_id != qid or chained.verdict != "incorrect":
+                    continue
+                if model is not None and model.probability(feats[id(r)]) >= raise_at:
+                    out[id(r)] = dataclasses.replace(chained, verdict="partial")
+    return out

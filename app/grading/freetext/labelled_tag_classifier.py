@@ -160,10 +160,12 @@ def left_out_readings(
         train_rows = [r for r in rows if r.side == "tune" and folds.get(r.persona) != fold]
         suggesters = _suggesters(train_rows, rubrics, bags)
         for row in (r for r in rows if folds.get(r.persona) == fold):
+            if row.evidence is None or not eligible(row.evidence, row.verdict, row.named_tags):
+                continue
+            found = {s: suggest(row, bags[id(row)]) for s, suggest in suggesters.items()}
             for name, order in ORDERS.items():
-                chosen = [suggesters[s] for s in order]
-                rubric = rubrics[row.question_id]
-                out[name][id(row)] = _suggested(rubric, row, bags[id(row)], chosen)
+                tag = next((found[s] for s in order if found[s] is not None), None)
+                out[name][id(row)] = _suggested(rubrics[row.question_id], row, tag)
     return {name: [got.get(id(r), r) for r in rows] for name, got in out.items()}
 
 
@@ -196,13 +198,9 @@ ORDERS = {
 }
 
 
-def _suggested(rubric: Rubric, row: Any, words: Bag, suggesters: Sequence[Suggest]) -> Any:
-    if row.evidence is None or not eligible(row.evidence, row.verdict, row.named_tags):
+def _suggested(rubric: Rubric, row: Any, tag: str | None) -> Any:
+    if tag is None:
         return row
-    for suggest in suggesters:
-        tag = suggest(row, words)
-        if tag is not None:
-            tells = {m.tag: m for m in rubric.misconceptions}
-            verdict = suggested_verdict(rubric, row.evidence, tells[tag])
-            return dataclasses.replace(row, verdict=verdict, named_tags=(tag,))
-    return row
+    tells = {m.tag: m for m in rubric.misconceptions}
+    verdict = suggested_verdict(rubric, row.evidence, tells[tag])
+    return dataclasses.replace(row, verdict=verdict, named_tags=(tag,))

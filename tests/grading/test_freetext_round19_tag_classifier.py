@@ -167,3 +167,25 @@ def test_the_train_entry_point_prints_its_usage() -> None:
     assert done.returncode == 2
     assert "python -m app.grading.freetext.tag_classifier train" in done.stdout
     assert "RuntimeWarning" not in done.stderr, done.stderr
+
+
+# The one false tell on a correct answer the classifier adds, leave one persona out and leave
+# one round out alike (audio-dsp-engineer, not read): first and second gradient of one
+# persistent tape, the first taken inside the block - true, and worded as the answers stating
+# a tell are (trained without its writer: gradient-twice-same-tape; the shipped artefact, its
+# writer in: persistent-gives-second-order). Why it stays off by default.
+SAME_TAPE_INSIDE = (
+    "You can do it with a single persistent tape as long as you take the first gradient inside "
+    "the with-block: with tf.GradientTape(persistent=True) as tape: y = tf.sin(x); dy_dx = "
+    "tape.gradient(y, x). Then d2y_dx2 = tape.gradient(dy_dx, x). Because the first gradient "
+    "is computed while the tape is still recording, its ops get captured, and the second call "
+    "can differentiate through them."
+)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="round 19: the classifier names persistent-gives-second-order on it"
+)
+def test_one_persistent_tape_with_the_first_gradient_inside_is_no_tell() -> None:
+    on = grade_freetext(question("higher-order-derivatives"), SAME_TAPE_INSIDE, tag_classifier=True)
+    assert "tag_classifier" not in on.details

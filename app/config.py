@@ -123,6 +123,13 @@ class Settings(BaseSettings):
     freetext_neighbours: bool = Field(
         default=True, description="Let the nearest labelled answers name a missed free-text tell."
     )
+    # A per-question, per-tag classifier names a tell where the rules and the neighbours
+    # named none (round 19, app/grading/freetext/tag_classifier.py, docs/freetext-rounds.md
+    # "Round 19: a learned per-tag tell finder"); off: it did not beat the neighbours on
+    # voices it was not trained on without raising false tells.
+    freetext_tag_classifier: bool = Field(
+        default=False, description="Let a per-tag classifier name a missed free-text tell."
+    )
 
     # Instructor pack uploads (issue 7, INSTRUCTOR): limits checked before anything is unpacked.
     pack_upload_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)

@@ -23,6 +23,7 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py --neighbours          # nearest-answer tells, LOPO
     .venv/bin/python benchmarks/freetext.py --tell-caps           # caps from precedent, LOPO
     .venv/bin/python benchmarks/freetext.py --chain               # the whole chain, LOPO + LORO
+    .venv/bin/python benchmarks/freetext.py --tag-classifier      # per-tag tell finder, LOPO
 
 --second-opinion-padding appends words to every tune answer the rules grade partial and
 counts the answers the shipped second opinion (second_opinion.json) then grades correct,
@@ -860,6 +861,65 @@ def neighbours_cost(pack: Pack, rows: list[Row], load: float) -> None:
     )
 
 
+def tag_classifier_lopo(pack: Pack, rows: list[Row], sides: Any, sides_path: Path) -> None:
+    """The per-tag classifier (tag_classifier.py, round 19) beside the nearest-answer tell,
+    each read with the writer left out of training (LOPO), then with each earlier final
+    round (`final_*` in the sides file, four unseen voices together) left out (LORO)."""
+    from app.grading.freetext.labelled_tag_classifier import folds_by_persona
+
+    raw = yaml.safe_load(sides_path.read_text(encoding="utf-8")) or {}
+    rounds = {p: str(k) for k in raw if str(k).startswith("final_") for p in raw[k]}
+    print_tell_finders(pack, rows, sides, "leave one persona out", folds_by_persona(rows))
+    print_tell_finders(pack, rows, sides, "leave one final round out", rounds)
+    tag_classifier_cost(pack, rows)
+
+
+def print_tell_finders(
+    pack: Pack, rows: list[Row], sides: Any, name: str, folds: dict[str, str]
+) -> None:
+    """Rules alone, then each tell finder's reading with its fold left out of training."""
+    from app.grading.freetext.labelled_tag_classifier import left_out_readings
+
+    readings = left_out_readings(rows, _rubrics(pack), folds)
+    print(f"== tell finders, {name}: exact, correct-vs-not, named, false tells on correct")
+    for group, keep in (
+        ("tune, all", lambda r: r.side == "tune"),
+        ("tune, not read (*)", lambda r: r.side == "tune" and r.persona not in sides.read),
+    ):
+        chosen = [i for i, r in enumerate(rows) if keep(r) and r.persona in folds]
+        b = figures([rows[i] for i in chosen])
+        print(
+            f"   {group} ({b.total}), rules alone: {b.exact}, {b.binary}, "
+            f"{b.tags_named} of {b.tags_expected}, {b.false_tells_on_correct} of "
+            f"{b.correct_labelled}"
+        )
+        for reading, after in readings.items():
+            a = figures([after[i] for i in chosen])
+            print(
+                f"     {reading:<30} {a.exact}, {a.binary}, {a.tags_named}, "
+                f"{a.false_tells_on_correct}"
+            )
+
+
+def tag_classifier_cost(pack: Pack, rows: list[Row]) -> None:
+    """Grading p50 with neighbours on, the shipped classifier off -> on."""
+    questions = {
+        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
+    }
+    cost: dict[bool, list[float]] = {False: [], True: []}
+    for r in rows[::8]:  # every eighth answer: the full grader twice each is ~2 CPU-minutes
+        for on in (False, True):
+            start = time.perf_counter()
+            grade_freetext(questions[r.question_id], r.answer, tag_classifier=on)
+            cost[on].append((time.perf_counter() - start) * 1000)
+    off, on = cost[False], cost[True]
+    print(
+        f"   grading (as shipped, classifier off -> on): p50 {statistics.median(off):.2f} -> "
+        f"{statistics.median(on):.2f} ms, p95 {percentile(off, 0.95):.2f} -> "
+        f"{percentile(on, 0.95):.2f} ms ({len(on)} answers)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--labelled", type=Path, action="append", help="file or folder")
@@ -884,6 +944,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--neighbours", action="store_true", help="nearest-answer tells, LOPO (round 7)"
+    )
+    parser.add_argument(
+        "--tag-classifier", action="store_true", help="per-tag tell classifier, LOPO (round 19)"
     )
     parser.add_argument(
         "--tell-caps", action="store_true", help="tell caps from precedent, LOPO (round 15)"
@@ -953,6 +1016,8 @@ def main() -> int:
         second_opinion_shipped(loaded.pack, rows)
     if args.neighbours:
         neighbours_lopo(loaded.pack, rows, sides)
+    if args.tag_classifier:
+        tag_classifier_lopo(loaded.pack, rows, sides, args.sides)
     if args.lexicon_lopo:
         lexicon_lopo(loaded.pack, answers, tag_map, sides)
     timings = [r.ms for r in rows]

@@ -32,6 +32,7 @@ from app.grading.freetext.second_opinion import (
     second_verdict,
 )
 from app.grading.freetext.signals import is_injection, is_keyword_list, without_padding
+from app.grading.freetext.tag_classifier import add_suggestion as add_classified
 from app.grading.freetext.tell_caps import shipped_caps, shipped_core_caps
 from app.grading.freetext.topic import is_off_topic
 from app.grading.results import Feedback, GradeResult, Verdict
@@ -358,6 +359,12 @@ def _neighbours_on() -> bool:
     return get_settings().freetext_neighbours
 
 
+def _tag_classifier_on() -> bool:
+    from app.config import get_settings
+
+    return get_settings().freetext_tag_classifier
+
+
 def grade_freetext(
     question: FreeText,
     answer: str,
@@ -365,6 +372,7 @@ def grade_freetext(
     second_opinion: bool | None = None,
     neighbours: bool | None = None,
     tell_caps: bool = True,
+    tag_classifier: bool | None = None,
 ) -> GradeResult:
     """Verdict, score, per-concept feedback and named misconceptions for one answer.
 
@@ -376,6 +384,9 @@ def grade_freetext(
     `tell_caps`: a tell caps the score by its cap read from labelled precedent where the
     shipped tell_caps.json has one for this rubric (round 15), else by the rubric's own;
     measurements of the rubric as written pass False.
+    `tag_classifier`: where no tell is named after the neighbours, let the per-tag
+    classifier name one (tag_classifier.py, round 19); None reads the setting
+    `freetext_tag_classifier` (off by default).
     """
     normalised = normalise(answer or "")
     rubric = question.rubric
@@ -390,6 +401,10 @@ def grade_freetext(
         neighbours = _neighbours_on()
     if neighbours:
         result = add_suggestion(question, answer, result, caps)
+    if tag_classifier is None:
+        tag_classifier = _tag_classifier_on()
+    if tag_classifier:
+        result = add_classified(question, answer, result, caps)
     if second_opinion is None:
         second_opinion = _second_opinion_on()
     return _second_opinion(question, answer, normalised, result) if second_opinion else result

@@ -1,0 +1,173 @@
+"""A learned per-tag tell finder (issue 14, round 19): where the rules and the nearest
+labelled answers name no tell, a per-question, per-tag linear model (ridge regression)
+over the answer's words may name one.
+
+Why it exists: the commonest miss on every fresh set is a labelled tell no phrasing names,
+and the nearest-answer vote (neighbours.py) reaches few new voices. This reads every
+labelled answer of the question at once, one weight per word and tag, instead of seven
+neighbours. Its features are the neighbours' (`neighbours.bag`: lemmas and adjacent pairs,
+"n't" as "not", the update verbs one word), present or not, each answer's vector of unit
+length. It names a tag only where no tell is named, on an answer graded below correct and
+not a keyword list or an injection (`neighbours.eligible`), when the tag's score is
+at least `THRESHOLD` and none of the words that carry it most is only denied, asked, said
+of another framework or inside an open condition in the answer (neighbours' reader); its
+cap is the tag's cap (tell_caps.py). It never raises a verdict.
+
+`python -m app.grading.freetext.tag_classifier train [--check]` writes
+`tag_classifier.json` beside this file (labelled_tag_classifier.py trains it, with numpy;
+grading reads the JSON in pure Python). `benchmarks/freetext.py --tag-classifier` reads it
+leave one persona out and leave one final round out. Off by default (app/config.py
+`freetext_tag_classifier`): docs/freetext-rounds.md, round 19, has the figures.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from app.grading.freetext.artefacts import artefact_main, artefact_questions
+from app.grading.freetext.fitting import Line, evidence_of, line_score, line_verdict
+from app.grading.freetext.neighbours import Bag, _stated, bag, eligible, prompt_key, with_tell
+from app.grading.results import Feedback, GradeResult
+from app.packs.rubric import Misconception
+from app.packs.schema import FreeText
+
+ARTEFACT = Path(__file__).with_name("tag_classifier.json")
+THRESHOLD = 0.5  # a tag's score at least this (half way from 0 to 1): named
+MARKS = 3  # the words that carry the tag most: none may be only denied in the answer
+
+
+@dataclass(frozen=True)
+class TagModel:
+    """One tag's linear score: bias and weight per feature (a word or word pair), fitted to
+    1 where a labelled answer carries the tag and 0 where not (ridge regression)."""
+
+    bias: float
+    weights: Mapping[str, float]
+
+    def score(self, features: Iterable[str], scale: float) -> float:
+        return self.bias + scale * sum(self.weights.get(f, 0.0) for f in features)
+
+
+Models = Mapping[str, TagModel]  # tag -> model, for one question
+
+
+def scale_of(words: Bag) -> float:
+    """Each present feature's value: the answer's vector has unit length."""
+    return 1.0 / math.sqrt(len(words)) if words else 0.0
+
+
+def best_tag(models: Models, words: Bag, tags: Iterable[str]) -> tuple[str, float] | None:
+    """The rubric tag (one of `tags`) with the highest score, if any model is held."""
+    scale = scale_of(words)
+    scored = [(m.score(words, scale), t) for t, m in models.items() if t in set(tags)]
+    if not scored:
+        return None
+    p, tag = max(scored, key=lambda s: (s[0], [-ord(c) for c in s[1]]))
+    return tag, p
+
+
+def marks(model: TagModel, words: Bag) -> list[str]:
+    """The answer's single words that carry the tag most (largest positive weights)."""
+    found = sorted(
+        (w for w in words if "|" not in w and model.weights.get(w, 0.0) > 0),
+        key=lambda w: (-model.weights[w], w),
+    )
+    return found[:MARKS]
+
+
+def reads_as_stated(text: str, carrying: list[str]) -> bool:
+    """Whether no word that carries the tag is only denied (asked, conditional, said of
+    another framework) where the answer uses it (neighbours' reader, matching.find_hits)."""
+    return not any(True not in states for states in _stated(text, carrying).values())
+
+
+def suggested_tag(models: Models, words: Bag, tags: Iterable[str], text: str) -> str | None:
+    """The tag the classifier names for this answer, or None."""
+    best = best_tag(models, words, tags)
+    if best is None or best[1] < THRESHOLD:
+        return None
+    tag = best[0]
+    return tag if reads_as_stated(text, marks(models[tag], words)) else None
+
+
+def message(tell: Misconception) -> str:
+    name = tell.label or tell.tag
+    return (
+        f"Likely misconception \u2013 {name}: answers worded like yours were judged to state "
+        f"it (no sentence of yours matched it word for word). {tell.correction}"
+    )
+
+
+def add_suggestion(
+    question: FreeText, answer: str, result: GradeResult, caps: Mapping[str, str] | None = None
+) -> GradeResult:
+    """The result with the classifier's tell, if the rules (and neighbours) named none,
+    capped as grading caps that tag (`caps`, tell_caps.py; None: the rubric's)."""
+    rubric = question.rubric
+    evidence = evidence_of(rubric, result)
+    if not eligible(evidence, result.verdict, result.misconceptions):
+        return result
+    models = models_for(question)
+    tells = {m.tag: m for m in rubric.misconceptions}
+    tag = suggested_tag(models, bag(answer), tells, answer) if models else None
+    if tag is None:
+        return result
+    tell = tells[tag]
+    cap = (caps or {}).get(tag, tell.cap)
+    capped = with_tell(evidence, tell, cap)
+    details = {**result.details, "tag_classifier": tag}
+    if cap != tell.cap:
+        details["caps"] = {tag: cap}
+    return dataclasses.replace(
+        result,
+        verdict=line_verdict(rubric, capped, Line.of(rubric)),  # type: ignore[arg-type]
+        score=min(result.score, line_score(rubric, capped, Line.of(rubric))),
+        feedback=[Feedback("misconception", message(tell)), *result.feedback],
+        misconceptions=[tag],
+        details=details,
+    )
+
+
+def models_of(stored: object) -> dict[str, TagModel]:
+    """A question's models as stored ({tag: {"bias", "weights"}}); {} if malformed."""
+    try:
+        return {
+            str(t): TagModel(float(m["bias"]), {str(w): float(x) for w, x in m["weights"].items()})
+            for t, m in stored.items()  # type: ignore[attr-defined]
+        }
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return {}
+
+
+@lru_cache(maxsize=64)
+def _shipped(question_id: str) -> tuple[str, dict[str, TagModel]]:
+    stored = artefact_questions(ARTEFACT).get(question_id)
+    if not isinstance(stored, dict):
+        return "", {}
+    return str(stored.get("prompt", "")), models_of(stored.get("tags"))
+
+
+def models_for(question: FreeText) -> dict[str, TagModel]:
+    """The shipped models, if this question's labelled answers answered this very prompt."""
+    prompt, models = _shipped(question.id)
+    return models if prompt == prompt_key(question) else {}
+
+
+def main(argv: list[str]) -> int:
+    from app.grading.freetext.labelled_tag_classifier import build_artefact, dumps
+
+    return artefact_main(
+        argv, "app.grading.freetext.tag_classifier", ARTEFACT, lambda: dumps(build_artefact())
+    )
+
+
+if __name__ == "__main__":  # train with the module proper, not this copy named __main__
+    from app.grading.freetext import tag_classifier
+
+    raise SystemExit(tag_classifier.main(sys.argv[1:]))

@@ -9,17 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext import grade_freetext
 from app.grading.freetext.normalise import clean, normalise
-from tests.grading.core_questions import question
+from tests.grading.core_questions import concepts_by_rules
 from tests.grading.core_questions import tells_by_rules as _tells
 from tests.grading.held_statements import names_nothing, names_the_tell
-
-
-def _concepts(qid: str, text: str) -> list[str]:
-    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
-    return list(result.details["concepts_found"])
-
 
 # 1. A line that starts with a Python keyword is code only if it is Python.
 PROSE_LINES = [
@@ -162,7 +155,7 @@ ZERO_TRUE = [
 def test_zero_gradients_as_words_earn_no_zero_grad_credit(
     qid: str, text: str, concept: str
 ) -> None:
-    assert concept not in _concepts(qid, text)
+    assert concept not in concepts_by_rules(qid, text)
 
 
 ZERO_WRONG = [

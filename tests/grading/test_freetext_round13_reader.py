@@ -9,16 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.core_questions import concepts_by_rules
 from tests.grading.core_questions import tells_by_rules as _tells
 from tests.grading.held_statements import names_nothing, names_the_tell
-
-
-def _concepts(qid: str, text: str) -> list[str]:
-    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
-    return list(result.details["concepts_found"])
-
 
 # 1. "without training=True" with no comma: the short cue denies its object (a keyword
 # argument or a call), not the statement that follows it.
@@ -59,7 +52,7 @@ test_a_short_cue_denies_its_object_not_the_statement_after_it = names_the_tell(
 def test_the_statement_after_a_short_cues_object_is_read_as_written(
     qid: str, concept: str, found: bool, text: str
 ) -> None:
-    assert (concept in _concepts(qid, text)) is found
+    assert (concept in concepts_by_rules(qid, text)) is found
 
 
 # 2. A verb that moves the weights is an update of them: "tape.gradient already moves the

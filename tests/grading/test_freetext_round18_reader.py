@@ -12,18 +12,9 @@ the most"; its true statements are strict xfails. Rules alone. docs/freetext-rou
 
 from __future__ import annotations
 
-from app.grading.freetext.grader import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.core_questions import concepts_by_rules
 from tests.grading.core_questions import tells_by_rules as _tells
 from tests.grading.held_statements import names_nothing, names_the_tell
-
-
-def _found(qid: str, text: str) -> list[str]:
-    result = grade_freetext(
-        question(qid), text, second_opinion=False, neighbours=False, tell_caps=False
-    )
-    return list(result.details["concepts_found"])
-
 
 # (1) A reset's purpose, denied: the belief that the thing reset would otherwise build up.
 RESET_PURPOSE_WRONG = [
@@ -55,13 +46,13 @@ test_a_true_denial_near_a_reset_names_nothing = names_nothing(
 
 def test_a_reset_purpose_earns_no_fresh_gradients_credit() -> None:
     # Before round 18 the denial credited "nothing is carried over" and the answer was correct.
-    assert "fresh-gradients" not in _found(
+    assert "fresh-gradients" not in concepts_by_rules(
         "no-zero-grad", "The tape is reset each step so the gradients don't accumulate."
     )
 
 
 def test_a_plain_denial_still_earns_fresh_gradients_credit() -> None:
-    assert "fresh-gradients" in _found(
+    assert "fresh-gradients" in concepts_by_rules(
         "no-zero-grad", "Nothing needs resetting, so the gradients never accumulate."
     )
 

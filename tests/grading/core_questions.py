@@ -26,3 +26,14 @@ def tells_by_rules(question_id: str, text: str) -> list[str]:
 
     result = grade_freetext(question(question_id), text, second_opinion=False, neighbours=False)
     return list(result.misconceptions)
+
+
+def concepts_by_rules(question_id: str, text: str) -> list[str]:
+    """The concepts the rules credit (no second opinion, no neighbours; caps do not move
+    what is credited)."""
+    from app.grading.freetext import grade_freetext
+
+    result = grade_freetext(
+        question(question_id), text, second_opinion=False, neighbours=False, tell_caps=False
+    )
+    return list(result.details["concepts_found"])

@@ -11,10 +11,7 @@ docs/freetext-rounds.md "Round 10: rubric content (engineer C)"."""
 
 from __future__ import annotations
 
-import pytest
-
-from app.grading.freetext import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 WRONG = [
     ("gradient-vs-apply", "apply-takes-separate-lists", "apply_gradients takes two arguments, the list of gradients and the list of variables."),
@@ -124,19 +121,8 @@ KNOWN_NAMED = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), WRONG + WRONG_HELD)
-def test_grade_freetext_names_a_round10_tell(question_id: str, tag: str, answer: str) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
-
-
-@pytest.mark.parametrize(("question_id", "answer"), CORRECT + CORRECT_HELD)
-def test_grade_freetext_round10_true_statements_name_nothing(question_id: str, answer: str) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
-
-
-@pytest.mark.xfail(strict=True, reason="an older reading names a tell on this true statement")
-@pytest.mark.parametrize(("question_id", "answer"), KNOWN_NAMED)
-def test_grade_freetext_round10_known_true_statements_name_nothing(
-    question_id: str, answer: str
-) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
+test_grade_freetext_names_a_round10_tell = names_the_tell(WRONG + WRONG_HELD)
+test_grade_freetext_round10_true_statements_name_nothing = names_nothing(CORRECT + CORRECT_HELD)
+test_grade_freetext_round10_known_true_statements_name_nothing = names_nothing(
+    KNOWN_NAMED, xfail="an older reading names a tell on this true statement"
+)

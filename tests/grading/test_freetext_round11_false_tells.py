@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from app.packs.rubric import Rubric
 from tests.grading.core_questions import tells_by_rules as _tells
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 TRUE_TUNED = [
     (
@@ -313,20 +314,16 @@ WRONG_CHECK = [
 ]
 
 
-@pytest.mark.parametrize(("qid", "text"), TRUE_TUNED + TRUE_CHECK + CHECK_FIXED_AFTER)
-def test_a_true_statement_names_no_tell(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
+test_a_true_statement_names_no_tell = names_nothing(
+    TRUE_TUNED + TRUE_CHECK + CHECK_FIXED_AFTER, fields="qid text", tells=_tells
+)
 
 
 # Fixed in round 12 (engineer R): "vanishing gradient(s)" set against None names no tell.
-@pytest.mark.parametrize(("qid", "text"), CHECK_MISSES)
-def test_a_check_miss_names_no_tell(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
-
-
-@pytest.mark.parametrize(("qid", "text", "tag"), WRONG_TUNED + WRONG_CHECK)
-def test_a_misconception_is_named(qid: str, text: str, tag: str) -> None:
-    assert tag in _tells(qid, text)
+test_a_check_miss_names_no_tell = names_nothing(CHECK_MISSES, fields="qid text", tells=_tells)
+test_a_misconception_is_named = names_the_tell(
+    WRONG_TUNED + WRONG_CHECK, fields="qid text tag", tells=_tells
+)
 
 
 @pytest.mark.parametrize(

@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext import grade_freetext
 from app.grading.freetext.normalise import clean, normalise
-from tests.grading.core_questions import question
+from tests.grading.core_questions import concepts_by_rules
 from tests.grading.core_questions import tells_by_rules as _tells
-
-
-def _concepts(qid: str, text: str) -> list[str]:
-    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
-    return list(result.details["concepts_found"])
-
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 # 1. A line that starts with a Python keyword is code only if it is Python.
 PROSE_LINES = [
@@ -71,9 +65,9 @@ KEYWORD_PROSE_TRUE = [
 ]
 
 
-@pytest.mark.parametrize(("qid", "text"), KEYWORD_PROSE_TRUE)
-def test_a_keyword_led_prose_answer_reads_its_denials(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
+test_a_keyword_led_prose_answer_reads_its_denials = names_nothing(
+    KEYWORD_PROSE_TRUE, fields="qid text", tells=_tells
+)
 
 
 # 4. A claim whose fix follows "and the" + a new subject.
@@ -114,14 +108,12 @@ SPLIT_TRUE_HELD = [
 ]
 
 
-@pytest.mark.parametrize(("qid", "tag", "text"), SPLIT_WRONG + SPLIT_WRONG_HELD)
-def test_a_claim_split_by_and_the_is_read(qid: str, tag: str, text: str) -> None:
-    assert tag in _tells(qid, text)
-
-
-@pytest.mark.parametrize(("qid", "text"), SPLIT_TRUE + SPLIT_TRUE_HELD)
-def test_a_true_statement_split_by_and_the_names_no_tell(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
+test_a_claim_split_by_and_the_is_read = names_the_tell(
+    SPLIT_WRONG + SPLIT_WRONG_HELD, fields="qid tag text", tells=_tells
+)
+test_a_true_statement_split_by_and_the_names_no_tell = names_nothing(
+    SPLIT_TRUE + SPLIT_TRUE_HELD, fields="qid text", tells=_tells
+)
 
 
 # 2. "zero gradient(s)" is the API only where the words name it.
@@ -163,7 +155,7 @@ ZERO_TRUE = [
 def test_zero_gradients_as_words_earn_no_zero_grad_credit(
     qid: str, text: str, concept: str
 ) -> None:
-    assert concept not in _concepts(qid, text)
+    assert concept not in concepts_by_rules(qid, text)
 
 
 ZERO_WRONG = [
@@ -180,9 +172,9 @@ ZERO_WRONG_HELD = [
 ]
 
 
-@pytest.mark.parametrize(("qid", "text", "tag"), ZERO_WRONG + ZERO_WRONG_HELD)
-def test_zeroing_gradients_is_still_the_tell(qid: str, text: str, tag: str) -> None:
-    assert tag in _tells(qid, text)
+test_zeroing_gradients_is_still_the_tell = names_the_tell(
+    ZERO_WRONG + ZERO_WRONG_HELD, fields="qid text tag", tells=_tells
+)
 
 
 # 3. A vanishing (or zero) gradient set against None names no none-means-zero-signal.

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 WRONG = [
     # tape-reset-is-zero-grad (new)
@@ -154,9 +153,7 @@ KNOWN_UNNAMED = [
 WRONG_HELD = [w for w in WRONG_HELD if w not in KNOWN_UNNAMED]
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), WRONG + WRONG_HELD)
-def test_grade_freetext_names_a_round13_tell(question_id: str, tag: str, answer: str) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
+test_grade_freetext_names_a_round13_tell = names_the_tell(WRONG + WRONG_HELD)
 
 
 # Round 18's start (round 17's final set joined tune, neighbours retrained): the neighbours
@@ -174,14 +171,9 @@ def _marked(statements: list[tuple[str, str]]) -> list[object]:
     ]
 
 
-@pytest.mark.parametrize(("question_id", "answer"), _marked(CORRECT + CORRECT_HELD))
-def test_grade_freetext_round13_true_statements_name_nothing(question_id: str, answer: str) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
-
-
-@pytest.mark.xfail(strict=True, reason="the new phrasings do not read this held statement")
-@pytest.mark.parametrize(("question_id", "tag", "answer"), KNOWN_UNNAMED)
-def test_grade_freetext_round13_known_unnamed_statements(
-    question_id: str, tag: str, answer: str
-) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
+test_grade_freetext_round13_true_statements_name_nothing = names_nothing(
+    _marked(CORRECT + CORRECT_HELD)
+)
+test_grade_freetext_round13_known_unnamed_statements = names_the_tell(
+    KNOWN_UNNAMED, xfail="the new phrasings do not read this held statement"
+)

@@ -9,15 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.core_questions import concepts_by_rules
 from tests.grading.core_questions import tells_by_rules as _tells
-
-
-def _concepts(qid: str, text: str) -> list[str]:
-    result = grade_freetext(question(qid), text, second_opinion=False, neighbours=False)
-    return list(result.details["concepts_found"])
-
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 # 1. "without training=True" with no comma: the short cue denies its object (a keyword
 # argument or a call), not the statement that follows it.
@@ -49,18 +43,16 @@ SCOPE_KEPT = [
 # raises" (rubric content, engineer C).
 
 
-@pytest.mark.parametrize(("qid", "tag", "text"), SCOPE_WRONG + SCOPE_WRONG_HELD + SCOPE_KEPT)
-def test_a_short_cue_denies_its_object_not_the_statement_after_it(
-    qid: str, tag: str, text: str
-) -> None:
-    assert tag in _tells(qid, text)
+test_a_short_cue_denies_its_object_not_the_statement_after_it = names_the_tell(
+    SCOPE_WRONG + SCOPE_WRONG_HELD + SCOPE_KEPT, fields="qid tag text", tells=_tells
+)
 
 
 @pytest.mark.parametrize(("qid", "concept", "found", "text"), SCOPE_CREDIT + SCOPE_CREDIT_HELD)
 def test_the_statement_after_a_short_cues_object_is_read_as_written(
     qid: str, concept: str, found: bool, text: str
 ) -> None:
-    assert (concept in _concepts(qid, text)) is found
+    assert (concept in concepts_by_rules(qid, text)) is found
 
 
 # 2. A verb that moves the weights is an update of them: "tape.gradient already moves the
@@ -87,22 +79,20 @@ MOVES_TRUE_HELD = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("qid", "tag", "text"), MOVES_WRONG)
-def test_a_verb_that_moves_the_weights_states_an_update(qid: str, tag: str, text: str) -> None:
-    assert tag in _tells(qid, text)
-
-
-@pytest.mark.xfail(
-    strict=True, reason="held miss: 'the gradient call' is no subject a phrasing reads"
+test_a_verb_that_moves_the_weights_states_an_update = names_the_tell(
+    MOVES_WRONG, fields="qid tag text", tells=_tells
 )
-@pytest.mark.parametrize(("qid", "tag", "text"), MOVES_WRONG_HELD_MISSED)
-def test_a_held_move_statement_is_named(qid: str, tag: str, text: str) -> None:
-    assert tag in _tells(qid, text)
 
 
-@pytest.mark.parametrize(("qid", "text"), MOVES_TRUE + MOVES_TRUE_HELD)
-def test_the_direction_to_move_the_weights_names_no_tell(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
+test_a_held_move_statement_is_named = names_the_tell(
+    MOVES_WRONG_HELD_MISSED,
+    fields="qid tag text",
+    tells=_tells,
+    xfail="held miss: 'the gradient call' is no subject a phrasing reads",
+)
+test_the_direction_to_move_the_weights_names_no_tell = names_nothing(
+    MOVES_TRUE + MOVES_TRUE_HELD, fields="qid text", tells=_tells
+)
 
 
 # 3. A sentence that opens with a short prepositional phrase and a comma states one claim:
@@ -128,19 +118,17 @@ FRONTED_TRUE_HELD_MISSED = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("qid", "tag", "text"), FRONTED_WRONG + FRONTED_WRONG_HELD)
-def test_a_fronted_phrase_belongs_to_its_main_clause(qid: str, tag: str, text: str) -> None:
-    assert tag in _tells(qid, text)
-
-
-@pytest.mark.parametrize(("qid", "text"), FRONTED_TRUE)
-def test_a_fronted_phrase_in_a_true_statement_names_no_tell(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
-
-
-@pytest.mark.xfail(
-    strict=True, reason="held miss: an older phrasing names list-target-separate-grads"
+test_a_fronted_phrase_belongs_to_its_main_clause = names_the_tell(
+    FRONTED_WRONG + FRONTED_WRONG_HELD, fields="qid tag text", tells=_tells
 )
-@pytest.mark.parametrize(("qid", "text"), FRONTED_TRUE_HELD_MISSED)
-def test_a_held_fronted_true_statement_names_no_tell(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
+test_a_fronted_phrase_in_a_true_statement_names_no_tell = names_nothing(
+    FRONTED_TRUE, fields="qid text", tells=_tells
+)
+
+
+test_a_held_fronted_true_statement_names_no_tell = names_nothing(
+    FRONTED_TRUE_HELD_MISSED,
+    fields="qid text",
+    tells=_tells,
+    xfail="held miss: an older phrasing names list-target-separate-grads",
+)

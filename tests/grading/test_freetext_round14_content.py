@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 WRONG = [
     # tf-gradients-in-eager, mapped onto tf-hessians-works-eagerly (same belief, widened to tf.gradients)
@@ -131,27 +130,11 @@ WRONG_HELD = [w for w in WRONG_HELD if w not in KNOWN_UNNAMED]
 CORRECT_HELD = [c for c in CORRECT_HELD if c not in KNOWN_NAMED]
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), WRONG + WRONG_HELD)
-def test_grade_freetext_names_a_round14_tell(question_id: str, tag: str, answer: str) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
-
-
-@pytest.mark.parametrize(("question_id", "answer"), CORRECT + CORRECT_HELD)
-def test_grade_freetext_round14_true_statements_name_nothing(question_id: str, answer: str) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
-
-
-@pytest.mark.xfail(strict=True, reason="the new phrasings do not read this statement")
-@pytest.mark.parametrize(("question_id", "tag", "answer"), KNOWN_UNNAMED)
-def test_grade_freetext_round14_known_unnamed_statements(
-    question_id: str, tag: str, answer: str
-) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
-
-
-@pytest.mark.xfail(strict=True, reason="an older reading names a tell on this true statement")
-@pytest.mark.parametrize(("question_id", "answer"), KNOWN_NAMED)
-def test_grade_freetext_round14_known_true_statements_name_nothing(
-    question_id: str, answer: str
-) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
+test_grade_freetext_names_a_round14_tell = names_the_tell(WRONG + WRONG_HELD)
+test_grade_freetext_round14_true_statements_name_nothing = names_nothing(CORRECT + CORRECT_HELD)
+test_grade_freetext_round14_known_unnamed_statements = names_the_tell(
+    KNOWN_UNNAMED, xfail="the new phrasings do not read this statement"
+)
+test_grade_freetext_round14_known_true_statements_name_nothing = names_nothing(
+    KNOWN_NAMED, xfail="an older reading names a tell on this true statement"
+)

@@ -8,9 +8,8 @@ run once before it, to see them fail, and once at the end (docs/freetext-rounds.
 
 from __future__ import annotations
 
-import pytest
-
 from tests.grading.core_questions import tells_by_rules as _tells
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 # Each one's subject is in the sentence before; in one sentence ("tape.gradient updates
 # the weights ...", "The tape sums the gradients across steps") the tell is named.
@@ -44,13 +43,9 @@ PRONOUN_TRUE_HELD = [
 # recorded ..."): no phrasing reads those words (rubric content, engineer C).
 
 
-@pytest.mark.parametrize(("qid", "tag", "text"), PRONOUN_WRONG + PRONOUN_WRONG_HELD + PRONOUN_KEPT)
-def test_a_pronoun_subject_takes_the_sentence_befores_subject(
-    qid: str, tag: str, text: str
-) -> None:
-    assert tag in _tells(qid, text)
-
-
-@pytest.mark.parametrize(("qid", "text"), PRONOUN_TRUE + PRONOUN_TRUE_HELD)
-def test_a_true_pronoun_sentence_names_no_tell(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
+test_a_pronoun_subject_takes_the_sentence_befores_subject = names_the_tell(
+    PRONOUN_WRONG + PRONOUN_WRONG_HELD + PRONOUN_KEPT, fields="qid tag text", tells=_tells
+)
+test_a_true_pronoun_sentence_names_no_tell = names_nothing(
+    PRONOUN_TRUE + PRONOUN_TRUE_HELD, fields="qid text", tells=_tells
+)

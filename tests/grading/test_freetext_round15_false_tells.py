@@ -15,6 +15,7 @@ import pytest
 
 from tests.grading.core_questions import tells_by_rules as _tells
 from tests.grading.freetext_statements_r15 import true_statements, wrong_statements
+from tests.grading.held_statements import statement_battery
 
 # True statements that still name a tell at the round's end (the last two: held half, run at
 # the start and the end only, left unread).
@@ -46,26 +47,18 @@ def test_the_corpus_has_its_size() -> None:
     assert {text for _, text, _ in WRONG} >= UNNAMED
 
 
-@pytest.mark.parametrize(("qid", "text"), [t for t in TRUE if t[1] not in FALSE_TELLS])
-def test_a_true_statement_names_no_tell(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
-
-
-@pytest.mark.parametrize(("qid", "text"), [t for t in TRUE if t[1] in FALSE_TELLS])
-@pytest.mark.xfail(strict=True, reason="a false tell left by round 15 (docs/freetext-rounds.md)")
-def test_a_left_false_tell_names_no_tell(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
-
-
-@pytest.mark.parametrize(("qid", "text", "tag"), [w for w in WRONG if w[1] not in UNNAMED])
-def test_a_misconception_is_named(qid: str, text: str, tag: str) -> None:
-    assert tag in _tells(qid, text)
-
-
-@pytest.mark.parametrize(("qid", "text", "tag"), [w for w in WRONG if w[1] in UNNAMED])
-@pytest.mark.xfail(strict=True, reason="a tell no phrasing reaches (rubric content)")
-def test_an_unreached_misconception_is_named(qid: str, text: str, tag: str) -> None:
-    assert tag in _tells(qid, text)
+(
+    test_a_true_statement_names_no_tell,
+    test_a_left_false_tell_names_no_tell,
+    test_a_misconception_is_named,
+    test_an_unreached_misconception_is_named,
+) = statement_battery(
+    TRUE,
+    WRONG,
+    false_tells=FALSE_TELLS,
+    unnamed=UNNAMED,
+    left="a false tell left by round 15 (docs/freetext-rounds.md)",
+)
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,9 @@ candidate groups were measured and before the shipped change was run.
 
 from __future__ import annotations
 
-import pytest
-
 from app.grading.freetext.lexicon import GROUPS, KEEP, group_of, widen
 from tests.grading.core_questions import tells_by_rules as _tells
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 KEEP_WRONG = [
     ("gradient-vs-apply", "grads-stored-on-variables", "tape.gradient stashes the gradients on each variable, and apply_gradients reads them from there."),
@@ -38,20 +37,18 @@ DISCARD_WRONG_LEFT = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("qid", "tag", "text"), KEEP_WRONG)
-def test_a_keep_verb_names_the_storing_tell(qid: str, tag: str, text: str) -> None:
-    assert tag in _tells(qid, text)
-
-
-@pytest.mark.parametrize(("qid", "text"), KEEP_TRUE)
-def test_a_denied_or_other_subject_keep_verb_names_no_tell(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
-
-
-@pytest.mark.xfail(strict=True, reason="the discard group did not pay (round 15, left)")
-@pytest.mark.parametrize(("qid", "tag", "text"), DISCARD_WRONG_LEFT)
-def test_a_discard_verb_names_the_discard_tell(qid: str, tag: str, text: str) -> None:
-    assert tag in _tells(qid, text)
+test_a_keep_verb_names_the_storing_tell = names_the_tell(
+    KEEP_WRONG, fields="qid tag text", tells=_tells
+)
+test_a_denied_or_other_subject_keep_verb_names_no_tell = names_nothing(
+    KEEP_TRUE, fields="qid text", tells=_tells
+)
+test_a_discard_verb_names_the_discard_tell = names_the_tell(
+    DISCARD_WRONG_LEFT,
+    fields="qid tag text",
+    tells=_tells,
+    xfail="the discard group did not pay (round 15, left)",
+)
 
 
 def test_grading_uses_the_record_and_keep_groups() -> None:

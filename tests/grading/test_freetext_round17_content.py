@@ -15,6 +15,7 @@ import pytest
 
 from app.grading.freetext import grade_freetext
 from tests.grading.core_questions import question
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 WRONG = [
     # broken-tape-raises-error, mapped onto numpy-raises-error (numpy-inside-tape)
@@ -186,28 +187,14 @@ CORRECT = [c for c in CORRECT if c not in KNOWN_NAMED]
 CORRECT_HELD = [c for c in CORRECT_HELD if c not in KNOWN_NAMED]
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), WRONG + WRONG_HELD)
-def test_grade_freetext_names_a_round17_tell(question_id: str, tag: str, answer: str) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
-
-
-@pytest.mark.parametrize(("question_id", "answer"), CORRECT + CORRECT_HELD)
-def test_grade_freetext_round17_true_statements_name_nothing(question_id: str, answer: str) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
-
-
-@pytest.mark.xfail(strict=True, reason="the phrasings do not read this statement")
-@pytest.mark.parametrize(("question_id", "tag", "answer"), KNOWN_UNNAMED)
-def test_grade_freetext_round17_known_unnamed_statements(
-    question_id: str, tag: str, answer: str
-) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
-
-
-@pytest.mark.xfail(strict=True, reason="named with main's rubrics already (another tag)")
-@pytest.mark.parametrize(("question_id", "answer"), KNOWN_NAMED)
-def test_grade_freetext_round17_known_named_statements(question_id: str, answer: str) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
+test_grade_freetext_names_a_round17_tell = names_the_tell(WRONG + WRONG_HELD)
+test_grade_freetext_round17_true_statements_name_nothing = names_nothing(CORRECT + CORRECT_HELD)
+test_grade_freetext_round17_known_unnamed_statements = names_the_tell(
+    KNOWN_UNNAMED, xfail="the phrasings do not read this statement"
+)
+test_grade_freetext_round17_known_named_statements = names_nothing(
+    KNOWN_NAMED, xfail="named with main's rubrics already (another tag)"
+)
 
 
 @pytest.mark.parametrize("answer", CODE_WRONG)

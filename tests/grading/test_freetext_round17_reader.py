@@ -12,9 +12,8 @@ strict xfails here).
 
 from __future__ import annotations
 
-import pytest
-
 from tests.grading.core_questions import tells_by_rules as _tells
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 # (1) Purpose clauses: "so (that) you can ..." goes on with the clause before it.
 PURPOSE_WRONG = [
@@ -30,16 +29,12 @@ PURPOSE_TRUE = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("qid", "tag", "text"), PURPOSE_WRONG)
-def test_a_purpose_clause_takes_its_roles_from_the_clause_before(
-    qid: str, tag: str, text: str
-) -> None:
-    assert tag in _tells(qid, text)
-
-
-@pytest.mark.parametrize(("qid", "text"), PURPOSE_TRUE)
-def test_a_purpose_clause_of_a_true_or_denied_statement_names_nothing(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
+test_a_purpose_clause_takes_its_roles_from_the_clause_before = names_the_tell(
+    PURPOSE_WRONG, fields="qid tag text", tells=_tells
+)
+test_a_purpose_clause_of_a_true_or_denied_statement_names_nothing = names_nothing(
+    PURPOSE_TRUE, fields="qid text", tells=_tells
+)
 
 
 # (2) A sentence opening on "that" / "this" / "these" / "those" and a verb.
@@ -58,14 +53,12 @@ DEMONSTRATIVE_TRUE = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("qid", "tag", "text"), DEMONSTRATIVE_WRONG)
-def test_a_demonstrative_subject_reads_the_sentence_before(qid: str, tag: str, text: str) -> None:
-    assert tag in _tells(qid, text)
-
-
-@pytest.mark.parametrize(("qid", "text"), DEMONSTRATIVE_TRUE)
-def test_a_demonstrative_after_a_true_statement_names_nothing(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
+test_a_demonstrative_subject_reads_the_sentence_before = names_the_tell(
+    DEMONSTRATIVE_WRONG, fields="qid tag text", tells=_tells
+)
+test_a_demonstrative_after_a_true_statement_names_nothing = names_nothing(
+    DEMONSTRATIVE_TRUE, fields="qid text", tells=_tells
+)
 
 
 # Measured and not shipped (each moved no answer of a persona nobody read, or lost one):
@@ -81,7 +74,9 @@ DROPPED_WRONG = [
 ]  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason="measured, moved no not-read answer (round 17, dropped)")
-@pytest.mark.parametrize(("qid", "tag", "text"), DROPPED_WRONG)
-def test_a_dropped_reading_would_name_the_tell(qid: str, tag: str, text: str) -> None:
-    assert tag in _tells(qid, text)
+test_a_dropped_reading_would_name_the_tell = names_the_tell(
+    DROPPED_WRONG,
+    fields="qid tag text",
+    tells=_tells,
+    xfail="measured, moved no not-read answer (round 17, dropped)",
+)

@@ -12,9 +12,8 @@ the rules alone: the learned parts are retrained by the lead after merging."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.grading.core_questions import tells_by_rules
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 WRONG = [
     # nested-tapes-dont-watch-variables, mapped onto must-watch-variables (new on higher-order-derivatives)
@@ -86,11 +85,7 @@ CORRECT = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), WRONG)
-def test_grade_freetext_names_a_round18_tell(question_id: str, tag: str, answer: str) -> None:
-    assert tag in tells_by_rules(question_id, answer)
-
-
-@pytest.mark.parametrize(("question_id", "answer"), CORRECT)
-def test_grade_freetext_round18_true_statements_name_nothing(question_id: str, answer: str) -> None:
-    assert tells_by_rules(question_id, answer) == []
+test_grade_freetext_names_a_round18_tell = names_the_tell(WRONG, tells=tells_by_rules)
+test_grade_freetext_round18_true_statements_name_nothing = names_nothing(
+    CORRECT, tells=tells_by_rules
+)

@@ -12,19 +12,9 @@ the most"; its true statements are strict xfails. Rules alone. docs/freetext-rou
 
 from __future__ import annotations
 
-import pytest
-
-from app.grading.freetext.grader import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.core_questions import concepts_by_rules
 from tests.grading.core_questions import tells_by_rules as _tells
-
-
-def _found(qid: str, text: str) -> list[str]:
-    result = grade_freetext(
-        question(qid), text, second_opinion=False, neighbours=False, tell_caps=False
-    )
-    return list(result.details["concepts_found"])
-
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 # (1) A reset's purpose, denied: the belief that the thing reset would otherwise build up.
 RESET_PURPOSE_WRONG = [
@@ -46,25 +36,23 @@ RESET_PURPOSE_TRUE = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("qid", "tag", "text"), RESET_PURPOSE_WRONG)
-def test_a_denied_reset_purpose_states_the_belief(qid: str, tag: str, text: str) -> None:
-    assert tag in _tells(qid, text)
-
-
-@pytest.mark.parametrize(("qid", "text"), RESET_PURPOSE_TRUE)
-def test_a_true_denial_near_a_reset_names_nothing(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
+test_a_denied_reset_purpose_states_the_belief = names_the_tell(
+    RESET_PURPOSE_WRONG, fields="qid tag text", tells=_tells
+)
+test_a_true_denial_near_a_reset_names_nothing = names_nothing(
+    RESET_PURPOSE_TRUE, fields="qid text", tells=_tells
+)
 
 
 def test_a_reset_purpose_earns_no_fresh_gradients_credit() -> None:
     # Before round 18 the denial credited "nothing is carried over" and the answer was correct.
-    assert "fresh-gradients" not in _found(
+    assert "fresh-gradients" not in concepts_by_rules(
         "no-zero-grad", "The tape is reset each step so the gradients don't accumulate."
     )
 
 
 def test_a_plain_denial_still_earns_fresh_gradients_credit() -> None:
-    assert "fresh-gradients" in _found(
+    assert "fresh-gradients" in concepts_by_rules(
         "no-zero-grad", "Nothing needs resetting, so the gradients never accumulate."
     )
 
@@ -86,16 +74,12 @@ CONCLUSION_WRONG = [
 ]  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True, reason="measured, moved no labelled answer (round 18, dropped): read across it"
+test_a_conclusion_with_its_own_subject_is_read_alone = names_nothing(
+    CONCLUSION_TRUE,
+    fields="qid text",
+    tells=_tells,
+    xfail="measured, moved no labelled answer (round 18, dropped): read across it",
 )
-@pytest.mark.parametrize(("qid", "text"), CONCLUSION_TRUE)
-def test_a_conclusion_with_its_own_subject_is_read_alone(qid: str, text: str) -> None:
-    assert _tells(qid, text) == []
-
-
-@pytest.mark.parametrize(("qid", "tag", "text"), CONCLUSION_WRONG)
-def test_a_conclusion_about_the_same_subject_still_names_the_tell(
-    qid: str, tag: str, text: str
-) -> None:
-    assert tag in _tells(qid, text)
+test_a_conclusion_about_the_same_subject_still_names_the_tell = names_the_tell(
+    CONCLUSION_WRONG, fields="qid tag text", tells=_tells
+)

@@ -20,6 +20,7 @@ import pytest
 
 from app.grading.freetext import grade_freetext
 from tests.grading.core_questions import question, tells_by_rules
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 GVA = "gradient-vs-apply"
 NZG = "no-zero-grad"
@@ -107,26 +108,18 @@ KNOWN_NAMED = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), WRONG + WRONG_HELD)
-def test_tells_by_rules_names_a_round18_tell(question_id: str, tag: str, answer: str) -> None:
-    assert tag in tells_by_rules(question_id, answer)
-
-
-@pytest.mark.parametrize(("question_id", "answer"), CORRECT + CORRECT_HELD)
-def test_tells_by_rules_round18_true_statements_name_nothing(question_id: str, answer: str) -> None:
-    assert tells_by_rules(question_id, answer) == []
-
-
-@pytest.mark.xfail(strict=True, reason="said beside PyTorch: read as a statement about PyTorch")
-@pytest.mark.parametrize(("question_id", "tag", "answer"), KNOWN_UNNAMED)
-def test_tells_by_rules_round18_known_unnamed(question_id: str, tag: str, answer: str) -> None:
-    assert tag in tells_by_rules(question_id, answer)
-
-
-@pytest.mark.xfail(strict=True, reason="named before round 18 too: the gap runs over ', then'")
-@pytest.mark.parametrize(("question_id", "answer"), KNOWN_NAMED)
-def test_tells_by_rules_round18_known_named(question_id: str, answer: str) -> None:
-    assert tells_by_rules(question_id, answer) == []
+test_tells_by_rules_names_a_round18_tell = names_the_tell(WRONG + WRONG_HELD, tells=tells_by_rules)
+test_tells_by_rules_round18_true_statements_name_nothing = names_nothing(
+    CORRECT + CORRECT_HELD, tells=tells_by_rules
+)
+test_tells_by_rules_round18_known_unnamed = names_the_tell(
+    KNOWN_UNNAMED,
+    tells=tells_by_rules,
+    xfail="said beside PyTorch: read as a statement about PyTorch",
+)
+test_tells_by_rules_round18_known_named = names_nothing(
+    KNOWN_NAMED, tells=tells_by_rules, xfail="named before round 18 too: the gap runs over ', then'"
+)
 
 
 def _rules(question_id: str, answer: str) -> str:

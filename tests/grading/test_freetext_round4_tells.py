@@ -11,6 +11,7 @@ import pytest
 
 from app.grading.freetext import grade_freetext
 from tests.grading.core_questions import question
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 NEW_TELLS = [
     ("persistent-tape", "tape-close-method", "Use persistent=True, take both gradients, then call tape.close() to give the memory back."),
@@ -55,16 +56,8 @@ CORRECT = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), NEW_TELLS)
-def test_grade_freetext_names_a_round4_tell(question_id: str, tag: str, answer: str) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
-
-
-@pytest.mark.parametrize(("question_id", "answer"), CORRECT)
-def test_grade_freetext_round4_tells_spare_correct_statements(
-    question_id: str, answer: str
-) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
+test_grade_freetext_names_a_round4_tell = names_the_tell(NEW_TELLS)
+test_grade_freetext_round4_tells_spare_correct_statements = names_nothing(CORRECT)
 
 
 CONTRASTS = [

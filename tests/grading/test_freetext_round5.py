@@ -22,6 +22,7 @@ from app.grading.freetext.misses import miss_cause
 from app.grading.freetext.phrasings import compile_phrasing
 from app.packs.rubric import Rubric
 from tests.grading.core_questions import question
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 LABELLED = Path(__file__).parent / "freetext_labelled"
 
@@ -114,14 +115,8 @@ CORRECT = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), NEW_TELLS)
-def test_round5_tells_fire(question_id: str, tag: str, answer: str) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
-
-
-@pytest.mark.parametrize(("question_id", "answer"), CORRECT)
-def test_round5_tells_spare_the_correct_statement(question_id: str, answer: str) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
+test_round5_tells_fire = names_the_tell(NEW_TELLS)
+test_round5_tells_spare_the_correct_statement = names_nothing(CORRECT)
 
 
 def test_benchmark_lopo_and_miss_causes_run_on_any_folder(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from app.grading.freetext.normalise import normalise
 from app.grading.freetext.retraction import withdraw
 from app.grading.freetext.tells import stated_core_tells
 from tests.grading.core_questions import question
+from tests.grading.held_statements import names_the_tell
 
 RETRACTED = [
     # (sentences, what is left of them)
@@ -232,9 +233,7 @@ def test_a_right_statement_names_no_tell(question_id: str, tag: str, answer: str
     assert tag not in grade_freetext(question(question_id), answer).misconceptions
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), STILL_TELLS)
-def test_the_tell_itself_is_still_named(question_id: str, tag: str, answer: str) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
+test_the_tell_itself_is_still_named = names_the_tell(STILL_TELLS)
 
 
 def test_a_counterfactual_denies_its_condition_not_a_consequence_it_runs_into() -> None:

@@ -7,10 +7,7 @@ copied from the labelled sets) and stays silent on the same subject stated corre
 
 from __future__ import annotations
 
-import pytest
-
-from app.grading.freetext import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 NEW_TELLS = [
     ("gradient-vs-apply", "apply-calls-minimize", "Under the hood apply_gradients just calls optimizer.minimize for you."),
@@ -135,13 +132,5 @@ CORRECT = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), NEW_TELLS)
-def test_grade_freetext_names_a_round8_tell(question_id: str, tag: str, answer: str) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
-
-
-@pytest.mark.parametrize(("question_id", "answer"), CORRECT)
-def test_grade_freetext_round8_tells_spare_correct_statements(
-    question_id: str, answer: str
-) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
+test_grade_freetext_names_a_round8_tell = names_the_tell(NEW_TELLS)
+test_grade_freetext_round8_tells_spare_correct_statements = names_nothing(CORRECT)

@@ -21,7 +21,7 @@ import pytest
 from app.grading.freetext import grade_freetext
 from app.grading.freetext.conditions import in_counterfactual_consequence
 from app.grading.freetext.grader import affirms
-from app.grading.freetext.phrasings import _mask
+from app.grading.freetext.phrasings import mask
 from tests.grading.core_questions import question
 
 TRUE_STATEMENTS = [
@@ -862,7 +862,7 @@ def test_reads_the_consequence_of_a_counterfactual(
 ) -> None:
     start = text.index(consequence)
     assert (
-        in_counterfactual_consequence(_mask(text), start, start + len(consequence)) is hypothetical
+        in_counterfactual_consequence(mask(text), start, start + len(consequence)) is hypothetical
     )
 
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.held_statements import names_nothing, names_the_tell
 
 WRONG = [
     ("gradient-vs-apply", "apply-releases-tape", "apply_gradients also releases the tape, so the next step can open a fresh one."),
@@ -204,11 +203,5 @@ CORRECT_HELD = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("question_id", "tag", "answer"), WRONG + WRONG_HELD)
-def test_grade_freetext_names_a_round9_tell(question_id: str, tag: str, answer: str) -> None:
-    assert tag in grade_freetext(question(question_id), answer).misconceptions
-
-
-@pytest.mark.parametrize(("question_id", "answer"), CORRECT + CORRECT_HELD)
-def test_grade_freetext_round9_true_statements_name_nothing(question_id: str, answer: str) -> None:
-    assert grade_freetext(question(question_id), answer).misconceptions == []
+test_grade_freetext_names_a_round9_tell = names_the_tell(WRONG + WRONG_HELD)
+test_grade_freetext_round9_true_statements_name_nothing = names_nothing(CORRECT + CORRECT_HELD)

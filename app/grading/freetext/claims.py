@@ -37,7 +37,7 @@ from app.grading.freetext.joins import crosses, pronoun_joins
 from app.grading.freetext.lemmas import _KEEP
 from app.grading.freetext.matching import Hit, _is_foreign, asks, find_hits
 from app.grading.freetext.normalise import Unit
-from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _mask, compile_phrasing
+from app.grading.freetext.phrasings import CUE, TERMINATOR, compile_phrasing, mask
 from app.grading.freetext.polarity import (
     avoided,
     forget_denied,
@@ -134,7 +134,7 @@ def find_claim_hits(units: tuple[Unit, ...], claim: Claim) -> list[Hit]:
 
 def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
-        masked = _mask(text)
+        masked = mask(text)
         found = []
         clauses = _clauses(masked)
         for index, (start, end) in enumerate(clauses):
@@ -219,7 +219,7 @@ _FRONTED = re.compile(
 
 def _is_fronted_phrase(masked: str, start: int, end: int) -> bool:
     phrase = masked[start:end]
-    return _FRONTED.match(phrase) is not None and _CUE.search(phrase) is None
+    return _FRONTED.match(phrase) is not None and CUE.search(phrase) is None
 
 
 def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index: int) -> int | None:
@@ -241,7 +241,7 @@ def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index:
     if (
         _PRONOUN_OBJECT.search(text, start, end)
         and not _CONTRAST.search(masked, before_end, start)
-        and not _CUE.search(masked, before_start, before_end)
+        and not CUE.search(masked, before_start, before_end)
     ):
         return before_start
     return None
@@ -255,7 +255,7 @@ def _excluded(claim: Claim, written: str, read: str) -> bool:
 
 def _clauses(masked: str) -> list[tuple[int, int]]:
     bounds = [0]
-    for term in _TERMINATOR.finditer(masked):
+    for term in TERMINATOR.finditer(masked):
         bounds += [term.start(), term.end()]
     bounds.append(len(masked))
     pairs = [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds) - 1, 2)]
@@ -323,7 +323,7 @@ def _whole_words(text: str, start: int, end: int) -> bool:
 
 def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], following: str) -> Hit:
     start, end = span
-    written = _mask(unit.text)
+    written = mask(unit.text)
     affirmed = (
         is_affirmed(masked, start, end, written)
         != judged_false_alone(masked, start, end, following)

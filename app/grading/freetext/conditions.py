@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _clause_end, _clause_start
+from app.grading.freetext.phrasings import CUE, TERMINATOR, end_of_clause, start_of_clause
 
 _IF_CLAUSE = re.compile(r"\s*if\b", re.IGNORECASE)
 # Past tense in an if-clause, not a passive or perfect ("is computed", "has recorded").
@@ -31,12 +31,12 @@ def _counterfactual(masked: str, start: int, end: int, written: str = "") -> boo
     is computed outside the tape, you'd get None") states nothing false: it needs a past
     tense in the if-clause, not a passive. A match that runs into the consequence states the
     consequence: "if you passed model.variables it'd still work" says it would (round 6)."""
-    clause_start = _clause_start(masked, start)
+    clause_start = start_of_clause(masked, start)
     if _IF_CLAUSE.match(masked, clause_start) is None:
         return False
     if _WOULD.search(masked, clause_start, end) is not None:
         return False
-    clause_end = _clause_end(masked, end)
+    clause_end = end_of_clause(masked, end)
     if not _past_in_clause(masked, clause_start, written):
         return False
     return _WOULD.search(masked, clause_end) is not None
@@ -47,13 +47,13 @@ def _past_in_clause(masked: str, clause_start: int, written: str = "") -> bool:
     written: a lemma twin has lost it ("if tape.gradient update the weight, ..."; round 8).
     Lemmas change words, not clause marks, so the twin's n-th clause is the written one's."""
     if not written or written == masked:
-        return _PAST.search(masked, clause_start, _clause_end(masked, clause_start)) is not None
-    n = sum(1 for term in _TERMINATOR.finditer(masked) if term.end() <= clause_start)
-    terms = list(_TERMINATOR.finditer(written))
+        return _PAST.search(masked, clause_start, end_of_clause(masked, clause_start)) is not None
+    n = sum(1 for term in TERMINATOR.finditer(masked) if term.end() <= clause_start)
+    terms = list(TERMINATOR.finditer(written))
     if n > len(terms):
         return False
     start = terms[n - 1].end() if n else 0
-    return _PAST.search(written, start, _clause_end(written, start)) is not None
+    return _PAST.search(written, start, end_of_clause(written, start)) is not None
 
 
 # A premise of leaving something out: "if you forgot zero_grad, the gradients would pile
@@ -75,16 +75,16 @@ def in_counterfactual_consequence(masked: str, start: int, end: int, written: st
     gradients") or leaves something out ("if you didn't / forgot to reset them, they'd
     pile up") asks what the action causes: its consequence is a claim about TensorFlow and
     stays one."""
-    clause_start = _clause_start(masked, start)
+    clause_start = start_of_clause(masked, start)
     if not clause_start or _WOULD.search(masked, clause_start, end) is None:
         return False
-    premise = _clause_start(masked, clause_start - 1)
+    premise = start_of_clause(masked, clause_start - 1)
     condition = _IF_CLAUSE.match(masked, premise)
     if condition is None or _WOULD.search(masked, premise, clause_start):
         return False
     if _ACTOR.match(masked, condition.end()):
         return False
-    if _CUE.search(masked, premise, clause_start) or _OMITTED.search(masked, premise, clause_start):
+    if CUE.search(masked, premise, clause_start) or _OMITTED.search(masked, premise, clause_start):
         return False
     return _past_in_clause(masked, premise, written)
 
@@ -96,10 +96,10 @@ def _open_negated_condition(
     needed: a denied action in an open if-clause that has a consequence is affirmed."""
     if cues % 2 == 0:
         return False
-    clause_start = _clause_start(masked, start)
+    clause_start = start_of_clause(masked, start)
     if _IF_CLAUSE.match(masked, clause_start) is None:
         return False
-    clause_end = _clause_end(masked, end)
+    clause_end = end_of_clause(masked, end)
     has_consequence = clause_end < len(masked.rstrip(" .!?"))
     return has_consequence and not _counterfactual(masked, start, end, written)
 
@@ -109,13 +109,13 @@ def in_open_condition(masked: str, start: int, end: int, written: str = "") -> b
     written: "if you pass model.variables instead, the frozen layers get trained" reasons
     from the condition; it does not recommend it. A denied action there ("if you don't
     reset them, ...") says the action is needed (`_open_negated_condition`)."""
-    clause_start = _clause_start(masked, start)
+    clause_start = start_of_clause(masked, start)
     if _IF_CLAUSE.match(masked, clause_start) is None:
         return False
-    clause_end = _clause_end(masked, end)
+    clause_end = end_of_clause(masked, end)
     if clause_end < end or _counterfactual(masked, start, end, written):
         return False
-    cues = _CUE.findall(masked, clause_start, clause_end)
+    cues = CUE.findall(masked, clause_start, clause_end)
     comma = _COMMA.search(masked, clause_start)
     alternative = _ALTERNATIVE.search(masked, clause_start, comma.start() if comma else len(masked))
     consequence = _consequence(masked, end, clause_end)
@@ -195,5 +195,5 @@ def in_scope_of_lack(masked: str, start: int, end: int) -> bool:
     the model lacks a component: it holds for such models only, and names no tell."""
     if _LACKING_MODEL.search(masked, 0, start) is None:
         return False
-    clause = masked[_clause_start(masked, start) : _clause_end(masked, end)]
+    clause = masked[start_of_clause(masked, start) : end_of_clause(masked, end)]
     return _NO_DIFFERENCE.search(clause) is not None

@@ -92,9 +92,7 @@ def load_persona_answers(path: Path) -> tuple[list[LabelledAnswer], list[str]]:
     if not path.is_dir():
         return load_labelled(path)
     answers, problems = load_labelled(path)
-    for folder in sorted(
-        p for p in path.iterdir() if p.is_dir() and p.name not in ("golden", "meta")
-    ):
+    for folder in sorted(p for p in path.iterdir() if p.is_dir() and p.name not in NOT_LABELLED):
         found, issues = load_persona_answers(folder)
         answers += found
         problems += issues

@@ -204,30 +204,27 @@ def affirms(text: str, pattern: str) -> bool:
     return any(h.affirmed and not h.foreign for h in hits)
 
 
-def _score(rubric: Rubric, findings: Findings, no_credit: bool, caps: dict[str, str]) -> float:
+def _score(rubric: Rubric, findings: Findings, uncapped: Evidence, caps: dict[str, str]) -> float:
     """Concepts found over the total weight, capped by tells (`caps`: tag -> cap),
     missing required concepts and a keyword list (`fitting.line_score`, shared with the
     fitted-line evaluation)."""
-    evidence = Evidence.read(
-        rubric, (c.id for c in findings.found), (caps[t.tag] for t, _ in findings.tells), no_credit
-    )
+    evidence = dataclasses.replace(uncapped, caps=tuple(caps[t.tag] for t, _ in findings.tells))
     return line_score(rubric, evidence, Line.of(rubric))
 
 
 def _beside_core(
     rubric: Rubric,
     findings: Findings,
-    no_credit: bool,
+    uncapped: Evidence,
     caps: dict[str, str],
     core_caps: dict[str, str],
 ) -> dict[str, str]:
     """The caps, with a tell's `incorrect` lowered to `partial` where labellers grade it so
     beside an otherwise complete answer (tell_caps.core_caps_from, round 18) and the rules
-    read this answer, caps left out, as correct. Never above partial: a named tell keeps an
-    answer below correct."""
+    read this answer, caps left out (`uncapped`), as correct. Never above partial: a named
+    tell keeps an answer below correct."""
     if not findings.tells or not core_caps:
         return caps
-    uncapped = Evidence.read(rubric, (c.id for c in findings.found), (), no_credit)
     if line_score(rubric, uncapped, Line.of(rubric)) < rubric.thresholds.correct:
         return caps
     return {
@@ -426,8 +423,9 @@ def _grade_rules(
     injection = is_injection(normalised, answer or "")
     findings = _find(rubric, normalised, keyword_list)
     no_credit = keyword_list or injection or findings.credit_is_the_tell
-    caps = _beside_core(rubric, findings, no_credit, caps, core_caps or {})
-    score = _score(rubric, findings, no_credit, caps)
+    uncapped = Evidence.read(rubric, (c.id for c in findings.found), (), no_credit)
+    caps = _beside_core(rubric, findings, uncapped, caps, core_caps or {})
+    score = _score(rubric, findings, uncapped, caps)
     off_topic = not (keyword_list or injection or findings.found or findings.tells) and (
         is_off_topic(question, normalised)
     )

@@ -197,12 +197,6 @@ _INJECTION = re.compile(
 )
 
 
-def _folded(text: str) -> str:
-    """The text as its reader sees it: invisible characters gone, lookalike letters, accents
-    and digits-for-letters read as plain letters, spaced-out letters joined, lower case."""
-    return _lower_folded(_visible(text).lower())
-
-
 def _visible(text: str) -> str:
     if text.isascii():  # nothing hidden, nothing looks alike: most answers
         return text

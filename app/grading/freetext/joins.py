@@ -15,7 +15,7 @@ from itertools import pairwise
 
 from app.grading.freetext.matching import Hit, asks
 from app.grading.freetext.normalise import Unit
-from app.grading.freetext.phrasings import _TERMINATOR, _mask
+from app.grading.freetext.phrasings import TERMINATOR, mask
 from app.grading.freetext.subjects import as_relative_clause, demonstrative_subject
 
 # Round 14: a sentence whose subject is "it" or "they" ("tape.gradient does the heavy
@@ -60,7 +60,7 @@ def pronoun_joins(units: tuple[Unit, ...]) -> tuple[tuple[Unit, tuple[str, ...]]
 
 def _first_clause(text: str) -> str:
     """A sentence up to its first clause boundary (where its subject stands)."""
-    term = _TERMINATOR.search(_mask(text))
+    term = TERMINATOR.search(mask(text))
     return (text[: term.start()] if term else text).strip().rstrip(".!?").strip()
 
 

@@ -21,10 +21,10 @@ from app.grading.freetext.conditions import (
 )
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import (
-    _clause_end,
-    _clause_start,
-    _mask,
     compile_phrasing,
+    end_of_clause,
+    mask,
+    start_of_clause,
 )
 from app.grading.freetext.polarity import (
     avoided,
@@ -90,8 +90,8 @@ def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     mentions = _mentions(sentence)
     if not any(foreign for _, foreign in mentions):
         return False
-    clause_end = _clause_end(masked, end)
-    clause = [f for pos, f in mentions if _clause_start(masked, start) <= pos < clause_end]
+    clause_end = end_of_clause(masked, end)
+    clause = [f for pos, f in mentions if start_of_clause(masked, start) <= pos < clause_end]
     if clause:
         return all(clause)
     topics = [
@@ -176,7 +176,7 @@ def _unit_hits(unit: Unit, compiled: re.Pattern[str], following: str = "") -> li
     if asks(unit):
         return []
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
-        masked = _mask(text)
+        masked = mask(text)
         found = statement_matches(compiled, text, masked)
         if found:  # the lemma twin is read only where the words as written say nothing
             return [_hit(unit, text, masked, match, following) for match in found]
@@ -221,7 +221,7 @@ def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: st
     end = start + trailing.start() if trailing and trailing.start() else end
     if unit.is_code:  # code states what it does; `not` in code is logic, not denial
         return Hit(match.group(), unit.text, affirmed=True, foreign=False)
-    written = _mask(unit.text)
+    written = mask(unit.text)
     affirmed = (
         is_affirmed(masked, start, end, written)
         != judged_false_alone(masked, start, end, following)

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from app.grading.freetext.claims import CLAIM_SEPARATOR, _clauses, find_phrasings, is_claim
 from app.grading.freetext.normalise import normalise
-from app.grading.freetext.phrasings import _mask, compile_phrasing
+from app.grading.freetext.phrasings import compile_phrasing, mask
 from app.packs.rubric import Misconception, Rubric
 
 CAUSES = ("no-rubric", "wrong-tag", "polarity", "clause-split", "role-word", "no-phrasing")
@@ -53,7 +53,7 @@ def _sentence_fit(texts: Sequence[str], roles: list[re.Pattern[str]]) -> tuple[i
         if len(found) > best:
             best = len(found)
         if len(found) == len(roles):
-            clauses = _clauses(_mask(text))
+            clauses = _clauses(mask(text))
             one_clause = one_clause or any(
                 all(r.search(text, a, b) for r in roles) for a, b in clauses
             )

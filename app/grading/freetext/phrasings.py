@@ -13,7 +13,7 @@ from functools import lru_cache
 from app.grading.freetext.lexicon import widen
 from app.packs.rubric import expand_phrasing
 
-_CUE = re.compile(
+CUE = re.compile(
     r"\b(?:not|never|no|nothing|nobody|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
     r"|different\s+from|distinct\s+from"  # "None ... is different from a zero gradient" (round 12)
     r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent)\b|n't\b",
@@ -31,7 +31,7 @@ _SUBJECT = (
     r"(?:it|the|then|you|we|i|they|this|that|these|tf|tensorflow|pytorch|keras|optimizer"
     r"|apply_gradients|tape|gradients?|grads|numpy|everything)"
 )
-_TERMINATOR = re.compile(
+TERMINATOR = re.compile(
     r"[,;:!?]|\s-+>?\s|=>|\b(?:but|however|whereas|although|though|while|so|because|since"
     r"|which|otherwise|therefore|hence|yet|instead(?!\s+of)|thus|unless)\b"
     r"|\band\s+(?=" + _SUBJECT + r"\b)"
@@ -50,7 +50,7 @@ def compile_phrasing(pattern: str, lexicon: bool = True) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=2048)
-def _mask(text: str) -> str:
+def mask(text: str) -> str:
     """Blank call arguments and non-cues so `f(a, b)` and 'not only' cut no clauses; the
     "neither" of "neither X nor Y" is one denial with its "nor", not a second one that
     would cancel it: "nor" alone denies X (its clause) and Y (its short scope; round 8)."""
@@ -62,20 +62,20 @@ def _mask(text: str) -> str:
 _NEITHER_NOR = re.compile(r"\bneither\b(?:[^.;:!?]|\.(?=\w))*?\bnor\b", re.IGNORECASE)
 
 
-def _clause_start(masked: str, position: int, *, inclusive: bool = True) -> int:
+def start_of_clause(masked: str, position: int, *, inclusive: bool = True) -> int:
     """Where the clause holding `position` starts.
 
     With inclusive=False a terminator ending exactly at `position` is ignored: a match
     that ends on "unless" still belongs to the clause before it.
     """
     start = 0
-    for term in _TERMINATOR.finditer(masked):  # whole text: look-aheads must see past
+    for term in TERMINATOR.finditer(masked):  # whole text: look-aheads must see past
         if term.end() > position or (term.end() == position and not inclusive):
             break
         start = term.end()
     return start
 
 
-def _clause_end(masked: str, position: int) -> int:
-    term = _TERMINATOR.search(masked, position)
+def end_of_clause(masked: str, position: int) -> int:
+    term = TERMINATOR.search(masked, position)
     return term.start() if term else len(masked)

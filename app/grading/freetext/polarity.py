@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from app.grading.freetext.conditions import _counterfactual, _open_negated_condition
-from app.grading.freetext.phrasings import _CUE, _clause_end, _clause_start
+from app.grading.freetext.phrasings import CUE, end_of_clause, start_of_clause
 
 # Cues that deny only the phrase right after them ("without the flag, ...", "unlike
 # PyTorch you ...", "instead of model.variables"), not the rest of the clause.
@@ -156,11 +156,11 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     """
     lead_in = [
         cue
-        for cue in _CUE.finditer(masked, _clause_start(masked, start), start)
+        for cue in CUE.finditer(masked, start_of_clause(masked, start), start)
         if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
     ]
-    last_start = _clause_start(masked, end, inclusive=False)
-    last_clause = _CUE.findall(masked, max(start, last_start), end)
+    last_start = start_of_clause(masked, end, inclusive=False)
+    last_clause = CUE.findall(masked, max(start, last_start), end)
     last_clause += _nor_after(masked, max(start, last_start), end)
     cues = len(lead_in) + len(last_clause)
     if last_start > start:  # the match runs across a clause boundary (round 9)
@@ -171,7 +171,7 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     return (cues + reported) % 2 == 0
 
 
-# The "neither" of "neither X nor Y" is blanked (phrasings._mask); its "nor" denies X.
+# The "neither" of "neither X nor Y" is blanked (phrasings.mask); its "nor" denies X.
 _BLANKED_NEITHER = re.compile(r"(?<=\s)x{7}(?=\s)")
 _NOR = re.compile(r"\bnor\b", re.IGNORECASE)
 
@@ -182,7 +182,7 @@ def _nor_after(masked: str, clause_start: int, end: int) -> list[str]:
     (round 14; before, the denial was read only when the match ran on past "nor")."""
     if _BLANKED_NEITHER.search(masked, clause_start, end) is None:
         return []
-    nor = _NOR.search(masked, end, _clause_end(masked, end))
+    nor = _NOR.search(masked, end, end_of_clause(masked, end))
     return [] if nor is None else [nor.group()]
 
 
@@ -200,21 +200,21 @@ def denial_left_behind(masked: str, start: int, end: int) -> bool:
     needed, del the tape" does not deny "need ... del the tape"; "I wouldn't leave
     persistent=True on, just costs memory" does not deny "persistent ... costs memory".
     Such a hit names no tell; it still credits a concept as read before (round 9)."""
-    if _clause_start(masked, end, inclusive=False) <= start:
+    if start_of_clause(masked, end, inclusive=False) <= start:
         return False
-    lead = _clause_start(masked, start)
-    if any(not _SHORT_CUE.fullmatch(cue.group()) for cue in _CUE.finditer(masked, lead, start)):
+    lead = start_of_clause(masked, start)
+    if any(not _SHORT_CUE.fullmatch(cue.group()) for cue in CUE.finditer(masked, lead, start)):
         return True
     # Round 11: a cue inside the match's first clause denies that clause's own words:
     # "the tape has no record of it: numpy ops aren't TF ops" states no "tape records numpy".
-    return _CUE.search(masked, start, _clause_end(masked, start)) is not None
+    return CUE.search(masked, start, end_of_clause(masked, start)) is not None
 
 
 def is_reported(masked: str, start: int, end: int) -> bool:
     """Whether the match is reported as someone's false belief: a report that starts in its
     clause before its end (and may look past it: "the claim that X is false"), or a myth
     label opening the sentence."""
-    found = _REPORTED_FALSE.search(masked, _clause_start(masked, start))
+    found = _REPORTED_FALSE.search(masked, start_of_clause(masked, start))
     return (found is not None and found.start() < end) or _MYTH_LABEL.match(
         masked[:start]
     ) is not None
@@ -254,7 +254,7 @@ def _reaches(between: str) -> bool:
 
 # Round 10: "barely", "hardly", "scarcely" deny like "not" ("tape.gradient hardly changes
 # the weights", "you barely need persistent=True"), in the match's lead-in or its last
-# clause; kept out of `_CUE` because the rubrics spell them as content ("small models ~
+# clause; kept out of `CUE` because the rubrics spell them as content ("small models ~
 # barely ~ matter" is big-models-gain-most): a soft cue the phrasing itself names is what
 # the claim says, not a denial of it (as a "non-" the phrasing asks for, matching.py).
 _SOFT_CUE = re.compile(r"\b(?:barely|hardly|scarcely)\b", re.IGNORECASE)
@@ -272,8 +272,8 @@ def softly_denied(masked: str, start: int, end: int, phrasing: str) -> bool:
     lead-in (its clause before it) or the last clause it spans."""
     if not _has_soft_cue(masked):
         return False  # most sentences: no clause scan per hit
-    last_start = max(start, _clause_start(masked, end, inclusive=False))
-    spans = [(_clause_start(masked, start), start), (last_start, end)]
+    last_start = max(start, start_of_clause(masked, end, inclusive=False))
+    spans = [(start_of_clause(masked, start), start), (last_start, end)]
     named = phrasing.lower()
     cues = [
         cue.group().lower()
@@ -288,12 +288,12 @@ def avoided(masked: str, start: int, end: int, phrasing: str) -> bool:
     """Whether a denying verb the phrasing does not name governs the match (round 11)."""
     if _DENYING_VERB.search(masked) is None:
         return False
-    last_start = max(start, _clause_start(masked, end, inclusive=False))
+    last_start = max(start, start_of_clause(masked, end, inclusive=False))
     named = phrasing.lower()
     return any(
         (verb.start() >= last_start or _reaches(masked[verb.end() : start]))
         and verb.group().lower()[:5] not in named
-        for verb in _DENYING_VERB.finditer(masked, _clause_start(masked, start), end)
+        for verb in _DENYING_VERB.finditer(masked, start_of_clause(masked, start), end)
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from app.grading.freetext.phrasings import _CUE, _clause_start
+from app.grading.freetext.phrasings import CUE, start_of_clause
 
 _RESET = re.compile(
     r"\b(?:reset(?:s|ting)?|clear(?:s|ed|ing)?|wip(?:e|es|ed|ing)|flush(?:es|ed|ing)?"
@@ -27,13 +27,13 @@ _LEARNER = re.compile(r"\s*(?:that\s+)?(?:you|we|i|u|one)\b", re.IGNORECASE)
 def reset_purpose(masked: str, start: int, end: int) -> bool:
     """Whether a match ending at `end` is denied inside the purpose of a reset: "so" opens
     its last clause, a cue sits there, and the clause before "so" resets something."""
-    clause = _clause_start(masked, end, inclusive=False)
+    clause = start_of_clause(masked, end, inclusive=False)
     if not _SO.search(masked, 0, clause) or _LEARNER.match(masked, clause):
         return False
-    if not _CUE.search(masked, clause, end):
+    if not CUE.search(masked, clause, end):
         return False
     before_end = clause - 2
     while before_end > 0 and masked[before_end - 1] in " ,":
         before_end -= 1
-    before = masked[_clause_start(masked, before_end, inclusive=False) : before_end]
-    return _RESET.search(before) is not None and _CUE.search(before) is None
+    before = masked[start_of_clause(masked, before_end, inclusive=False) : before_end]
+    return _RESET.search(before) is not None and CUE.search(before) is None

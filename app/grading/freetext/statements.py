@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from app.grading.freetext.phrasings import _CUE, _TERMINATOR, _clause_start
+from app.grading.freetext.phrasings import CUE, TERMINATOR, start_of_clause
 from app.grading.freetext.polarity import _REPORTED_FALSE
 
 _NEW_SUBJECT = re.compile(
@@ -51,7 +51,7 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
     statements; a phrasing must not take its subject from the first and its verb from
     the second. Pronouns are left alone: they usually point back at the same subject.
     """
-    for term in _TERMINATOR.finditer(masked, start, end):
+    for term in TERMINATOR.finditer(masked, start, end):
         if term.start() > start and (
             _NEW_SUBJECT.match(masked, term.end())
             or _opens_own_clause(masked, term)
@@ -110,7 +110,7 @@ _NOT_HEADS = frozenset(
 
 def _parallel_inside(masked: str, start: int, end: int) -> int | None:
     """End of a "," inside the span that a parallel clause follows, if any."""
-    for term in _TERMINATOR.finditer(masked, start, end):
+    for term in TERMINATOR.finditer(masked, start, end):
         if term.start() > start and _repeats_subject(masked, start, term):
             return term.end()
     return None
@@ -118,7 +118,7 @@ def _parallel_inside(masked: str, start: int, end: int) -> int | None:
 
 def _repeats_subject(masked: str, start: int, term: re.Match[str]) -> bool:
     """Whether the clause after a "," opens on the same noun as the match's clause."""
-    lead = _clause_start(masked, start)
+    lead = start_of_clause(masked, start)
     if term.group() != "," or masked[:lead].rstrip()[-1:] not in ("", ",", ";", ":"):
         return False  # a clause after "while", "because" ... is no parallel main clause
     before, after = _HEAD.match(masked, lead), _HEAD.match(masked, term.end())
@@ -151,9 +151,9 @@ def _denied_before(masked: str, start: int, term: re.Match[str]) -> bool:
     statement ("the inner one records y; inner.gradient(y, x) is computed ...")."""
     if term.group() != ";":
         return False
-    lead = _clause_start(masked, start)
+    lead = start_of_clause(masked, start)
     return bool(
-        _CUE.search(masked, lead, term.start())
+        CUE.search(masked, lead, term.start())
         or _REPORTED_FALSE.search(masked, lead, term.start())
         or _VERDICT_INSIDE.search(masked, lead, term.start())
     )
@@ -186,7 +186,7 @@ def _split(text: str, masked: str, match: re.Match[str]) -> int | None:
         return _parallel_inside(masked, *match.span())  # round 15: only a parallel clause
     split = _new_subject_inside(masked, *match.span())
     if split is None and _WITH_OBJECT.search(text, max(0, match.start() - 30), match.start()):
-        term = _TERMINATOR.search(masked, match.start(), match.end())
+        term = TERMINATOR.search(masked, match.start(), match.end())
         split = term.end() if term is not None else None
     return split
 
@@ -199,7 +199,7 @@ def _tightest(
     "It's not the variables - trainable variables are watched automatically" matches
     from the first "variables"; judged from there the "not" would deny it.
     """
-    for term in reversed(list(_TERMINATOR.finditer(masked, match.start() + 1, match.end()))):
+    for term in reversed(list(TERMINATOR.finditer(masked, match.start() + 1, match.end()))):
         tighter = pattern.search(text, term.end() + _leading_space(text, term.end()))
         if tighter is not None and tighter.start() < match.end():
             return tighter

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas
 
-from app.grading.freetext.phrasings import _clause_start
+from app.grading.freetext.phrasings import start_of_clause
 from app.packs.rubric import GAP_REGEX
 
 
@@ -59,7 +59,7 @@ def object_of_verb(masked: str, start: int, end: int, pattern: str) -> bool:
     that opens on a noun phrase ("one tape", "both losses") only when it runs on into an
     imperative: "Take the first derivative after the outer block" and "Pass both losses in
     a list" are statements whose verbs are "take" and "pass"."""
-    words = [w.lower() for w in _WORD.findall(masked, _clause_start(masked, start), start)]
+    words = [w.lower() for w in _WORD.findall(masked, start_of_clause(masked, start), start)]
     if not _opens_subject(masked, start, end, pattern, words[-1:]):
         return False
     opening = _WORD.match(masked, start)
@@ -99,7 +99,7 @@ def _runs_into_imperative(masked: str, start: int, end: int) -> bool:
     """Whether the match runs on into a clause with no subject of its own, an imperative
     ("Do one tape per micro-batch, sum the gradients"): one with a subject ("You create the
     tape with persistent=True, so it keeps the gradients") states its own claim."""
-    clause = _clause_start(masked, end, inclusive=False)
+    clause = start_of_clause(masked, end, inclusive=False)
     if clause <= start:
         return _joins_bare_verb(masked, start, end)
     words = [w.lower() for w in _WORD.findall(masked, clause, end)]

@@ -8,7 +8,8 @@ prints, from one run:
   before and after, and every answer whose verdict, score, concepts or tells differ;
 - the structural probes (attack_answers) of the core rubric's phrasings that are slowest
   under `re` (searched alone at 2,000 characters), graded through grade_freetext at 2,000
-  and 9,000 characters before and after, with the ratio and whether the budget stopped them;
+  and 9,000 characters, as prose and in a code block (whose whitespace is kept), before and
+  after, with the ratio and whether the budget stopped them;
 - the first match of every compiled phrasing (claim roles one by one, word-edged too) on a
   sample of answers' sentences and lemma twins, `re` against `regex`, and the differences.
 
@@ -143,17 +144,19 @@ def _probes(slowest: list[dict[str, Any]]) -> list[dict[str, Any]]:
         compiled = _compiled(probe["pattern"])[probe["part"]]
         for length in LENGTHS:
             text = attack_strings(compiled, length)[probe["probe"]]
-            began = time.process_time()
-            result = grade_freetext(questions[probe["question"]], text)  # type: ignore[arg-type]
-            rows.append(
-                {
-                    **probe,
-                    "length": length,
-                    "cpu": time.process_time() - began,
-                    "verdict": result.verdict,
-                    "stopped": bool(result.details.get("stopped_early")),
-                }
-            )
+            for answer in (text, f"```\n{text}\n```"):  # prose is normalised, code is not
+                began = time.process_time()
+                result = grade_freetext(questions[probe["question"]], answer)  # type: ignore[arg-type]
+                rows.append(
+                    {
+                        **probe,
+                        "length": length,
+                        "code": answer != text,
+                        "cpu": time.process_time() - began,
+                        "verdict": result.verdict,
+                        "stopped": bool(result.details.get("stopped_early")),
+                    }
+                )
     return rows
 
 
@@ -247,7 +250,10 @@ def _report(slowest: list[dict[str, Any]], before: dict[str, Any], after: dict[s
             f" {sum(r['verdict'] == 'correct' for r in new)}"
         )
     worst = max(before["probes"], key=lambda r: r["cpu"])
-    print(f"  slowest under re: {worst['question']} {worst['pattern']!r} at {worst['length']:,}")
+    print(
+        f"  slowest under re: {worst['question']} {worst['pattern']!r} at {worst['length']:,}"
+        f" ({'in a code block' if worst['code'] else 'as prose'})"
+    )
 
 
 def main() -> None:

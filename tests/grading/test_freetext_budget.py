@@ -191,3 +191,15 @@ def test_labelled_sample_grades_as_under_re(monkeypatch: pytest.MonkeyPatch) -> 
     after = graded()
     assert len(sample) > 40
     assert after == before
+
+
+def test_only_time_inside_searches_counts() -> None:
+    """Compiling phrasings the first time or loading artefacts is not what the budget bounds:
+    a cold process's first answer is read in full."""
+    with answer_budget(0.05) as spent:
+        began = time.process_time()
+        while time.process_time() - began < 0.1:  # work outside any search
+            pass
+        assert compile_bounded("tape").search("the tape") is not None
+    assert not spent.spent
+    assert 0 < spent.used < 0.05

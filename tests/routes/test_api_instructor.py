@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -11,12 +12,17 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from app.config import Settings
+from app.grading.freetext import budget
+from app.grading.freetext.budget import STOPPED_EARLY_MESSAGE
 from app.grading.results import GradeResult
 from app.main import create_app
 from app.models.users import User
 from app.packs.schema import Code, CodeFix
+from app.services.instructor import publishing
+from tests.grading.test_freetext_budget import CATASTROPHIC, PUMPED
 from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
-from tests.services.test_phrasing_timing import FIRST, ROUND17_CODE
+from tests.services.test_phrasing_timing import CATASTROPHIC as SLOW_SHAPES
+from tests.services.test_phrasing_timing import FIRST
 
 HEADERS = {"X-Requested-With": "test"}
 
@@ -196,16 +202,50 @@ def test_upload_with_two_correct_single_choices_names_the_second_ones_line(
     assert "exactly one correct choice; tape, optimizer are all marked" in detail
 
 
-def test_upload_refuses_a_multi_line_backtracking_phrasing_naming_it(teacher: TestClient) -> None:
-    """Round 18: round 17's code phrasing (nested with-blocks, cubic in the lines) passed the
-    phrasing timer, which pumped one character or word at a time."""
+def test_upload_refuses_a_backtracking_phrasing_naming_it(teacher: TestClient) -> None:
+    """Round 18: round 17's code phrasing (nested with-blocks, cubic in the lines under `re`)
+    passed the phrasing timer, which pumped one character or word at a time. Round 19: it is
+    timed with `regex`, which grades with it and reads it in under a second; a phrasing that
+    is exponential under `regex` too is refused."""
+    slow = SLOW_SHAPES["overlapping alternatives of several words"]
     text = (EXAMPLE / "ex-explain-none.yaml").read_text()
     line = text[: text.index(FIRST)].count("\n") + 2
-    added = FIRST.replace("any:\n", f"any:\n        - {json.dumps(ROUND17_CODE)}\n", 1)
+    added = FIRST.replace("any:\n", f"any:\n        - {json.dumps(slow)}\n", 1)
     edits = {"ex-explain-none.yaml": text.replace(FIRST, added, 1)}
     response = _upload(teacher, zip_folder(EXAMPLE, edits))
     assert response.status_code == 422, response.text
     [detail] = response.json()["details"]
-    assert detail.startswith(f"ex-explain-none.yaml:{line}: phrasing {ROUND17_CODE!r} took more")
-    assert "'with GradientTape as a:\\n" in detail  # the answer's start: what it repeats
+    assert detail.startswith(f"ex-explain-none.yaml:{line}: phrasing {slow!r} took more")
+    assert "'the tape the tape" in detail  # the answer's start: what it repeats
     assert teacher.get("/api/questions/ex-explain-none").status_code == 404
+
+
+def test_catastrophic_phrasing_the_timer_missed_is_graded_within_the_budget(
+    teacher: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 19: a phrasing that backtracks on a pumped answer (here as if the pack-time
+    timer had let it through) is stopped at the answer's CPU budget, over HTTP: a 200 with
+    the note, not correct, in bounded time."""
+    monkeypatch.setattr(budget, "ANSWER_SECONDS", 0.3)
+    monkeypatch.setattr(publishing, "slow_phrasings", _none_slow)
+    text = (EXAMPLE / "ex-explain-none.yaml").read_text()
+    tell = (
+        "        - (need|must|have to|should)\\w* ~ (call )?(tape\\.)?watch ~ (variables|weights)"
+    )
+    assert tell in text, "the example pack's tell phrasing moved"
+    added = f"{tell}\n        - {json.dumps(CATASTROPHIC)}"  # the tell's second phrasing
+    response = _upload(
+        teacher, zip_folder(EXAMPLE, {"ex-explain-none.yaml": text.replace(tell, added)})
+    )
+    assert response.status_code == 201, response.text
+    began = time.monotonic()
+    response = teacher.post("/api/questions/ex-explain-none/grade", json={"answer": PUMPED})
+    assert time.monotonic() - began < 60  # unbudgeted, this answer does not finish
+    assert response.status_code == 200, response.text[:300]
+    body = response.json()
+    assert body["verdict"] == "partial"
+    assert STOPPED_EARLY_MESSAGE in [f["message"] for f in body["feedback"]]
+
+
+async def _none_slow(pack: object) -> list[str]:
+    return []

@@ -107,7 +107,12 @@ def test_publish_refuses_malformed_yaml_with_line(
     assert str(settings.data_dir) not in message  # paths are the author's, not the server's
 
 
-@pytest.mark.parametrize("phrasing", ["(a+)+$", "(\\w+\\s?)+$", ".*.*z"])
+# Round 19: `.*.*z` left the list: `regex`, which grades phrasings (and times them here), reads
+# a 3,000-character probe in 0.01 ms (measured); overlapping alternatives stay exponential.
+BACKTRACKING = ["(a+)+$", "(\\w+\\s?)+$", "(?:the tape |the tapes? )+x"]
+
+
+@pytest.mark.parametrize("phrasing", BACKTRACKING)
 def test_publish_refuses_backtracking_phrasing_with_line(
     session: Session, settings: Settings, teacher: User, phrasing: str
 ) -> None:

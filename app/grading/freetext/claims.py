@@ -31,6 +31,7 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas
 
+from app.grading.freetext.budget import BoundedPattern, compile_bounded
 from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
 from app.grading.freetext.joins import crosses, pronoun_joins
@@ -73,8 +74,8 @@ def is_claim(pattern: str) -> bool:
 
 @dataclass(frozen=True)
 class Claim:
-    roles: tuple[re.Pattern[str], ...]  # each must match in the clause
-    excluded: tuple[re.Pattern[str], ...]  # none may match in the clause
+    roles: tuple[BoundedPattern, ...]  # each must match in the clause
+    excluded: tuple[BoundedPattern, ...]  # none may match in the clause
 
 
 @lru_cache(maxsize=1024)
@@ -281,7 +282,7 @@ def _roles_as_content(masked: str, taken: list[tuple[int, int]]) -> str:
 
 
 def _roles_taken(
-    text: str, roles: tuple[re.Pattern[str], ...], start: int, end: int
+    text: str, roles: tuple[BoundedPattern, ...], start: int, end: int
 ) -> list[tuple[int, int]] | None:
     """Each role's match when every role matches in the clause, each on words no other role
     took; None otherwise."""
@@ -306,11 +307,11 @@ def _roles_taken(
 
 
 @lru_cache(maxsize=4096)
-def _word_edged(role: re.Pattern[str]) -> re.Pattern[str]:
+def _word_edged(role: BoundedPattern) -> BoundedPattern:
     """The role made to end at a word edge, so that an alternative which stops inside a
     word backtracks to a longer one: `(records?|record\\w*)` reads "recorded" (round 8;
     `_whole_words` rejected the first, shorter match and the role went unread)."""
-    return re.compile(f"(?:{role.pattern})(?:(?<![^\\W_])|(?![^\\W_]))", role.flags)
+    return compile_bounded(f"(?:{role.pattern})(?:(?<![^\\W_])|(?![^\\W_]))", role.flags)
 
 
 def _whole_words(text: str, start: int, end: int) -> bool:

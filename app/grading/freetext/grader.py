@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.grading.freetext.budget import graded_within_budget, within_budget
 from app.grading.freetext.claims import find_phrasings
 from app.grading.freetext.fitting import (
     BELOW_PARTIAL_SHARE,
@@ -182,6 +183,7 @@ def _overlap(credit: Hit, tell: Hit) -> bool:
 _SNIPPET_WORD = re.compile(r"[a-z_][a-z_.]{2,}")
 
 
+@within_budget
 def stated_misconceptions(text: str, misconceptions: Sequence[Misconception]) -> dict[str, str]:
     """Tag -> the sentence stating it, for the misconceptions a text asserts.
 
@@ -198,6 +200,7 @@ def stated_misconceptions(text: str, misconceptions: Sequence[Misconception]) ->
     }
 
 
+@within_budget
 def affirms(text: str, pattern: str) -> bool:
     """Whether the text affirms a phrasing (not denied, not said of another framework)."""
     hits = find_phrasings(normalise(text or "").units, [pattern])
@@ -362,6 +365,7 @@ def _tag_classifier_on() -> bool:
     return get_settings().freetext_tag_classifier
 
 
+@graded_within_budget
 def grade_freetext(
     question: FreeText,
     answer: str,

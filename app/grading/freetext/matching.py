@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.grading.freetext.budget import BoundedPattern, PhrasingMatch
 from app.grading.freetext.conditions import (
     in_counterfactual_consequence,
     in_open_condition,
@@ -172,7 +173,7 @@ def asks(unit: Unit) -> bool:
     return _HEDGE.search(unit.text) is None
 
 
-def _unit_hits(unit: Unit, compiled: re.Pattern[str], following: str = "") -> list[Hit]:
+def _unit_hits(unit: Unit, compiled: BoundedPattern, following: str = "") -> list[Hit]:
     if asks(unit):
         return []
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
@@ -202,7 +203,7 @@ _NON_PREFIX = re.compile(
 )
 
 
-def _denied_by_prefix(match: re.Match[str]) -> bool:
+def _denied_by_prefix(match: PhrasingMatch) -> bool:
     """Whether the matched words carry a "non-" the phrasing did not ask for: "the tape
     is non-persistent by default" does not state "the tape is persistent by default"."""
     return _NON_PREFIX.search(match.group()) is not None and "non" not in match.re.pattern.lower()
@@ -215,7 +216,7 @@ def _denied_by_prefix(match: re.Match[str]) -> bool:
 _TRAILING = re.compile(r"[\s,;:!?\-]+$")
 
 
-def _hit(unit: Unit, text: str, masked: str, match: re.Match[str], following: str = "") -> Hit:
+def _hit(unit: Unit, text: str, masked: str, match: PhrasingMatch, following: str = "") -> Hit:
     start, end = match.span()
     trailing = _TRAILING.search(match.group())
     end = start + trailing.start() if trailing and trailing.start() else end

@@ -23,6 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import regex
+
+from app.grading.freetext.budget import BoundedPattern
 from app.grading.freetext.claims import CLAIM_SEPARATOR, _clauses, find_phrasings, is_claim
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.phrasings import compile_phrasing, mask
@@ -32,7 +35,7 @@ CAUSES = ("no-rubric", "wrong-tag", "polarity", "clause-split", "role-word", "no
 _GAP = re.compile(r"\s*(?<!\\)~\s*")
 
 
-def _roles(pattern: str) -> list[re.Pattern[str]]:
+def _roles(pattern: str) -> list[BoundedPattern]:
     parts = CLAIM_SEPARATOR.split(pattern) if is_claim(pattern) else _GAP.split(pattern)
     roles = []
     for part in parts:
@@ -40,12 +43,12 @@ def _roles(pattern: str) -> list[re.Pattern[str]]:
             continue
         try:
             roles.append(compile_phrasing(part))
-        except re.error:  # a part of an ordered phrasing may not compile alone
+        except regex.error:  # a part of an ordered phrasing may not compile alone
             return []
     return roles
 
 
-def _sentence_fit(texts: Sequence[str], roles: list[re.Pattern[str]]) -> tuple[int, bool]:
+def _sentence_fit(texts: Sequence[str], roles: list[BoundedPattern]) -> tuple[int, bool]:
     """Most roles found in one sentence, and whether all of them share a clause there."""
     best, one_clause = 0, False
     for text in texts:

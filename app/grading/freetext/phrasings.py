@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from app.grading.freetext.budget import BoundedPattern, compile_bounded
 from app.grading.freetext.lexicon import widen
 from app.packs.rubric import expand_phrasing
 
@@ -42,11 +43,11 @@ _CALL_ARGS = re.compile(r"(?<=[\w\]])\([^()\n]*\)")
 
 
 @lru_cache(maxsize=4096)
-def compile_phrasing(pattern: str, lexicon: bool = True) -> re.Pattern[str]:
+def compile_phrasing(pattern: str, lexicon: bool = True) -> BoundedPattern:
     """A phrasing as a regular expression: its word alternatives widened to the shared
     lexicon's synonyms (lexicon.py; not for a claim's excluded role), its ` ~ ` gaps
-    expanded."""
-    return re.compile(expand_phrasing(widen(pattern) if lexicon else pattern), re.IGNORECASE)
+    expanded; compiled by `regex` and searched within the answer's budget (budget.py)."""
+    return compile_bounded(expand_phrasing(widen(pattern) if lexicon else pattern))
 
 
 @lru_cache(maxsize=2048)

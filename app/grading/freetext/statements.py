@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from app.grading.freetext.budget import BoundedPattern, PhrasingMatch
 from app.grading.freetext.phrasings import CUE, TERMINATOR, start_of_clause
 from app.grading.freetext.polarity import _REPORTED_FALSE
 
@@ -166,7 +167,7 @@ _VERDICT_INSIDE = re.compile(
 )
 
 
-def statement_matches(pattern: re.Pattern[str], text: str, masked: str) -> list[re.Match[str]]:
+def statement_matches(pattern: BoundedPattern, text: str, masked: str) -> list[PhrasingMatch]:
     """Every match of a phrasing that stays inside one statement, each read from its
     latest clause start (`_tightest`)."""
     found, position = [], 0
@@ -178,7 +179,7 @@ def statement_matches(pattern: re.Pattern[str], text: str, masked: str) -> list[
     return found
 
 
-def _split(text: str, masked: str, match: re.Match[str]) -> int | None:
+def _split(text: str, masked: str, match: PhrasingMatch) -> int | None:
     """Where a match runs into a statement of its own (None: it stays one statement)."""
     if "\n" in match.group():
         return None
@@ -192,8 +193,8 @@ def _split(text: str, masked: str, match: re.Match[str]) -> int | None:
 
 
 def _tightest(
-    pattern: re.Pattern[str], text: str, masked: str, match: re.Match[str]
-) -> re.Match[str]:
+    pattern: BoundedPattern, text: str, masked: str, match: PhrasingMatch
+) -> PhrasingMatch:
     """The same statement matched from the latest clause start inside the match.
 
     "It's not the variables - trainable variables are watched automatically" matches

@@ -19,6 +19,8 @@ from itertools import islice
 from re import _parser  # type: ignore[attr-defined]  # the stdlib's own parse, 3.11's name
 from typing import Any
 
+from app.grading.freetext.budget import BoundedPattern
+
 # Characters tried for a class, a `.` or a negated literal: letters, digits, `_`, blanks,
 # line ends and the punctuation rubric phrasings and code answers use.
 ALPHABET = "aA0_ \t\n.,-:;()=+*'\"/#xé"
@@ -43,13 +45,19 @@ _CATEGORIES: dict[Any, Callable[[str], bool]] = {
     _parser.CATEGORY_NOT_LINEBREAK: lambda c: c != "\n",
 }
 
+# The flags `re`'s parser shares with `regex` (regex.V0 and the like are regex's own bits).
+_RE_FLAGS = re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE | re.ASCII
 Tree = Any  # re._parser.SubPattern or a list of (opcode, argument) pairs
 
 
-def attack_strings(compiled: re.Pattern[str], length: int) -> list[str]:
-    """`prefix + pump * n + MISMATCH`, about `length` long, for each repeat of the pattern."""
+def attack_strings(compiled: re.Pattern[str] | BoundedPattern, length: int) -> list[str]:
+    """`prefix + pump * n + MISMATCH`, about `length` long, for each repeat of the pattern.
+
+    The stdlib's parser reads the pattern: a phrasing only `regex` accepts (set operations,
+    `\\p{...}`) gets no structural probes here, only phrasing_timing's pumped characters.
+    """
     try:  # a hostile pattern may nest deeply, or hold thousands of repeats
-        tree = _parser.parse(compiled.pattern, compiled.flags)
+        tree = _parser.parse(compiled.pattern, compiled.flags & _RE_FLAGS)
         pairs = list(dict.fromkeys(islice(_pairs(list(tree), "", {}), 4 * MAX_PER_PATTERN)))
     except (re.error, RecursionError, TypeError):
         return []

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.grading.freetext.budget import BoundedPattern
 from app.grading.freetext.claims import is_claim, parse_claim
 from app.grading.freetext.phrasings import compile_phrasing
 from app.packs.loader import LoadedQuestion, Pack
@@ -87,7 +88,7 @@ def probes(pattern: str, limit: int = 10_000) -> list[str]:
     return [(p * (PROBE_LENGTH // len(p) + 1))[:PROBE_LENGTH] + "\x01" for p in pumps[:limit]]
 
 
-def compiled_parts(pattern: str) -> list[re.Pattern[str]]:
+def compiled_parts(pattern: str) -> list[BoundedPattern]:
     """The regular expressions the grader searches for a phrasing: a claim's roles one by
     one (`a & b & !(c)`: each in every clause), a plain phrasing whole."""
     if not is_claim(pattern):
@@ -96,11 +97,11 @@ def compiled_parts(pattern: str) -> list[re.Pattern[str]]:
     return [*claim.roles, *claim.excluded]
 
 
-def attack_probes(pattern: str) -> list[tuple[re.Pattern[str], str]]:
+def attack_probes(pattern: str) -> list[tuple[BoundedPattern, str]]:
     """Each regular expression of the phrasing with each answer built to make it backtrack:
     its repeats reached and pumped (attack_answers), then its characters and words pumped;
     at most MAX_PROBES (a phrasing's length is not bounded, its probes are)."""
-    found: list[tuple[re.Pattern[str], str]] = []
+    found: list[tuple[BoundedPattern, str]] = []
     for compiled in compiled_parts(pattern):
         left = MAX_PROBES - len(found)
         texts = attack_strings(compiled, PROBE_LENGTH) + probes(compiled.pattern, left)

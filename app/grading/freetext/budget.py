@@ -1,0 +1,202 @@
+"""One CPU-time budget per answer for every rubric phrasing the grader searches.
+
+Phrasings are regular expressions from the core rubric and from instructors' packs, run in
+the web process on learners' text. Python's `re` cannot be interrupted: one quadratic or
+cubic phrasing on a pumped answer held the grading thread for seconds to minutes (issue 14,
+rounds 17-18). Phrasings are compiled with the `regex` module (V0, the `re`-compatible
+syntax) and searched with its `timeout`, which counts the process's CPU time. The budget is
+one for the whole answer: each search gets what the answer's earlier searches left. A search
+that runs out, and every phrasing search after it, finds nothing; the grader marks the result
+(`details.stopped_early`), so the answer is graded from what was read and never counted
+correct on a partial reading. Outside `answer_budget` (the pack-time timing check) searches are
+unbounded, so the check measures a phrasing's real cost.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import regex
+
+from app.grading.results import Feedback, GradeResult
+from app.packs.schema import FreeText
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+# CPU seconds of phrasing search per answer. Grading a labelled answer whole takes a p50 of
+# 12 ms and a p95 of 30 ms of CPU (round 19, benchmarks/phrasing_budget.py); 3 s leaves a
+# hundred times that for honest answers and bounds a pumped one to about a request timeout.
+ANSWER_SECONDS = 3.0
+FLAGS = regex.IGNORECASE | regex.V0
+# A phrasing's match: a `regex.Match[str]` (regex ships no type stubs).
+PhrasingMatch = Any
+
+
+@dataclass
+class Budget:
+    """CPU seconds of phrasing search an answer may use, what its searches have used, and
+    whether one ran out. Only time inside searches counts: compiling a phrasing the first
+    time, loading the artefacts or reading polarity is not what the budget bounds."""
+
+    seconds: float
+    used: float = 0.0
+    spent: bool = False
+
+    def left(self) -> float:
+        return self.seconds - self.used
+
+    @contextmanager
+    def searching(self) -> Iterator[None]:
+        began = time.process_time()
+        try:
+            yield
+        except TimeoutError:
+            self.spent = True
+        finally:
+            self.used += time.process_time() - began
+
+
+_CURRENT: ContextVar[Budget | None] = ContextVar("phrasing_budget", default=None)
+
+
+@contextmanager
+def answer_budget(seconds: float | None = None) -> Iterator[Budget]:
+    """Bound every phrasing search inside the block by one budget (ANSWER_SECONDS unless
+    given); a block inside another shares the outer one (the answer's)."""
+    outer = _CURRENT.get()
+    if outer is not None:
+        yield outer
+        return
+    budget = Budget(ANSWER_SECONDS if seconds is None else seconds)
+    token = _CURRENT.set(budget)
+    try:
+        yield budget
+    finally:
+        _CURRENT.reset(token)
+
+
+class BoundedPattern:
+    """A compiled phrasing whose searches stop when the answer's budget runs out (None).
+
+    The subset of `re.Pattern` the grader uses; matches are `regex` matches, whose `.re`,
+    `.span()` and `.group()` read as `re`'s do.
+    """
+
+    __slots__ = ("compiled",)
+
+    def __init__(self, compiled: Any) -> None:
+        self.compiled = compiled
+
+    @property
+    def pattern(self) -> str:
+        return str(self.compiled.pattern)
+
+    @property
+    def flags(self) -> int:
+        return int(self.compiled.flags)
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
+        return _bounded(self.compiled.search, text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
+        return _bounded(self.compiled.match, text, pos, endpos)
+
+    def fullmatch(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
+        return _bounded(self.compiled.fullmatch, text, pos, endpos)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[Any]:
+        endpos = len(text) if endpos is None else endpos
+        budget = _CURRENT.get()
+        if budget is None:
+            yield from self.compiled.finditer(text, pos, endpos)
+            return
+        if budget.spent or budget.left() <= 0:
+            budget.spent = True
+            return
+        # regex counts the timeout from the iterator's start, across its matches
+        found = iter(self.compiled.finditer(text, pos, endpos, timeout=budget.left()))
+        while not budget.spent:
+            match = None
+            with budget.searching():
+                match = next(found, None)
+            if match is None:
+                return
+            yield match
+
+
+def _bounded(method: Any, text: str, pos: int, endpos: int | None) -> Any:
+    endpos = len(text) if endpos is None else endpos
+    budget = _CURRENT.get()
+    if budget is None:
+        return method(text, pos, endpos)
+    left = budget.left()
+    if budget.spent or left <= 0:  # regex reads timeout <= 0 as none or as spent: never pass it
+        budget.spent = True
+        return None
+    found = None
+    with budget.searching():
+        found = method(text, pos, endpos, timeout=left)
+    return found
+
+
+def compile_bounded(pattern: str, flags: int = FLAGS) -> BoundedPattern:
+    """A phrasing compiled by the engine that runs it; raises `regex.error` if invalid."""
+    return BoundedPattern(regex.compile(pattern, flags | regex.V0))
+
+
+def within_budget(read: Callable[P, T]) -> Callable[P, T]:
+    """Run a reading of one text (stated_misconceptions, affirms) inside one budget: what
+    was found before the budget ran out is its answer."""
+
+    @functools.wraps(read)
+    def bounded(*args: P.args, **kwargs: P.kwargs) -> T:
+        with answer_budget():
+            return read(*args, **kwargs)
+
+    return bounded
+
+
+STOPPED_EARLY_MESSAGE = (
+    "Grading stopped early: this answer took longer to check than the grader allows, so "
+    "only the part read in time was graded, and it cannot count as correct on that reading. "
+    "A shorter answer, in plain sentences, is graded in full."
+)
+
+
+def graded_within_budget(
+    grade: Callable[Concatenate[FreeText, P], GradeResult],
+) -> Callable[Concatenate[FreeText, P], GradeResult]:
+    """Grade an answer inside one budget; a result read only in part says so (feedback and
+    `details.stopped_early`) and is never correct: its verdict and score are held below the
+    correct threshold (midway to partial), whatever the rules or second opinion said."""
+
+    @functools.wraps(grade)
+    def bounded(question: FreeText, *args: P.args, **kwargs: P.kwargs) -> GradeResult:
+        with answer_budget() as budget:
+            result = grade(question, *args, **kwargs)
+        return _stopped_early(question, result) if budget.spent else result
+
+    return bounded
+
+
+def _stopped_early(question: FreeText, result: GradeResult) -> GradeResult:
+    thresholds = question.rubric.thresholds
+    verdict, score = result.verdict, result.score
+    if verdict == "correct" or score >= thresholds.correct:
+        verdict = "partial"
+        score = min(score, round((thresholds.partial + thresholds.correct) / 2, 3))
+    return dataclasses.replace(
+        result,
+        verdict=verdict,
+        score=score,
+        feedback=[Feedback("info", STOPPED_EARLY_MESSAGE), *result.feedback],
+        details={**result.details, "stopped_early": True},
+    )

@@ -1,0 +1,205 @@
+"""Every phrasing search of an answer shares one CPU budget (round 19 of issue 14).
+
+A phrasing that backtracks catastrophically on a pumped answer is stopped at the answer's
+deadline: the answer is graded from what was read, says so, and is never counted correct on
+that reading. Phrasings run under `regex` (V0) and are validated by it; on labelled answers
+it grades as `re` did.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from pydantic import ValidationError
+
+from app.grading.freetext import budget, claims, phrasings
+from app.grading.freetext.budget import STOPPED_EARLY_MESSAGE, answer_budget, compile_bounded
+from app.grading.freetext.evaluation import core_labelled
+from app.grading.freetext.grader import affirms, grade_freetext
+from app.grading.freetext.phrasings import compile_phrasing
+from app.packs.rubric import Rubric
+from app.packs.schema import FreeText
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-pack" / "ex-explain-none.yaml"
+# Exponential under `regex` too: "the tape " can be read as either alternative.
+CATASTROPHIC = r"(?:the tape |the tapes? )+x"
+RIGHT = "The loss is computed outside the tape block. Move the loss inside the block."
+PUMPED = RIGHT + " And the tape " + "the tape " * 400 + "ends here."
+
+
+def _question(tell_phrasing: str) -> FreeText:
+    """The example pack's free-text question with a tell phrasing of our own."""
+    raw = yaml.safe_load(EXAMPLE.read_text())
+    raw["rubric"]["misconceptions"][0]["any"] = [tell_phrasing]
+    return FreeText.model_validate(raw)
+
+
+def _grade(question: FreeText, answer: str) -> Any:
+    return grade_freetext(question, answer, second_opinion=False, neighbours=False)
+
+
+@pytest.fixture
+def short_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(budget, "ANSWER_SECONDS", 0.3)
+
+
+@pytest.mark.usefixtures("short_budget")
+def test_catastrophic_phrasing_stops_at_the_answers_budget() -> None:
+    began = time.process_time()
+    result = _grade(_question(CATASTROPHIC), PUMPED)
+    assert time.process_time() - began < 5.0
+    assert result.details["stopped_early"] is True
+    assert result.feedback[0].message == STOPPED_EARLY_MESSAGE
+
+
+@pytest.mark.usefixtures("short_budget")
+def test_answer_stopped_early_keeps_what_was_read_but_is_not_correct() -> None:
+    result = _grade(_question(CATASTROPHIC), PUMPED)
+    assert result.details["concepts_found"] == ["loss-outside", "fix-inside"]  # read first
+    assert result.verdict == "partial"
+    assert result.score < 0.75  # the example's correct threshold
+
+
+@pytest.mark.usefixtures("short_budget")
+def test_same_answer_without_the_pump_is_graded_in_full() -> None:
+    result = _grade(_question(CATASTROPHIC), RIGHT)
+    assert result.verdict == "correct"
+    assert "stopped_early" not in result.details
+    assert STOPPED_EARLY_MESSAGE not in [f.message for f in result.feedback]
+
+
+@pytest.mark.usefixtures("short_budget")
+def test_honest_rubric_on_the_pumped_answer_is_not_stopped() -> None:
+    result = _grade(_question(r"(need|must)\w* ~ watch ~ (variables|weights)"), PUMPED)
+    assert "stopped_early" not in result.details
+    assert result.verdict == "correct"
+
+
+def test_budget_is_one_deadline_for_the_whole_answer() -> None:
+    slow = compile_bounded(CATASTROPHIC)
+    with answer_budget(0.2) as outer:
+        with answer_budget(60.0) as inner:  # nested: the answer's deadline rules
+            assert inner is outer
+        assert slow.search("the tape " * 40) is None
+        assert outer.spent
+        assert compile_bounded("tape").search("the tape") is None  # nothing more is read
+
+
+def test_searches_outside_a_budget_are_unbounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pack-time timing check measures a phrasing's real cost: no timeout is passed."""
+    calls: list[dict[str, Any]] = []
+    pattern = compile_bounded("tape")
+    real = pattern.compiled
+
+    class Spy:
+        def search(self, *args: Any, **kwargs: Any) -> Any:
+            calls.append(kwargs)
+            return real.search(*args, **kwargs)
+
+    monkeypatch.setattr(pattern, "compiled", Spy())
+    assert pattern.search("the tape") is not None
+    with answer_budget(5.0):
+        assert pattern.search("the tape") is not None
+    assert calls[0] == {}
+    assert 0 < calls[1]["timeout"] <= 5.0
+
+
+def test_finditer_stops_at_the_deadline_across_matches() -> None:
+    slow = compile_bounded(r"(?:a|aa)+b|X")
+    with answer_budget(0.2) as spent:
+        found = list(slow.finditer(("a" * 30 + "X") * 20))
+    assert spent.spent
+    assert len(found) < 20
+
+
+@pytest.mark.usefixtures("short_budget")
+def test_affirms_reads_within_a_budget() -> None:
+    assert affirms("the tape " * 300 + "!", CATASTROPHIC) is False
+    assert affirms("Move the loss inside the block.", r"move ~ loss ~ inside") is True
+
+
+def _rubric(phrasing: str) -> dict[str, Any]:
+    raw = yaml.safe_load(EXAMPLE.read_text())["rubric"]
+    raw["concepts"][0]["any"] = [phrasing]
+    return dict(raw)
+
+
+@pytest.mark.parametrize(
+    "phrasing",
+    [
+        r"(?<=\bthe\s+)tape ~ records",  # a variable-length look-behind: `re` refuses it
+        r"\p{Lu}\w* ~ tape",  # a Unicode property
+    ],
+)
+def test_phrasing_only_regex_reads_is_valid_and_graded(phrasing: str) -> None:
+    with pytest.raises(re.error):
+        re.compile(phrasing.replace(" ~ ", " "))
+    Rubric.model_validate(_rubric(phrasing))
+    assert compile_phrasing(phrasing).search("Then the tape records every op") is not None
+
+
+def test_phrasing_regex_refuses_is_invalid() -> None:
+    with pytest.raises(ValidationError, match="invalid regular expression"):
+        Rubric.model_validate(_rubric(r"[[:foo:]] ~ tape"))  # `re` reads a set of characters
+
+
+@contextmanager
+def _stdlib_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The grader as it was before round 19: `re`, no budget."""
+
+    class Engine:
+        IGNORECASE, V0, error = re.IGNORECASE, 0, re.error
+        compile = staticmethod(re.compile)
+
+    caches = (phrasings.compile_phrasing, claims.parse_claim, claims._word_edged)
+    for cache in caches:
+        cache.cache_clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(budget, "regex", Engine)
+        patch.setattr(budget, "answer_budget", _unbounded)
+        yield
+    for cache in caches:
+        cache.cache_clear()
+
+
+@contextmanager
+def _unbounded(seconds: float | None = None) -> Iterator[budget.Budget]:
+    yield budget.Budget(float("inf"))
+
+
+def test_labelled_sample_grades_as_under_re(monkeypatch: pytest.MonkeyPatch) -> None:
+    core = core_labelled()
+    questions = {q.question.id: q.question for q in core.pack.questions}
+    sample = [a for a in core.answers[::97] if isinstance(questions.get(a.question_id), FreeText)]
+
+    def graded() -> list[tuple[Any, ...]]:
+        results = [_grade(questions[a.question_id], a.answer) for a in sample]  # type: ignore[arg-type]
+        return [
+            (r.verdict, r.score, r.details["concepts_found"], r.misconceptions) for r in results
+        ]
+
+    with _stdlib_engine(monkeypatch):
+        before = graded()
+        assert isinstance(compile_phrasing("tape").compiled, re.Pattern)  # really `re`
+    after = graded()
+    assert len(sample) > 40
+    assert after == before
+
+
+def test_only_time_inside_searches_counts() -> None:
+    """Compiling phrasings the first time or loading artefacts is not what the budget bounds:
+    a cold process's first answer is read in full."""
+    with answer_budget(0.05) as spent:
+        began = time.process_time()
+        while time.process_time() - began < 0.1:  # work outside any search
+            pass
+        assert compile_bounded("tape").search("the tape") is not None
+    assert not spent.spent
+    assert 0 < spent.used < 0.05

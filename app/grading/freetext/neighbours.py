@@ -38,7 +38,7 @@ import re
 import sys
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -388,10 +388,24 @@ def add_suggestion(
     tag = nearest_tag(index, question.id, words, tells, answer) if index is not None else None
     if tag is None:
         return result
-    tell = tells[tag]
+    return with_suggested_tell(rubric, result, evidence, tells[tag], caps, "neighbours", message)
+
+
+def with_suggested_tell(
+    rubric: Rubric,
+    result: GradeResult,
+    evidence: Evidence,
+    tell: Misconception,
+    caps: Mapping[str, str] | None,
+    found_by: str,
+    message: Callable[[Misconception], str],
+) -> GradeResult:
+    """`result` naming a tell a learned finder suggested (`found_by`: its key in details),
+    capped as grading caps that tag (`caps`; None: the rubric's cap)."""
+    tag = tell.tag
     cap = (caps or {}).get(tag, tell.cap)
     capped = with_tell(evidence, tell, cap)
-    details = {**result.details, "neighbours": tag}
+    details = {**result.details, found_by: tag}
     if cap != tell.cap:  # read back by evidence_of, like the rules' own tells
         details["caps"] = {tag: cap}
     return dataclasses.replace(

@@ -22,7 +22,6 @@ leave one persona out and leave one final round out. Off by default (app/config.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import sys
 from collections.abc import Iterable, Mapping
@@ -31,9 +30,16 @@ from functools import lru_cache
 from pathlib import Path
 
 from app.grading.freetext.artefacts import artefact_main, artefact_questions
-from app.grading.freetext.fitting import Line, evidence_of, line_score, line_verdict
-from app.grading.freetext.neighbours import Bag, _stated, bag, eligible, prompt_key, with_tell
-from app.grading.results import Feedback, GradeResult
+from app.grading.freetext.fitting import evidence_of
+from app.grading.freetext.neighbours import (
+    Bag,
+    _stated,
+    bag,
+    eligible,
+    prompt_key,
+    with_suggested_tell,
+)
+from app.grading.results import GradeResult
 from app.packs.rubric import Misconception
 from app.packs.schema import FreeText
 
@@ -118,19 +124,8 @@ def add_suggestion(
     tag = suggested_tag(models, bag(answer), tells, answer) if models else None
     if tag is None:
         return result
-    tell = tells[tag]
-    cap = (caps or {}).get(tag, tell.cap)
-    capped = with_tell(evidence, tell, cap)
-    details = {**result.details, "tag_classifier": tag}
-    if cap != tell.cap:
-        details["caps"] = {tag: cap}
-    return dataclasses.replace(
-        result,
-        verdict=line_verdict(rubric, capped, Line.of(rubric)),  # type: ignore[arg-type]
-        score=min(result.score, line_score(rubric, capped, Line.of(rubric))),
-        feedback=[Feedback("misconception", message(tell)), *result.feedback],
-        misconceptions=[tag],
-        details=details,
+    return with_suggested_tell(
+        rubric, result, evidence, tells[tag], caps, "tag_classifier", message
     )
 
 

@@ -92,3 +92,22 @@ def test_doctor_as_root_with_read_only_cgroup_v1_does_not_say_run_as_root(
 
     assert "not writable, even by root" in row
     assert "fix: mount them read-write" in row
+
+
+def test_a_host_without_pidfds_is_named_by_the_doctor_and_refused_by_rootless(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def denied(pid: int) -> int:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(doctor.checks.os, "pidfd_open", denied)
+
+    row = rows(monkeypatch)["pidfds (the rootless backend signals through them)"]
+
+    assert "no    pidfds" in row and "Linux 5.3 or later" in row
+    with pytest.raises(doctor.checks.Unavailable, match="no pidfds"):
+        doctor.checks.pidfds()
+
+
+def test_this_host_gives_pidfds() -> None:
+    doctor.checks.pidfds()  # the rootless suites rely on it here

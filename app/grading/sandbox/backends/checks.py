@@ -68,3 +68,16 @@ def interpreter_readable() -> None:
     for folder in {Path(sys.prefix), Path(sys.base_prefix)}:
         if not os.access(folder, os.R_OK | os.X_OK):
             raise Unavailable("this user cannot read the Python interpreter or its venv")
+
+
+def pidfds() -> None:
+    """The kernel gives pidfds and nothing denies them: the rootless backend signals a tree's
+    processes only through pidfds (backends/processes.py), never by a pid that may be reused."""
+    try:
+        fd = os.pidfd_open(os.getpid())
+    except OSError:
+        raise Unavailable(
+            "this host gives no pidfds (pidfd_open needs Linux 5.3 or later, and a seccomp "
+            "profile that allows it)"
+        ) from None
+    os.close(fd)

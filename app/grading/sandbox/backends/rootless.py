@@ -243,4 +243,5 @@ def probe(*, uid_base: int) -> Rootless:
     checks.user_namespaces()
     checks.seccomp_module()
     checks.interpreter_readable()
+    checks.pidfds()
     return Rootless()

@@ -46,10 +46,23 @@ def test_a_concept_credited_beside_the_tell_keeps_partial(qid: str, text: str, t
     assert result.verdict == "partial"
 
 
+UNTOLD = "model.variables includes non-trainable variables such as BatchNorm's moving mean and variance, which the optimizer must not update, so you pass trainable_variables."
+
+
 def test_an_answer_without_a_tell_is_untouched() -> None:
-    text = "model.variables includes non-trainable variables such as BatchNorm's moving mean and variance, which the optimizer must not update, so you pass trainable_variables."
-    result = grade_freetext(question("trainable-vs-all-variables"), text)
+    result = grade_freetext(question("trainable-vs-all-variables"), UNTOLD, second_opinion=False)
     assert result.details["credit_is_the_tell"] is False
+    assert result.verdict == "correct"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="round 20 start: the second opinion retrained with round 19's set in tune lowers this"
+    " one-sentence answer to partial (details.second_opinion 'lowered'); the rules alone keep it"
+    " correct (the test above)",
+)
+def test_the_second_opinion_keeps_an_answer_without_a_tell_correct() -> None:
+    result = grade_freetext(question("trainable-vs-all-variables"), UNTOLD)
     assert result.verdict == "correct"
 
 

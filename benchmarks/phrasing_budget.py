@@ -105,13 +105,13 @@ def _phrasings() -> list[tuple[str, str]]:
 
 
 def _compiled(pattern: str) -> list[Any]:
-    from app.grading.freetext.claims import _word_edged
+    from app.grading.freetext.claims import word_edged
     from app.services.instructor.phrasing_timing import compiled_parts
 
     parts = compiled_parts(pattern)
     from app.grading.freetext.claims import is_claim
 
-    return parts + [_word_edged(p) for p in parts] if is_claim(pattern) else parts
+    return parts + [word_edged(p) for p in parts] if is_claim(pattern) else parts
 
 
 def _slowest(count: int) -> list[dict[str, Any]]:

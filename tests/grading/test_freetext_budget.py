@@ -158,7 +158,7 @@ def _stdlib_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         IGNORECASE, V0, error = re.IGNORECASE, 0, re.error
         compile = staticmethod(re.compile)
 
-    caches = (phrasings.compile_phrasing, claims.parse_claim, claims._word_edged)
+    caches = (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged)
     for cache in caches:
         cache.cache_clear()
     with monkeypatch.context() as patch:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.grading.freetext.lemmas import is_base_verb
 from app.grading.freetext.matching import find_hits
 from app.grading.freetext.normalise import MAX_CHARS, Unit, clean, normalise, split_units
 from app.grading.freetext.signals import is_keyword_list
@@ -170,6 +171,25 @@ def test_lemma_twin_keeps_a_participle_that_would_read_as_an_adjective(sentence:
 def test_lemma_twin_still_reads_other_participles_after_be() -> None:
     hits = find_hits(tuple(normalise("The step is compiled with XLA.").units), [r"is compile\b"])
     assert [h.affirmed for h in hits] == [True]
+
+
+@pytest.mark.parametrize(
+    ("word", "base"),
+    [
+        ("pass", True),
+        ("set", True),
+        ("passes", False),  # inflected: no instruction ("passes X and the ...")
+        ("passed", False),
+        ("do", False),  # kept as written: auxiliaries, negations, pronouns, conjunctions
+        ("need", False),
+        ("then", False),
+        ("because", False),  # no verb
+    ],
+)
+def test_is_base_verb_reads_a_verbs_dictionary_form_only(word: str, base: bool) -> None:
+    # claims reads "Pass X and the None gradients are fixed" as an instruction with it
+    # (round 12); the word list and the lemma dictionary are lemmas.py's (round 20).
+    assert is_base_verb(word) is base
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from app.grading.freetext.matching import _mentions
+from app.grading.freetext.matching import framework_mentions
 from app.grading.freetext.normalise import Unit
 
 # TensorFlow's own API: a sentence naming it is about TensorFlow whatever came before.
@@ -39,7 +39,7 @@ def carried_foreign(units: tuple[Unit, ...]) -> frozenset[int]:
     lead_foreign = False
     aside = 0  # brackets the sentence about another framework left open
     for index, unit in enumerate(units):
-        mentions = [] if unit.is_code else _mentions(unit.text)
+        mentions = [] if unit.is_code else framework_mentions(unit.text)
         api = not unit.is_code and _TF_API.search(unit.text) is not None
         if unit.is_code or mentions or api:
             own_first = not min(mentions)[1] if mentions else api

@@ -29,14 +29,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lemminflect import getAllLemmas
-
 from app.grading.freetext.budget import BoundedPattern, compile_bounded
 from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
 from app.grading.freetext.joins import crosses, pronoun_joins
-from app.grading.freetext.lemmas import _KEEP
-from app.grading.freetext.matching import Hit, _is_foreign, asks, find_hits
+from app.grading.freetext.lemmas import is_base_verb
+from app.grading.freetext.matching import Hit, asks, find_hits, is_foreign
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import CUE, TERMINATOR, compile_phrasing, mask
 from app.grading.freetext.polarity import (
@@ -137,7 +135,7 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
         masked = mask(text)
         found = []
-        clauses = _clauses(masked)
+        clauses = split_clauses(masked)
         for index, (start, end) in enumerate(clauses):
             taken = _roles_taken(text, claim.roles, start, end)
             back = _joined_start(text, masked, clauses, index) if taken is None else None
@@ -204,8 +202,7 @@ def _is_instruction(text: str, start: int) -> bool:
     match = _INSTRUCTION.match(text, start)
     if match is None:
         return False
-    verb = match.group(1).lower()
-    return verb not in _KEEP and verb in getAllLemmas(verb).get("VERB", ())
+    return is_base_verb(match.group(1).lower())
 
 
 # A sentence that opens with a short prepositional phrase and a comma ("From one forward
@@ -254,7 +251,8 @@ def _excluded(claim: Claim, written: str, read: str) -> bool:
     return any(x.search(written) or x.search(read) for x in claim.excluded)
 
 
-def _clauses(masked: str) -> list[tuple[int, int]]:
+def split_clauses(masked: str) -> list[tuple[int, int]]:
+    """The (start, end) of each clause of a masked sentence, split at its terminators."""
     bounds = [0]
     for term in TERMINATOR.finditer(masked):
         bounds += [term.start(), term.end()]
@@ -291,7 +289,7 @@ def _roles_taken(
         span = next(
             (
                 m.span()
-                for m in _word_edged(role).finditer(text, start, end)
+                for m in word_edged(role).finditer(text, start, end)
                 if m.end() > m.start()
                 and _whole_words(text, *m.span())
                 and not any(m.start() < b and a < m.end() for a, b in taken)
@@ -307,7 +305,7 @@ def _roles_taken(
 
 
 @lru_cache(maxsize=4096)
-def _word_edged(role: BoundedPattern) -> BoundedPattern:
+def word_edged(role: BoundedPattern) -> BoundedPattern:
     """The role made to end at a word edge, so that an alternative which stops inside a
     word backtracks to a longer one: `(records?|record\\w*)` reads "recorded" (round 8;
     `_whole_words` rejected the first, shorter match and the role went unread)."""
@@ -329,7 +327,7 @@ def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], follow
         is_affirmed(masked, start, end, written)
         != judged_false_alone(masked, start, end, following)
     ) != forget_denied(text, start)
-    foreign = _is_foreign(text, masked, start, end)
+    foreign = is_foreign(text, masked, start, end)
     conditional = (
         in_open_condition(masked, start, end, written)
         or in_counterfactual_consequence(masked, start, end, written)

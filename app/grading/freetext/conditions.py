@@ -25,7 +25,7 @@ _PAST = re.compile(
 _WOULD = re.compile(r"\b(?:would|wouldn't|'d)\b|\w'd\b", re.IGNORECASE)
 
 
-def _counterfactual(masked: str, start: int, end: int, written: str = "") -> bool:
+def in_counterfactual_condition(masked: str, start: int, end: int, written: str = "") -> bool:
     """A claim in a counterfactual if-clause: "if tape.gradient updated the weights, you
     wouldn't need an optimizer" states that it does not. An open condition ("if the loss
     is computed outside the tape, you'd get None") states nothing false: it needs a past
@@ -89,7 +89,7 @@ def in_counterfactual_consequence(masked: str, start: int, end: int, written: st
     return _past_in_clause(masked, premise, written)
 
 
-def _open_negated_condition(
+def in_open_negated_condition(
     masked: str, start: int, end: int, cues: int, written: str = ""
 ) -> bool:
     """ "If you don't reset the accumulators, the gradients add up" says the reset is
@@ -101,19 +101,19 @@ def _open_negated_condition(
         return False
     clause_end = end_of_clause(masked, end)
     has_consequence = clause_end < len(masked.rstrip(" .!?"))
-    return has_consequence and not _counterfactual(masked, start, end, written)
+    return has_consequence and not in_counterfactual_condition(masked, start, end, written)
 
 
 def in_open_condition(masked: str, start: int, end: int, written: str = "") -> bool:
     """Whether a match lies inside an open if-clause with a consequence, affirmed as
     written: "if you pass model.variables instead, the frozen layers get trained" reasons
     from the condition; it does not recommend it. A denied action there ("if you don't
-    reset them, ...") says the action is needed (`_open_negated_condition`)."""
+    reset them, ...") says the action is needed (`in_open_negated_condition`)."""
     clause_start = start_of_clause(masked, start)
     if _IF_CLAUSE.match(masked, clause_start) is None:
         return False
     clause_end = end_of_clause(masked, end)
-    if clause_end < end or _counterfactual(masked, start, end, written):
+    if clause_end < end or in_counterfactual_condition(masked, start, end, written):
         return False
     cues = CUE.findall(masked, clause_start, clause_end)
     comma = _COMMA.search(masked, clause_start)

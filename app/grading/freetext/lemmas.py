@@ -48,6 +48,12 @@ def lemma(word: str) -> str:
     return found if found is not None and found != lower else word
 
 
+def is_base_verb(word: str) -> bool:
+    """Whether a lower-case word is a verb in its dictionary form and no word kept as written
+    ("open", not "opens", "is" or "then"): the verb an instruction opens on."""
+    return word not in _KEEP and word in getAllLemmas(word).get("VERB", ())
+
+
 def _dictionary_lemma(lower: str) -> str | None:
     lemmas = getAllLemmas(lower)
     for pos in _POS_ORDER:

@@ -77,7 +77,7 @@ class Hit:
     partial_word: bool = False
 
 
-def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
+def is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     """Whether the statement is about another framework rather than TensorFlow.
 
     The framework named in the match's own clause decides; failing that, the one named
@@ -88,7 +88,7 @@ def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     and "unlike PyTorch" compare with TensorFlow, so they count as statements about
     TensorFlow.
     """
-    mentions = _mentions(sentence)
+    mentions = framework_mentions(sentence)
     if not any(foreign for _, foreign in mentions):
         return False
     clause_end = end_of_clause(masked, end)
@@ -109,7 +109,7 @@ def _is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
 _SCOPE = re.compile(r"\b(?:in|for|with|on|under|using)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
-def _mentions(sentence: str) -> list[tuple[int, bool]]:
+def framework_mentions(sentence: str) -> list[tuple[int, bool]]:
     """(position, is-foreign) of each framework named in the sentence."""
     found = [(m.start(), False) for m in _OWN.finditer(sentence)]
     for m in _FOREIGN.finditer(sentence):
@@ -230,7 +230,7 @@ def _hit(unit: Unit, text: str, masked: str, match: PhrasingMatch, following: st
     affirmed = affirmed != softly_denied(masked, start, end, match.re.pattern)
     if not affirmed and reset_purpose(masked, start, end):
         affirmed = True  # "reset it so it does not accumulate" (round 18)
-    foreign = _is_foreign(text, masked, start, end)
+    foreign = is_foreign(text, masked, start, end)
     conditional = (
         in_open_condition(masked, start, end, written)
         or in_counterfactual_consequence(masked, start, end, written)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import regex
 
 from app.grading.freetext.budget import BoundedPattern
-from app.grading.freetext.claims import CLAIM_SEPARATOR, _clauses, find_phrasings, is_claim
+from app.grading.freetext.claims import CLAIM_SEPARATOR, find_phrasings, is_claim, split_clauses
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.phrasings import compile_phrasing, mask
 from app.packs.rubric import Misconception, Rubric
@@ -56,7 +56,7 @@ def _sentence_fit(texts: Sequence[str], roles: list[BoundedPattern]) -> tuple[in
         if len(found) > best:
             best = len(found)
         if len(found) == len(roles):
-            clauses = _clauses(mask(text))
+            clauses = split_clauses(mask(text))
             one_clause = one_clause or any(
                 all(r.search(text, a, b) for r in roles) for a, b in clauses
             )

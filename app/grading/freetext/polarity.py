@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from app.grading.freetext.conditions import _counterfactual, _open_negated_condition
+from app.grading.freetext.conditions import in_counterfactual_condition, in_open_negated_condition
 from app.grading.freetext.phrasings import CUE, end_of_clause, start_of_clause
 
 # Cues that deny only the phrase right after them ("without the flag, ...", "unlike
@@ -69,7 +69,7 @@ _JUDGED_FALSE = re.compile(
 
 
 # A claim reported as someone else's mistake: "it's a myth that X", "beginners think X".
-_REPORTED_FALSE = re.compile(
+REPORTED_FALSE = re.compile(
     r"\b(?:myth|misconception|mistake|wrong|false|incorrect|untrue|fallacy)\s+"
     r"(?:to\s+(?:think|say|believe|assume)\s+)?that\b"
     # round 8: "a common misconception is that X", "it's a mistake to think X" ("the
@@ -165,9 +165,11 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     cues = len(lead_in) + len(last_clause)
     if last_start > start:  # the match runs across a clause boundary (round 9)
         cues = _across_clauses(lead_in, len(last_clause))
-    if _open_negated_condition(masked, start, end, cues, written):
+    if in_open_negated_condition(masked, start, end, cues, written):
         return True
-    reported = is_reported(masked, start, end) or _counterfactual(masked, start, end, written)
+    reported = is_reported(masked, start, end) or in_counterfactual_condition(
+        masked, start, end, written
+    )
     return (cues + reported) % 2 == 0
 
 
@@ -214,7 +216,7 @@ def is_reported(masked: str, start: int, end: int) -> bool:
     """Whether the match is reported as someone's false belief: a report that starts in its
     clause before its end (and may look past it: "the claim that X is false"), or a myth
     label opening the sentence."""
-    found = _REPORTED_FALSE.search(masked, start_of_clause(masked, start))
+    found = REPORTED_FALSE.search(masked, start_of_clause(masked, start))
     return (found is not None and found.start() < end) or _MYTH_LABEL.match(
         masked[:start]
     ) is not None

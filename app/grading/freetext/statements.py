@@ -15,7 +15,7 @@ import re
 
 from app.grading.freetext.budget import BoundedPattern, PhrasingMatch
 from app.grading.freetext.phrasings import CUE, TERMINATOR, start_of_clause
-from app.grading.freetext.polarity import _REPORTED_FALSE
+from app.grading.freetext.polarity import REPORTED_FALSE
 
 _NEW_SUBJECT = re.compile(
     r"\s*(?:(?:once|when|after|before|if|as\s+soon\s+as|in)\s+)?(?:the\s+)?(?:apply_gradients|optimizer|tape\.gradient|tensorflow|tf|pytorch|torch|keras"
@@ -155,7 +155,7 @@ def _denied_before(masked: str, start: int, term: re.Match[str]) -> bool:
     lead = start_of_clause(masked, start)
     return bool(
         CUE.search(masked, lead, term.start())
-        or _REPORTED_FALSE.search(masked, lead, term.start())
+        or REPORTED_FALSE.search(masked, lead, term.start())
         or _VERDICT_INSIDE.search(masked, lead, term.start())
     )
 

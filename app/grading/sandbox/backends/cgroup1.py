@@ -85,4 +85,5 @@ def probe(*, uid_base: int) -> Cgroup1:
         raise Unavailable("no writable cgroup v1 memory and pids controllers")
     checks.bubblewrap()
     checks.seccomp_module()
+    checks.pidfds()  # its kill signals the pids cgroup.procs lists through checked pidfds
     return Cgroup1(uid_base)

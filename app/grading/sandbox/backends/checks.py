@@ -71,8 +71,9 @@ def interpreter_readable() -> None:
 
 
 def pidfds() -> None:
-    """The kernel gives pidfds and nothing denies them: the rootless backend signals a tree's
-    processes only through pidfds (backends/processes.py), never by a pid that may be reused."""
+    """The kernel gives pidfds and nothing denies them: the rootless and cgroup v1 backends
+    signal a tree's processes only through pidfds (backends/processes.py), never by a pid that
+    may be reused."""
     try:
         fd = os.pidfd_open(os.getpid())
     except OSError:

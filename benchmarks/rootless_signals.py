@@ -13,6 +13,7 @@ old way (read the numbers, then read or signal each) and the checked way.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import statistics
@@ -93,8 +94,9 @@ def main() -> None:
         show("memory sample", *samples)
         show("SIGSTOP + SIGCONT", *pauses)
     finally:
-        for pid in reversed(members):  # our own tree, alive until now: no number reused
-            os.kill(pid, signal.SIGKILL)
+        for pid in reversed(members):  # our own tree; a shell ends when its child does
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         root.wait()
         tree.kill()
 

@@ -95,7 +95,7 @@ def test_doctor_as_root_with_read_only_cgroup_v1_does_not_say_run_as_root(
     assert "fix: mount them read-write" in row
 
 
-def test_a_host_without_pidfds_is_named_by_the_doctor_and_refused_by_rootless_and_cgroup1(
+def test_a_host_without_pidfds_is_named_by_the_doctor_and_cgroup1_refuses_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     def denied(pid: int) -> int:
@@ -103,7 +103,7 @@ def test_a_host_without_pidfds_is_named_by_the_doctor_and_refused_by_rootless_an
 
     monkeypatch.setattr(doctor.checks.os, "pidfd_open", denied)
 
-    row = rows(monkeypatch)["pidfds (the cgroup1 and rootless backends signal through them)"]
+    row = rows(monkeypatch)["pidfds (every backend signals through them)"]
 
     assert "no    pidfds" in row and "Linux 5.3 or later" in row
     with pytest.raises(doctor.checks.Unavailable, match="no pidfds"):

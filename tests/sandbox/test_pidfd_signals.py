@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 
 from app.config import REPO_ROOT
-from app.grading.sandbox import cgroups
-from app.grading.sandbox.backends import processes, rootless
+from app.grading.code import zygotes
+from app.grading.sandbox import cgroups, uids
+from app.grading.sandbox.backends import Tree, cgroup1, cgroup2, processes, rootless
 from app.grading.sandbox.launcher import Limits
 
 UNSHARE = ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc"]
@@ -92,6 +93,26 @@ print(state(stranger.pid), state(kept))
 """
 
 
+# A zygote's child ended (its zygote reaps it at once) and an unrelated process took its number
+# before the pool adopted it by that number; the pool's handle, opened and checked when the
+# child was found, still names the child.
+ADOPTED = """
+child = subprocess.Popen(["sleep", "60"])
+handle = processes.pidfd(child.pid)
+child.kill()
+child.wait()
+reuse(child.pid)
+stranger = subprocess.Popen(["sleep", "60"])
+assert stranger.pid == child.pid, (stranger.pid, child.pid)
+idle.adopt(child.pid, handle)
+backend.busy(busy)
+paused = state(stranger.pid)
+idle.kill()
+time.sleep(0.2)
+print(paused, state(stranger.pid))
+"""
+
+
 def _in_own_pid_namespace(script: str) -> str:
     if shutil.which("unshare") is None:
         pytest.skip("no unshare(1)")
@@ -116,6 +137,56 @@ def test_pause_spares_a_process_that_took_a_dead_childs_pid_and_stops_the_rest()
     stranger, kept = _in_own_pid_namespace(DEAD_CHILD).split()
     assert stranger != "T"
     assert kept == "T"  # the walk went on: the tree's live child is paused
+
+
+def test_an_adopted_child_is_signalled_through_its_handle_never_by_its_number() -> None:
+    paused, after_kill = _in_own_pid_namespace(ADOPTED).split()
+    assert paused != "T" and after_kill not in ("T", "Z")
+
+
+@pytest.mark.parametrize("backend", ["cgroup1", "cgroup2"])
+def test_a_cgroup_refuses_a_child_that_ended_before_its_adoption(
+    backend: str, tmp_path: Path
+) -> None:
+    child = subprocess.Popen(["sleep", "60"])
+    handle = processes.pidfd(child.pid)
+    child.kill()
+    child.wait()  # its number is free: what was written may have named someone else
+    if backend == "cgroup1":
+        claim = uids.UidClaim(60000, -1)
+        tree: Tree = cgroup1.Cgroup1Tree("t", cgroups.Group({"memory": tmp_path}), claim, Limits())
+    else:
+        tree = cgroup2.Cgroup2Tree("t", tmp_path, Limits(), (), None)
+    try:
+        with pytest.raises(ProcessLookupError):
+            tree.adopt(child.pid, handle)
+        assert (tmp_path / "cgroup.procs").read_text() == str(child.pid)
+    finally:
+        os.close(handle)
+
+
+def test_find_child_hands_over_a_handle_on_the_child_it_found() -> None:
+    parent = subprocess.Popen(["sh", "-c", "sleep 60 & wait"])
+    try:
+        for _ in range(500):
+            if listed := processes.children(parent.pid):
+                break
+            time.sleep(0.01)
+        pid, handle = zygotes._find_child(parent.pid, listed[0])  # host namespace: inner = pid
+        try:
+            assert pid == listed[0] and not processes.exited(handle)
+            assert os.get_inheritable(handle) is False
+            assert processes.send(handle, signal.SIGKILL)
+            for _ in range(500):
+                if processes.exited(handle):
+                    break
+                time.sleep(0.01)
+            assert processes.exited(handle)  # the handle names that very process
+        finally:
+            os.close(handle)
+    finally:
+        parent.kill()
+        parent.wait()
 
 
 def _state(pid: int) -> str:

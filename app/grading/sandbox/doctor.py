@@ -84,7 +84,7 @@ CHECKS: list[tuple[str, Callable[[], None], str]] = [
     ),
     ("interpreter and venv readable", checks.interpreter_readable, "use a venv this user owns"),
     (
-        "pidfds (the cgroup1 and rootless backends signal through them)",
+        "pidfds (every backend signals through them)",
         checks.pidfds,
         "Linux 5.3 or later",
     ),

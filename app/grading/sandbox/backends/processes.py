@@ -134,6 +134,13 @@ def walk(root: int, root_fd: int) -> Iterator[tuple[int, int]]:
             os.close(fd)
 
 
+def confirm(handle: int) -> None:
+    """Raise ProcessLookupError if the process behind pidfd `handle` has exited: a number used
+    since the handle was checked may then have named another process."""
+    if exited(handle):
+        raise ProcessLookupError("the process ended before it was adopted")
+
+
 def exited(fd: int) -> bool:
     """Whether the process behind a pidfd has exited (a zombie has): it polls readable."""
     poller = select.poll()

@@ -78,10 +78,14 @@ class RootlessTree:
                 self._close_root()
                 self.pid, self.root_fd = pid, pidfd(pid)
 
-    def adopt(self, pid: int) -> None:
+    def adopt(self, pid: int, handle: int) -> None:
         """A zygote's child: `pid` is its reaper, whose only child is pid 1 of the child's own
-        pid namespace, so `watch` samples the child's processes alone and `kill` ends them."""
-        self.started(pid)
+        pid namespace, so `watch` samples the child's processes alone and `kill` ends them.
+        The zygote forked it, not the supervisor: the tree's pidfd is a copy of the caller's
+        checked `handle`, never one opened on the number again."""
+        with self.lock:
+            self._close_root()
+            self.pid, self.root_fd = pid, os.dup(handle)  # close-on-exec, as every dup here
 
     def set_busy(self) -> None:
         # The worker is alive and warm now: note its pid namespace before the job can end it.

@@ -106,7 +106,7 @@ class RootlessTree:
     def used(self) -> int:
         """Resident bytes of the tree's processes below its root (bwrap or a reaper, tiny),
         each counted only if it was still the tree's process when its figure was read. While
-        `kill` holds the tree, it skips a sample rather than wait (it runs on the event loop)."""
+        a kill or a pause holds the tree, it skips a sample rather than wait (on the event loop)."""
         if not self.lock.acquire(blocking=False):
             return 0
         try:

@@ -265,3 +265,20 @@ def test_pauses_samples_and_kills_leave_no_descriptor_and_lend_none(
             root.kill()
             root.wait()
     assert opened and _open_fds() == before and not backend.live and not backend.stuck
+
+
+def test_an_adopting_tree_keeps_a_close_on_exec_copy_of_the_handle_and_lets_it_go() -> None:
+    before = _open_fds()
+    tree = rootless.Rootless().prepare("adopted", Limits())
+    child = subprocess.Popen(["sleep", "60"])
+    try:
+        handle = processes.pidfd(child.pid)
+        tree.adopt(child.pid, handle)
+        os.close(handle)  # the caller's: the tree holds its own
+        assert tree.root_fd >= 0 and os.get_inheritable(tree.root_fd) is False
+        tree.kill()
+        assert child.wait(5) == -signal.SIGKILL
+        assert _open_fds() == before
+    finally:
+        child.kill()
+        child.wait()

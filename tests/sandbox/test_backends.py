@@ -170,8 +170,10 @@ def test_rootless_never_pauses_a_zygote_and_pauses_its_children_as_their_own_tre
             time.sleep(0.01)
         zygote.set_busy()  # zygotes.start does this: a zygote runs no job
         assert backend.busy_trees == set()
-        busy.adopt(forked[0])
-        warming.adopt(forked[1])
+        for tree, pid in ((busy, forked[0]), (warming, forked[1])):
+            handle = rootless.pidfd(pid)  # as zygotes._find_child hands it over
+            tree.adopt(pid, handle)
+            os.close(handle)  # the tree keeps its own copy
         busy.set_busy()  # a job starts in one child: its sibling pauses, nothing else does
         assert _state(forked[1], "T") == "T"
         assert _state(forked[0], "S") == "S" and _state(parent.pid, "S") == "S"

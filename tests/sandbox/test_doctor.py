@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.grading.sandbox import doctor
+from app.grading.sandbox.backends import cgroup1
 
 
 def rows(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
@@ -94,7 +95,7 @@ def test_doctor_as_root_with_read_only_cgroup_v1_does_not_say_run_as_root(
     assert "fix: mount them read-write" in row
 
 
-def test_a_host_without_pidfds_is_named_by_the_doctor_and_refused_by_rootless(
+def test_a_host_without_pidfds_is_named_by_the_doctor_and_cgroup1_refuses_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     def denied(pid: int) -> int:
@@ -102,11 +103,18 @@ def test_a_host_without_pidfds_is_named_by_the_doctor_and_refused_by_rootless(
 
     monkeypatch.setattr(doctor.checks.os, "pidfd_open", denied)
 
-    row = rows(monkeypatch)["pidfds (the rootless backend signals through them)"]
+    row = rows(monkeypatch)["pidfds (every backend signals through them)"]
 
     assert "no    pidfds" in row and "Linux 5.3 or later" in row
     with pytest.raises(doctor.checks.Unavailable, match="no pidfds"):
         doctor.checks.pidfds()
+    # cgroup1 as root, on a host whose other checks pass: refused for pidfds alone
+    monkeypatch.setattr(cgroup1.checks, "root_tools", lambda: None)
+    monkeypatch.setattr(cgroup1.checks, "bubblewrap", lambda: None)
+    monkeypatch.setattr(cgroup1.checks, "seccomp_module", lambda: None)
+    monkeypatch.setattr(cgroup1.cgroups, "available", lambda: True)
+    with pytest.raises(doctor.checks.Unavailable, match="no pidfds"):
+        cgroup1.probe(uid_base=60000)
 
 
 def test_this_host_gives_pidfds() -> None:

@@ -20,7 +20,7 @@ import pytest
 from app.config import REPO_ROOT
 from app.grading.results import GradeResult
 from app.grading.sandbox import cgroups
-from app.grading.sandbox.backends import rootless
+from app.grading.sandbox.backends import processes, rootless
 from tests.sandbox.conftest import SandboxGrader, load_question
 
 pytestmark = pytest.mark.sandbox
@@ -231,7 +231,7 @@ EXIT_GRACE = 10.0  # seconds a SIGKILLed process may take to finish exiting unde
 def _left_in(namespace: str, sandbox: SandboxGrader) -> list[int]:
     """Live processes in `namespace`, less those of the pool's ready (never used) workers."""
     ready = sandbox.grader.pool.ready_workers()
-    spares = {pid for worker in ready for pid in rootless.descendants(worker.tree.pid or 0)}
+    spares = {pid for worker in ready for pid in processes.descendants(worker.tree.pid or 0)}
     return [pid for pid in rootless.in_namespace(namespace) if pid not in spares]
 
 

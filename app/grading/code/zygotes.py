@@ -23,6 +23,7 @@ from __future__ import annotations
 import array
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -44,7 +45,7 @@ from app.grading.code.workers import (
     tree_name,
 )
 from app.grading.sandbox.backends import Backend, Tree
-from app.grading.sandbox.backends.rootless import children
+from app.grading.sandbox.backends.processes import children, opened
 from app.grading.sandbox.launcher import WORKER_DIR, Limits
 
 log = logging.getLogger(__name__)
@@ -103,15 +104,13 @@ class ForkedProcess:
         stdout: asyncio.StreamReader,
         status: asyncio.StreamReader,
         transports: list[asyncio.BaseTransport],
+        handle: int,
     ) -> None:
         self.pid, self.stdin, self.stdout, self._status = pid, stdin, stdout, status
         self.returncode: int | None = None
         self.cpu_seconds: float | None = None  # the child's CPU time, from its reaper
         self._transports = transports
-        try:
-            self._pidfd = os.pidfd_open(pid)
-        except OSError:
-            self._pidfd = -1
+        self._pidfd = handle  # checked when found (`_find_child`); this object closes it
         self._ended = asyncio.ensure_future(self._watch())  # sets returncode as soon as it ends
 
     async def _watch(self) -> int:
@@ -226,6 +225,7 @@ async def _fork(
     pipes = [os.pipe() for _ in range(4)]  # job, result, output, status
     theirs = [pipes[0][0], pipes[1][1], pipes[2][1], pipes[3][1]]
     ours = [pipes[0][1], pipes[1][0], pipes[2][0], pipes[3][0]]
+    handle = -1  # a pidfd on the child, from `_find_child`: the ForkedProcess's once it exists
     try:
         async with zygote.lock:
             zygote.forks += 1
@@ -242,12 +242,12 @@ async def _fork(
                 raise
         if reply.get("forked") != name or "pid" not in reply:
             raise WorkerFailed(f"zygote {zygote.name} answered {reply!r}")
-        host_pid = await asyncio.to_thread(_find_child, zygote.host_pid, int(reply["pid"]))
-        await asyncio.to_thread(adopt, tree, host_pid)
+        host_pid, handle = await asyncio.to_thread(_find_child, zygote.host_pid, int(reply["pid"]))
+        await asyncio.to_thread(adopt, tree, host_pid, handle)
         tree.started(host_pid)
         os.write(ours[0], json.dumps({"prebuild": prebuild, "step": step}).encode() + b"\n")
     except BaseException:
-        for fd in theirs + ours:
+        for fd in [*theirs, *ours, handle]:
             with contextlib.suppress(OSError):
                 os.close(fd)
         await asyncio.to_thread(tree.kill)
@@ -260,7 +260,8 @@ async def _fork(
     output, output_transport = await _reader(ours[2])
     status, status_transport = await _reader(ours[3])
     results, results_pipe = await _reader(ours[1])
-    process = ForkedProcess(host_pid, stdin, output, status, [output_transport, status_transport])
+    transports = [output_transport, status_transport]
+    process = ForkedProcess(host_pid, stdin, output, status, transports, handle)
     worker = Worker(tree, process, results, {}, results_pipe)  # type: ignore[arg-type]
     worker.output_task = asyncio.create_task(_drain(worker, limits.output_bytes))
     try:
@@ -284,9 +285,9 @@ async def _fork(
     return worker
 
 
-def adopt(tree: Tree, pid: int) -> None:
+def adopt(tree: Tree, pid: int, handle: int) -> None:
     """Move `pid` (and so every process it starts later) into `tree`'s own limits."""
-    tree.adopt(pid)
+    tree.adopt(pid, handle)
 
 
 async def retire(zygote: Zygote) -> None:
@@ -361,6 +362,10 @@ def namespace_pids(pid: int) -> list[int]:
     return []
 
 
+def _is_child(zygote_pid: int, inner: int, pid: int) -> bool:
+    return namespace_pids(pid)[-1:] == [inner] and pid in children(zygote_pid)
+
+
 def _find_zygote(root: int) -> int:
     """The zygote's host pid: the descendant of the launch chain running `tqworker`."""
     todo = [root]
@@ -373,12 +378,16 @@ def _find_zygote(root: int) -> int:
     raise WorkerFailed("the zygote's process could not be found")
 
 
-def _find_child(zygote_pid: int, inner: int) -> int:
+def _find_child(zygote_pid: int, inner: int) -> tuple[int, int]:
+    """The host pid of the zygote's child `inner` (its pid in the zygote's namespace), and a
+    pidfd on it opened before the check, so it names that child and no later holder of the
+    number (the zygote reaps its children itself: the supervisor never sees them end)."""
     deadline = time.monotonic() + ADOPT_SECONDS
     while time.monotonic() < deadline:
         for pid in children(zygote_pid):
-            if namespace_pids(pid)[-1:] == [inner]:
-                return pid
+            handle = opened(pid, functools.partial(_is_child, zygote_pid, inner))
+            if handle >= 0:
+                return pid, handle
         time.sleep(0.002)
     raise WorkerFailed(f"forked child {inner} not found under the zygote")
 

@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.grading.sandbox.backends.processes import send_checked
+
 ROOT = Path("/sys/fs/cgroup")
 PARENT = "tapequiz"
 CONTROLLERS = ("memory", "pids", "cpu")
@@ -93,14 +95,15 @@ def create(name: str, *, memory_bytes: int, pids: int) -> Group:
 
 
 def kill(group: Group, timeout: float = 5.0, remove: bool = True) -> None:
-    """SIGKILL every process in the group until it is empty, then (by default) remove it."""
+    """SIGKILL every process in the group until it is empty, then (by default) remove it.
+
+    A listed pid may be reaped and its number given to a process outside the group before the
+    signal goes (as root, any process): each is signalled through a pidfd, and only if the
+    group still lists it after the pidfd opened (see `processes.send_checked`)."""
     deadline = time.monotonic() + timeout
     while (pids := group.procs()) and time.monotonic() < deadline:
         for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                continue
+            send_checked(pid, signal.SIGKILL, lambda found: found in group.procs())
         time.sleep(0.005)
     if remove:
         destroy(group)
@@ -139,7 +142,8 @@ def sweep_stale() -> None:
 
 
 def alive(pid: int) -> bool:
-    """Whether `pid` exists (a pid owned by another uid counts as alive)."""
+    """Whether `pid` exists (a pid owned by another uid counts as alive). Signal 0 delivers
+    nothing; a reused number only makes a dead instance's groups wait for a later sweep."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -83,7 +83,11 @@ CHECKS: list[tuple[str, Callable[[], None], str]] = [
         "the seccomp profile in deploy/ (see the README)",
     ),
     ("interpreter and venv readable", checks.interpreter_readable, "use a venv this user owns"),
-    ("pidfds (the rootless backend signals through them)", checks.pidfds, "Linux 5.3 or later"),
+    (
+        "pidfds (every backend signals through them)",
+        checks.pidfds,
+        "Linux 5.3 or later",
+    ),
     ("cgroup v1 (memory, pids) writable", _cgroup_v1, "a cgroup v1 host, as root"),
     ("cgroup v2 with memory and pids for this user", _cgroup_v2, DELEGATE),
 ]

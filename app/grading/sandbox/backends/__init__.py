@@ -40,9 +40,12 @@ class Tree(Protocol):
     def started(self, pid: int) -> None:
         """The pid of the process `command` started (the tree's root on the host)."""
 
-    def adopt(self, pid: int) -> None:
+    def adopt(self, pid: int, handle: int) -> None:
         """Instead of `started`: move host `pid`, already running (a child a zygote forked,
-        before it touched memory of its own), and all it starts later into this prepared tree."""
+        before it touched memory of its own), and all it starts later into this prepared tree.
+        `handle` is a pidfd on it that the caller opened and checked (the backend did not spawn
+        it, so its number alone may have changed hands): the tree signals through a copy of
+        it, or raises ProcessLookupError if it ended before its number was used."""
 
     def set_busy(self) -> None:
         """The worker got a job: give it full CPU priority where the backend can."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from app.grading.sandbox import cgroups, launcher, uids
 from app.grading.sandbox.backends import Unavailable, checks
+from app.grading.sandbox.backends.processes import confirm
 from app.grading.sandbox.launcher import Limits
 
 
@@ -35,9 +36,10 @@ class Cgroup1Tree:
     def started(self, pid: int) -> None:
         self.pid = pid
 
-    def adopt(self, pid: int) -> None:
+    def adopt(self, pid: int, handle: int) -> None:
         for path in self.group.dirs.values():
             (path / "cgroup.procs").write_text(str(pid))
+        confirm(handle)  # it lived through the writes: the number was still its own
 
     def set_busy(self) -> None:
         self.group.set_busy()
@@ -85,4 +87,5 @@ def probe(*, uid_base: int) -> Cgroup1:
         raise Unavailable("no writable cgroup v1 memory and pids controllers")
     checks.bubblewrap()
     checks.seccomp_module()
+    checks.pidfds()  # its kill signals the pids cgroup.procs lists through checked pidfds
     return Cgroup1(uid_base)

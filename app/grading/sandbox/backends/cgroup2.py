@@ -26,6 +26,7 @@ from pathlib import Path
 
 from app.grading.sandbox import launcher, uids
 from app.grading.sandbox.backends import Unavailable, checks
+from app.grading.sandbox.backends.processes import confirm
 from app.grading.sandbox.cgroups import alive
 from app.grading.sandbox.launcher import Limits
 
@@ -139,8 +140,9 @@ class Cgroup2Tree:
     def started(self, pid: int) -> None:
         self.pid = pid
 
-    def adopt(self, pid: int) -> None:
+    def adopt(self, pid: int, handle: int) -> None:
         (self.leaf / "cgroup.procs").write_text(str(pid))
+        confirm(handle)  # it lived through the write: the number was still its own
 
     def set_busy(self) -> None:
         if "cpu" in self.names:
@@ -205,6 +207,7 @@ def probe(*, uid_base: int) -> Cgroup2:
         raise Unavailable("no cgroup v2 hierarchy is mounted")
     checks.bubblewrap()
     checks.seccomp_module()
+    checks.pidfds()  # a zygote's child is adopted by a checked pidfd (Tree.adopt)
     if os.geteuid() == 0:
         checks.root_tools()
         parent = _root_parent(mount)

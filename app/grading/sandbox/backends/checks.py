@@ -71,8 +71,9 @@ def interpreter_readable() -> None:
 
 
 def pidfds() -> None:
-    """The kernel gives pidfds and nothing denies them: the rootless backend signals a tree's
-    processes only through pidfds (backends/processes.py), never by a pid that may be reused."""
+    """The kernel gives pidfds and nothing denies them: every backend signals (or, for a
+    zygote's child, adopts) a process it did not spawn only through a checked pidfd
+    (backends/processes.py), never by a pid that may be reused."""
     try:
         fd = os.pidfd_open(os.getpid())
     except OSError:

@@ -22,7 +22,6 @@ paused like any worker.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import signal
 import threading
@@ -33,7 +32,6 @@ from app.grading.sandbox import launcher
 from app.grading.sandbox.backends import checks
 from app.grading.sandbox.backends.processes import (
     children,
-    descendants,
     exited,
     in_namespace,
     kill_in,
@@ -41,6 +39,8 @@ from app.grading.sandbox.backends.processes import (
     pid_namespace,
     pidfd,
     resident,
+    send,
+    walk,
 )
 from app.grading.sandbox.launcher import Limits
 
@@ -78,10 +78,14 @@ class RootlessTree:
                 self._close_root()
                 self.pid, self.root_fd = pid, pidfd(pid)
 
-    def adopt(self, pid: int) -> None:
+    def adopt(self, pid: int, handle: int) -> None:
         """A zygote's child: `pid` is its reaper, whose only child is pid 1 of the child's own
-        pid namespace, so `watch` samples the child's processes alone and `kill` ends them."""
-        self.started(pid)
+        pid namespace, so `watch` samples the child's processes alone and `kill` ends them.
+        The zygote forked it, not the supervisor: the tree's pidfd is a copy of the caller's
+        checked `handle`, never one opened on the number again."""
+        with self.lock:
+            self._close_root()
+            self.pid, self.root_fd = pid, os.dup(handle)  # close-on-exec, as every dup here
 
     def set_busy(self) -> None:
         # The worker is alive and warm now: note its pid namespace before the job can end it.
@@ -92,12 +96,24 @@ class RootlessTree:
     async def watch(self) -> str:
         while True:
             await asyncio.sleep(SAMPLE_SECONDS)
-            used = sum(resident(pid) for pid in descendants(self.pid)[1:])
+            used = self.used()
             self.peak = max(self.peak, used)
             if used > self.limits.memory_bytes:
                 self.breached = "memory"
                 await asyncio.to_thread(self.kill)
                 return "memory"
+
+    def used(self) -> int:
+        """Resident bytes of the tree's processes below its root (bwrap or a reaper, tiny),
+        each counted only if it was still the tree's process when its figure was read. While
+        a kill or a pause holds the tree, it skips a sample rather than wait (on the event loop)."""
+        if not self.lock.acquire(blocking=False):
+            return 0
+        try:
+            walked = walk(self.pid, self.root_fd) if not self.killed else iter(())
+            return sum(_resident(pid, fd) for pid, fd in walked if pid != self.pid)
+        finally:
+            self.lock.release()
 
     def kill(self) -> dict[str, int]:
         """SIGKILL the namespace's init (the kernel then kills the rest), and bwrap itself;
@@ -108,8 +124,7 @@ class RootlessTree:
             while (pids := self._members()) and time.monotonic() < deadline:
                 for pid in pids:
                     if pid == self.pid:
-                        with contextlib.suppress(ProcessLookupError, PermissionError):
-                            signal.pidfd_send_signal(self.root_fd, signal.SIGKILL)
+                        send(self.root_fd, signal.SIGKILL)
                     else:
                         kill_in(pid, self.namespace)
                 time.sleep(0.005)
@@ -178,9 +193,20 @@ class RootlessTree:
         self.signal(signal.SIGCONT)
 
     def signal(self, number: int) -> None:
-        for pid in descendants(self.pid) if self.pid and not self.killed else []:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, number)
+        """Signal the root and every process below it, each through a pidfd checked to be
+        the tree's (see `processes.walk`): a number the kernel gave to an unrelated process
+        after one of the tree's ended is never stopped. The root stopped first cannot start
+        more while the rest are walked."""
+        with self.lock:
+            for _, fd in walk(self.pid, self.root_fd) if not self.killed else ():
+                send(fd, number)
+
+
+def _resident(pid: int, fd: int) -> int:
+    """`pid`'s resident bytes, if the process behind `fd` still had the number after the read
+    (it cannot change hands before the process is reaped, and exiting comes first)."""
+    size = resident(pid)
+    return 0 if exited(fd) else size
 
 
 @dataclass

@@ -27,6 +27,8 @@ from app.grading.sandbox import cgroups, uids
 from app.grading.sandbox.backends import Tree, cgroup1, cgroup2, processes, rootless
 from app.grading.sandbox.launcher import Limits
 
+pytestmark = pytest.mark.rootless  # the pid-reuse cases matter most as a real non-root user
+
 UNSHARE = ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc"]
 
 # Runs as pid 1 of its own pid namespace: every process it starts dies with it.

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.grading.sandbox.backends.processes import send_checked
+from app.grading.sandbox.backends.processes import pidfd, send
 
 ROOT = Path("/sys/fs/cgroup")
 PARENT = "tapequiz"
@@ -99,11 +99,20 @@ def kill(group: Group, timeout: float = 5.0, remove: bool = True) -> None:
 
     A listed pid may be reaped and its number given to a process outside the group before the
     signal goes (as root, any process): each is signalled through a pidfd, and only if the
-    group still lists it after the pidfd opened (see `processes.send_checked`)."""
+    group still lists it after the pidfd opened (as `processes.send_checked` checks; here one
+    re-read of the group covers every pid of a pass)."""
     deadline = time.monotonic() + timeout
     while (pids := group.procs()) and time.monotonic() < deadline:
-        for pid in pids:
-            send_checked(pid, signal.SIGKILL, lambda found: found in group.procs())
+        handles = [(pid, pidfd(pid)) for pid in pids]
+        try:
+            still = set(group.procs())
+            for pid, fd in handles:
+                if fd >= 0 and pid in still:
+                    send(fd, signal.SIGKILL)
+        finally:
+            for _, fd in handles:
+                if fd >= 0:
+                    os.close(fd)
         time.sleep(0.005)
     if remove:
         destroy(group)

@@ -1,0 +1,148 @@
+"""Read held-out personas the way learners are graded: as shipped, beside the rules alone.
+
+`benchmarks/freetext.py` measures the rubrics as written (no learned part); what a learner
+gets is the whole chain with the settings' defaults (second opinion, neighbours, tell caps,
+the tag classifier when on). This prints both for the chosen personas, in the same run:
+exact, correct-vs-not, misconceptions named (labeller tags mapped with meta/tag-map.yaml),
+false misconceptions on answers labelled correct, the six disagreement cells (label>grade:
+i>p p>i p>c c>p i>c c>i) and p50 grading time (median of `--repeat` gradings per answer),
+with the shipped chain's time as a ratio of the rules alone; then per persona and per
+question as shipped.
+
+    .venv/bin/python benchmarks/freetext_shipped.py                       # every held-out set
+    .venv/bin/python benchmarks/freetext_shipped.py --set final_2026_12_03_r21
+    .venv/bin/python benchmarks/freetext_shipped.py --persona theano-veteran --json rows.json
+
+Personas of `tune` are refused unless `--in-sample` is given: the learned parts were trained
+on them, so their figures say nothing about new voices.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import yaml  # noqa: E402
+
+from app.grading.freetext import grade_freetext  # noqa: E402
+from app.grading.freetext.evaluation import core_labelled, mapped_tags  # noqa: E402
+from app.packs.schema import FreeText  # noqa: E402
+
+CELLS = ("i>p", "p>i", "p>c", "c>p", "i>c", "c>i")
+RULES_ALONE = {
+    "second_opinion": False, "neighbours": False, "tell_caps": False, "tag_classifier": False,
+}  # fmt: skip
+CONFIGS: dict[str, dict[str, bool]] = {"rules alone": RULES_ALONE, "as shipped": {}}
+
+
+def final_sets(sides_file: Path) -> dict[str, list[str]]:
+    raw = yaml.safe_load(sides_file.read_text(encoding="utf-8")) or {}
+    return {str(k): [str(p) for p in v] for k, v in raw.items() if str(k).startswith("final_")}
+
+
+def timed(grade: Callable[[], Any], repeat: int) -> tuple[Any, float]:
+    times, result = [], None
+    for _ in range(max(1, repeat)):
+        start = time.perf_counter()
+        result = grade()
+        times.append((time.perf_counter() - start) * 1000)
+    return result, statistics.median(times)
+
+
+def summary(rows: list[dict[str, Any]], config: str) -> str:
+    n = len(rows)
+    if not n:
+        return "no answers"
+    exact = sum(r["label"] == r[config]["verdict"] for r in rows)
+    binary = sum((r["label"] == "correct") == (r[config]["verdict"] == "correct") for r in rows)
+    expected = sum(len(r["expected"]) for r in rows)
+    named = sum(t in r[config]["tags"] for r in rows for t in r["expected"])
+    correct = [r for r in rows if r["label"] == "correct"]
+    false = sum(bool(r[config]["tags"]) for r in correct)
+    cells = Counter(f"{r['label'][0]}>{r[config]['verdict'][0]}" for r in rows)
+    p50 = statistics.median(r[config]["ms"] for r in rows)
+
+    def pct(k: int, d: int) -> str:
+        return f"{k}/{d} ({k / d:.1%})" if d else "-"
+
+    return (
+        f"n={n} exact {pct(exact, n)}  correct-vs-not {pct(binary, n)}  "
+        f"named {pct(named, expected)}  false tells on correct {pct(false, len(correct))}  "
+        f"p50 {p50:.1f} ms  cells " + " ".join(f"{c} {cells[c]}" for c in CELLS)
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", action="append", default=[], help="a final_* set of sides.yaml")
+    parser.add_argument("--persona", action="append", default=[], help="one persona")
+    parser.add_argument("--repeat", type=int, default=3, help="gradings per answer, timed")
+    parser.add_argument("--json", type=Path, help="write every graded row here")
+    parser.add_argument("--in-sample", action="store_true", help="allow tune personas")
+    args = parser.parse_args()
+
+    labelled = core_labelled()
+    sets = final_sets(labelled.folder / "meta" / "sides.yaml")
+    unknown = [s for s in args.set if s not in sets]
+    if unknown:
+        parser.error(f"no such set {unknown}; sets: {sorted(sets)}")
+    personas = set(args.persona) | {p for s in args.set for p in sets[s]}
+    if not personas:  # every held-out final set
+        personas = {p for v in sets.values() for p in v if p not in labelled.sides.tune}
+    tuned = sorted(p for p in personas if p in labelled.sides.tune)
+    if tuned and not args.in_sample:
+        parser.error(f"tune personas {tuned} are in-sample (--in-sample to read them anyway)")
+    questions = {
+        q.question.id: q.question
+        for q in labelled.pack.questions
+        if isinstance(q.question, FreeText)
+    }
+    rows: list[dict[str, Any]] = []
+    for answer in labelled.answers:
+        question = questions.get(answer.question_id)
+        if answer.persona not in personas or question is None:
+            continue
+        row: dict[str, Any] = {
+            "persona": answer.persona, "question": question.id, "label": answer.verdict,
+            "expected": list(mapped_tags(labelled.tag_map, question.id, answer.misconceptions)),
+        }  # fmt: skip
+        for name, settings in CONFIGS.items():
+            result, ms = timed(
+                lambda q=question, a=answer.answer, s=settings: grade_freetext(q, a, **s),
+                args.repeat,
+            )
+            row[name] = {"verdict": result.verdict, "tags": list(result.misconceptions), "ms": ms}
+        rows.append(row)
+    if not rows:
+        print(f"no labelled answers for {sorted(personas)}")
+        return 1
+
+    print(f"personas: {', '.join(sorted(personas))}")
+    for name in CONFIGS:
+        print(f"{name:<12} {summary(rows, name)}")
+    ratio = statistics.median(r["as shipped"]["ms"] for r in rows) / max(
+        statistics.median(r["rules alone"]["ms"] for r in rows), 1e-9
+    )
+    print(f"p50 as shipped / rules alone, same run: {ratio:.2f}x")
+    for key, title in (("persona", "per persona"), ("question", "per question")):
+        print(f"== {title}, as shipped")
+        for value in sorted({r[key] for r in rows}):
+            part = [r for r in rows if r[key] == value]
+            print(f"  {value:<28} {summary(part, 'as shipped')}")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,38 @@
+"""benchmarks/freetext_shipped.py: the held-out reading as learners are graded, and its guard."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from app.config import REPO_ROOT
+
+SCRIPT = str(REPO_ROOT / "benchmarks" / "freetext_shipped.py")
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, SCRIPT, *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_reads_one_held_out_persona_both_ways(tmp_path: Path) -> None:
+    out = tmp_path / "rows.json"
+    done = run("--persona", "cpp-inference-engineer", "--repeat", "1", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("rules alone  n=60 exact ") for line in lines)
+    assert any(line.startswith("as shipped   n=60 exact ") for line in lines)
+    assert "p50 as shipped / rules alone, same run: " in done.stdout
+    rows = json.loads(out.read_text())
+    assert len(rows) == 60 and {r["persona"] for r in rows} == {"cpp-inference-engineer"}
+    assert {r["as shipped"]["verdict"] for r in rows} <= {"correct", "partial", "incorrect"}
+
+
+def test_refuses_tune_personas_and_unknown_sets() -> None:
+    tuned = run("--persona", "terse-expert")
+    assert tuned.returncode == 2 and "in-sample" in tuned.stderr
+    unknown = run("--set", "final_no_such_set")
+    assert unknown.returncode == 2 and "no such set" in unknown.stderr

@@ -145,3 +145,20 @@ def _replace(row: Row, verdict: str) -> Row:
     import dataclasses
 
     return dataclasses.replace(row, verdict=verdict)
+
+
+def test_a_partial_core_says_whether_a_required_concept_is_missing() -> None:
+    rubric = question(QID).rubric  # three required concepts of weight 1, use-case 0.5
+    prepared = chain.prepare([], {QID: rubric})
+
+    def core(found: list[str]) -> str:
+        evidence = Evidence.read(rubric, found, [], False)
+        row = Row(QID, "p", "tune", "correct", "partial", (), (), 0.0, "a", "p.yaml", evidence)
+        return chain_misses.core_verdict(prepared, row)
+
+    assert core(["released-after-first", "persistent-true"]) == (
+        "partial, a required concept missed"
+    )
+    assert core(["released-after-first"]) == "partial, a required concept missed"
+    assert core(["released-after-first", "persistent-true", "delete-tape"]) == "correct"
+    assert core([]) == "incorrect"

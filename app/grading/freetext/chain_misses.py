@@ -28,11 +28,15 @@ Derived = dict[tuple[str, str], dict[str, Any]]
 
 
 def core_verdict(prepared: Prepared, row: Row) -> str:
-    """The rules' verdict with every cap left out (round 18's "core")."""
+    """The rules' verdict with every cap left out (round 18's "core"); a partial one says
+    whether a `required` concept is missing (else the score is below the correct line)."""
     if row.evidence is None or row.evidence.empty:
         return "empty"
-    rubric = prepared.rubrics[row.question_id]
-    return line_verdict(rubric, dataclasses.replace(row.evidence, caps=()), Line.of(rubric))
+    rubric, line = prepared.rubrics[row.question_id], Line.of(prepared.rubrics[row.question_id])
+    verdict = line_verdict(rubric, dataclasses.replace(row.evidence, caps=()), line)
+    if verdict != "partial":
+        return verdict
+    return "partial, a required concept missed" if line.required - row.evidence.found else verdict
 
 
 def cause(rules: Row, chained: Row, precedent: Derived, core: str) -> str:

@@ -23,6 +23,7 @@ then the worst case for a 5,000-character adversarial answer.
     .venv/bin/python benchmarks/freetext.py --neighbours          # nearest-answer tells, LOPO
     .venv/bin/python benchmarks/freetext.py --tell-caps           # caps from precedent, LOPO
     .venv/bin/python benchmarks/freetext.py --chain               # the whole chain, LOPO + LORO
+    .venv/bin/python benchmarks/freetext.py --chain-causes        # the same, misses by cause
     .venv/bin/python benchmarks/freetext.py --tag-classifier      # per-tag tell finder, LOPO
 
 --second-opinion-padding appends words to every tune answer the rules grade partial and
@@ -751,15 +752,20 @@ def second_opinion_shipped(pack: Pack, rows: list[Row]) -> None:
         )
 
 
-def chain_lopo(pack: Pack, rows: list[Row], sides: Any, sides_file: Path) -> None:
+def chain_lopo(
+    pack: Pack, rows: list[Row], sides: Any, sides_file: Path, causes: bool = False
+) -> None:
     """The whole shipped chain (chain.py) read leave-one-persona-out, then leave-one-round-out
-    (each earlier final set left out at once): rules as written -> the chain."""
+    (each earlier final set left out at once): rules as written -> the chain. `causes`: also
+    the chain's four largest cells by cause, tune side only (chain_misses.py, round 21)."""
     from app.grading.freetext import chain
 
     prepared = chain.prepare(rows, _rubrics(pack))
     cells = " ".join(f"{a[0]}>{b[0]}" for a, b in chain.CELLS)
     print(f"== the shipped chain, leave one persona out: n, figures; label>verdict {cells}")
     after = chain.chain_rows(rows, prepared, chain.by_persona)
+    if causes:
+        print_chain_causes(rows, after, prepared, chain.by_persona, sides, "leave one persona out")
     tells = chain.tell_line(rows, after, chain.by_persona)
     for name, keep in (
         ("tune, all", lambda r: r.side == "tune"),
@@ -774,6 +780,10 @@ def chain_lopo(pack: Pack, rows: list[Row], sides: Any, sides_file: Path) -> Non
     groups = chain.final_groups(sides_file)
     print("== the shipped chain, leave one round out (each final_* set left out at once)")
     after = chain.chain_rows(rows, prepared, chain.by_round(groups))
+    if causes:
+        print_chain_causes(
+            rows, after, prepared, chain.by_round(groups), None, "leave one round out"
+        )
     tells = chain.tell_line(rows, after, chain.by_round(groups))
     for name, personas in [
         *groups.items(),
@@ -784,6 +794,23 @@ def chain_lopo(pack: Pack, rows: list[Row], sides: Any, sides_file: Path) -> Non
             print(f"   {name:<24} rules {chain.summary(mine)}")
             print(f"   {'':<24} chain {chain.summary([after[id(r)] for r in mine])}")
             print(f"   {'':<24} +line {chain.summary([tells[id(r)] for r in mine])}")
+
+
+def print_chain_causes(
+    rows: list[Row], after: dict[int, Row], prepared: Any, fold: Any, sides: Any, what: str
+) -> None:
+    """The chain's misses by cause (chain_misses.py): tune, all and not read (`sides`), or
+    every row a fold reads (leave one round out)."""
+    from app.grading.freetext import chain_misses
+
+    cells = [("partial", "incorrect"), ("correct", "partial"), ("partial", "correct")]
+    cells.append(("incorrect", "partial"))
+    keeps = [("tune, all", lambda r: True)]
+    if sides is not None:
+        keeps.append(("tune, not read", lambda r: r.persona not in sides.read))
+    for name, keep in keeps:
+        print(f"== the chain's misses by cause, {what}, {name}")
+        print(chain_misses.table(chain_misses.causes(rows, after, prepared, fold, keep), cells))
 
 
 def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
@@ -955,6 +982,9 @@ def main() -> int:
         "--chain", action="store_true", help="the whole shipped chain, LOPO and LORO (round 19)"
     )
     parser.add_argument(
+        "--chain-causes", action="store_true", help="--chain, and its misses by cause (round 21)"
+    )
+    parser.add_argument(
         "--margin", type=int, default=DEFAULT_MARGIN, help="answers a fitted line must gain"
     )
     parser.add_argument(
@@ -1008,8 +1038,8 @@ def main() -> int:
             second_opinion_lopo(rows, sides, cuts)  # the last: as shipped (round 13: the third)
     if args.tell_caps:
         tell_caps_lopo(loaded.pack, rows, sides)
-    if args.chain:
-        chain_lopo(loaded.pack, rows, sides, args.sides)
+    if args.chain or args.chain_causes:
+        chain_lopo(loaded.pack, rows, sides, args.sides, args.chain_causes)
     if args.second_opinion_padding:
         second_opinion_padding(loaded.pack, rows)
     if args.second_opinion_shipped:

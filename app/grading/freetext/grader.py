@@ -321,7 +321,7 @@ def _second_opinion(
     if second == result.verdict:
         return result
     verdict: Verdict = "correct" if second == "correct" else "partial"
-    if second == "incorrect":  # a partial answer the round-7 model is sure is wrong
+    if second == "incorrect":  # a partial, or a correct it lowers (round 21), sure to be wrong
         return _lowered_to_incorrect(rubric.thresholds.partial, result)
     details = {**result.details, "second_opinion": "raised" if verdict == "correct" else "lowered"}
     if verdict == "correct":

@@ -22,9 +22,10 @@ read by the rules' phrasings, not as words), and only words that a run of would 
 padding: a word that reads as sentence structure (glue, a verb form) never counts, so the
 model's top words appended to an answer are cut before it reads them. A second model per
 question, trained on the answers the rules grade partial, may lower a partial answer to
-incorrect when it is sure (probability of "incorrect" at least `INCORRECT`). A raise needs
-the rules' evidence alone (the model with the words left out) at `EVIDENCE_FLOOR`: words only
-carry an answer the last stretch, so words a candidate adds cannot make the call.
+incorrect when it is sure (probability of "incorrect" at least `INCORRECT`); since round 21
+also a correct answer the first model lowers (read as partial, then by the second model). A
+raise needs the rules' evidence alone (the model with the words left out) at `EVIDENCE_FLOOR`:
+words only carry an answer the last stretch, so words a candidate adds cannot make the call.
 """
 
 from __future__ import annotations
@@ -157,10 +158,20 @@ def second_verdict(
     ):
         return "correct"
     if verdict == "correct" and p <= LOWER:
-        return "partial"
+        return _lowered(feats, incorrect)
     if verdict == "partial" and incorrect and incorrect.probability(feats) >= INCORRECT:
         return "incorrect"
     return verdict
+
+
+def _lowered(feats: Features, incorrect: Model | None) -> str:
+    """A correct verdict the model lowers is then read as a partial one: incorrect when the
+    partial model is sure it is wrong, at the same `INCORRECT` cut (round 21, docs/freetext-
+    rounds.md "Round 21: the verdict cells (engineer P)"; before, such an answer stopped at
+    partial). Only ever lower: it reads no answer with a tell."""
+    if incorrect and incorrect.probability(feats) >= INCORRECT:
+        return "incorrect"
+    return "partial"
 
 
 def _evidence_alone(model: Model, feats: Features) -> float:

@@ -27,7 +27,8 @@ WRONG = [
     # optimizer-clears-grads: "as part of the update"
     ("no-zero-grad", "optimizer-clears-grads", "The optimizer clears the gradients as part of every update, so there is nothing for you to zero."),
     # bn-stats-get-gradients: the statistics as a pronoun the optimizer moves with gradients
-    ("trainable-vs-all-variables", "bn-stats-get-gradients", "If the moving averages were in the list, Adam would push them along their gradients each step."),
+    ("trainable-vs-all-variables", "bn-stats-get-gradients", "Those averages are bookkeeping, not parameters. Hand them to the optimizer and it would nudge them with gradients every step."),
+    ("trainable-vs-all-variables", "bn-stats-get-gradients", "BatchNorm keeps a running mean and variance. If Adam got them, it would shift them using their gradients."),
     # pass-model-variables: denied to be a problem; the same result either way
     ("trainable-vs-all-variables", "pass-model-variables", "Passing everything is not a big problem; trainable_variables merely trims a little work."),
     ("trainable-vs-all-variables", "pass-model-variables", "model.variables would produce the same updates, so either list will do."),
@@ -38,12 +39,13 @@ WRONG = [
     ("training-flag", "training-flag-enables-gradients", "The flag marks this call for training and the forward pass is recorded for backprop."),
     ("why-none-gradients", "training-flag-enables-gradients", "Without the flag Keras runs in eval mode, which works like chainer.no_backprop_mode, hence the Nones."),
     # tape-accumulates: "the same way as in PyTorch" compares with TensorFlow, it is no PyTorch statement
-    ("no-zero-grad", "tape-accumulates", "Gradients add up across steps the same way as in PyTorch, so reset the tape at each iteration."),
+    ("no-zero-grad", "tape-accumulates", "The gradients add up across steps in the same way PyTorch's .grad buffers do, so reset the tape."),
+    ("no-zero-grad", "tape-accumulates", "Gradients accumulate over iterations the same way torch does it."),
     # training-auto-detected-in-tape: training mode as the default of a direct call
-    ("training-flag", "training-auto-detected-in-tape", "Since the default is training mode anyway, dropping the argument inside the tape is harmless."),
+    ("training-flag", "training-auto-detected-in-tape", "Honestly the default is training mode, dropping the argument inside the tape is harmless."),
     ("training-flag", "training-auto-detected-in-tape", "Called directly, the training arg defaults to True, so omitting it costs nothing."),
     # gradient-updates-weights: gradients pushed into the variables; the reversed identification
-    ("gradient-vs-apply", "gradient-updates-weights", "tape.gradient backpropagates straight into the model's weights, so they already moved."),
+    ("gradient-vs-apply", "gradient-updates-weights", "tape.gradient pushes the gradients onto the weights, then the optimizer only keeps its slot state."),
     ("gradient-vs-apply", "gradient-updates-weights", "Of the two, the call which actually modifies the parameters is tape.gradient; apply_gradients is bookkeeping."),
     # non-trainable-gradient-errors: tape.gradient said to raise a named error
     ("trainable-vs-all-variables", "non-trainable-gradient-errors", "Ask tape.gradient about the moving mean and it throws an InvalidArgumentError at you."),

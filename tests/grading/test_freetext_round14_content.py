@@ -113,10 +113,10 @@ CORRECT_HELD = [
 # when "the context manager closes" is not among the discard words; "(persistent=True)" in
 # the middle of the keep-tapes statement stops the claim (not traced further).
 # Round 15: "Mostly it's to save compute and memory" is named now (pass-model-variables, with the
-# artefacts retrained on the merged tag) and left this list.
+# artefacts retrained on the merged tag) and left this list. Round 21 (engineer C): so is "gets
+# garbage-collected" when "the context manager closes" (a leading "when the block closes," read).
 KNOWN_UNNAMED = [
     ("gradient-accumulation", "single-tape-over-micro-batches", "Keep each micro-batch's tape alive (persistent=True) until the last micro-batch, then compute all the gradients together."),
-    ("persistent-tape", "tape-discarded-on-block-exit", "When the context manager closes, the tape gets garbage-collected, so call gradient inside the block."),
 ]  # fmt: skip
 
 # A held true statement an older tell names (persistent-records-after-block, with main's

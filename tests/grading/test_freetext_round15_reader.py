@@ -29,9 +29,12 @@ KEEP_TRUE = [
 ]  # fmt: skip
 # Measured and not shipped: the discard group (released / destroyed / deleted / torn down /
 # disposed of / cleaned up) named 11 more tags on tune but lost 5 exact answers and added a
-# false tell on an answer labelled correct (persistent-is-free). These stay unnamed.
-DISCARD_WRONG_LEFT = [
+# false tell on an answer labelled correct (persistent-is-free). These stay unnamed; the first
+# one is read since round 21 (engineer C: a claim of its own on persistent-tape, not the group).
+DISCARD_WRONG_READ = [
     ("persistent-tape", "tape-discarded-on-block-exit", "The tape is torn down when the with block ends, so you have nothing to clean up."),
+]  # fmt: skip
+DISCARD_WRONG_LEFT = [
     ("why-none-gradients", "tape-discarded-on-block-exit", "Once the with block is over the tape is disposed of, so gradient() has nothing to read."),
     ("why-none-gradients", "non-persistent-gives-none", "The tape was already disposed of by the time you call gradient, so it gives None."),
 ]  # fmt: skip
@@ -42,6 +45,9 @@ test_a_keep_verb_names_the_storing_tell = names_the_tell(
 )
 test_a_denied_or_other_subject_keep_verb_names_no_tell = names_nothing(
     KEEP_TRUE, fields="qid text", tells=_tells
+)
+test_a_discard_claim_names_the_discard_tell = names_the_tell(
+    DISCARD_WRONG_READ, fields="qid tag text", tells=_tells
 )
 test_a_discard_verb_names_the_discard_tell = names_the_tell(
     DISCARD_WRONG_LEFT,

@@ -262,19 +262,20 @@ TRUE_CHECK = [
         "trainable-vs-all-variables",
         "Pass the trainable ones because the non-trainable variables like BN statistics are not meant to get gradient updates.",
     ),
+    (
+        "numpy-inside-tape",
+        "Every weight used to compute h gets a None gradient and silently stops learning; the later layers are fine.",
+    ),
 ]
 
-# The untouched check's two misses: a counterfactual whose consequence has no comma before
-# it ("if X were taken after the block ends you'd get None, so ..."), and "used to compute h"
-# (the tell's exclusions know "produce" and "feed", not "compute").
+# The untouched check's misses: a counterfactual whose consequence has no comma before it
+# ("if X were taken after the block ends you'd get None, so ..."). Its second, "used to
+# compute h" (the tell's exclusions knew "produce" and "feed", not "compute"), is read right
+# since round 21 (engineer C) and is among the true statements below.
 CHECK_MISSES = [
     (
         "higher-order-derivatives",
         "If the inner gradient were taken after the outer block ends you'd get None, so keep it inside.",
-    ),
-    (
-        "numpy-inside-tape",
-        "Every weight used to compute h gets a None gradient and silently stops learning; the later layers are fine.",
     ),
 ]
 

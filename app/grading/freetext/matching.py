@@ -50,7 +50,9 @@ _COMPARED = re.compile(
     r"|\b(?:analogous|akin|similar|equivalent)\s+to\s+(?:[\w.()=]+\s+){1,3}in\s+$"
     r"|\bsame\s+as\s+(?:in\s+)?$"
     r"|\bsimilar\s+to\s+$|\b(?:compared|contrast)\s+(?:to|with)\s+$|\bthan\s+(?:in\s+)?$"
-    r"|\b(?:vs\.?|versus)\s+$",
+    r"|\b(?:vs\.?|versus)\s+$"
+    # "accumulate ... in the same way PyTorch's .grad buffers do" (round 21)
+    r"|\bsame\s+way\s+(?:as\s+)?(?:in\s+)?$",
     re.IGNORECASE,
 )
 _OTHER_API = re.compile(

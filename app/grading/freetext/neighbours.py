@@ -286,13 +286,13 @@ def marking_words(index: Index, question_id: str, words: Bag, tag: str) -> list[
 
 
 def voters_state(word: str, voters: Sequence[str]) -> bool:
-    """Whether most of the voting answers that use `word` state it (`_stated`), so it marks
+    """Whether most of the voting answers that use `word` state it (`how_stated`), so it marks
     the belief and not its consequence (round 11). Answers stating "call tape.reset() each
     step, otherwise the previous step gets mixed in" make "previous" and "mix" mark
     needs-zero-grad, but they state the reset, not the mixing; "a new tape records each step
     from scratch, so nothing from the previous step is mixed in" is true. A word no voter
     uses says nothing of what they state."""
-    theirs = [s[word] for s in (_stated(v, [word]) for v in voters) if word in s]
+    theirs = [s[word] for s in (how_stated(v, [word]) for v in voters) if word in s]
     return sum(s == {True} for s in theirs) * 2 > len(theirs)
 
 
@@ -303,13 +303,13 @@ def reads_as_stated(text: str, marks: Sequence[str], voters: Sequence[str]) -> b
     not stated. "Trainable variables are watched automatically; you never need tape.watch"
     and "persistent is not needed unless ..." sit among answers that state the tell with
     those very words, but deny them (round 8)."""
-    said = _stated(text, marks)
+    said = how_stated(text, marks)
     return not any(
         True not in states and voters_state(word, voters) for word, states in said.items()
     )
 
 
-def _stated(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
+def how_stated(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
     """Each marking word found in `text` -> how its uses read (True: stated). A word used
     only after "otherwise" is not stated: "delete it with del tape; otherwise Python only
     frees it when it goes out of scope" says what happens if you don't (round 10)."""

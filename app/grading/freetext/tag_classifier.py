@@ -33,9 +33,9 @@ from app.grading.freetext.artefacts import artefact_main, artefact_questions
 from app.grading.freetext.fitting import evidence_of
 from app.grading.freetext.neighbours import (
     Bag,
-    _stated,
     bag,
     eligible,
+    how_stated,
     prompt_key,
     with_suggested_tell,
 )
@@ -90,7 +90,7 @@ def marks(model: TagModel, words: Bag) -> list[str]:
 def reads_as_stated(text: str, carrying: list[str]) -> bool:
     """Whether no word that carries the tag is only denied (asked, conditional, said of
     another framework) where the answer uses it (neighbours' reader, matching.find_hits)."""
-    return not any(True not in states for states in _stated(text, carrying).values())
+    return not any(True not in states for states in how_stated(text, carrying).values())
 
 
 def suggested_tag(models: Models, words: Bag, tags: Iterable[str], text: str) -> str | None:

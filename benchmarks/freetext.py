@@ -754,11 +754,14 @@ def second_opinion_shipped(pack: Pack, rows: list[Row]) -> None:
 def chain_lopo(pack: Pack, rows: list[Row], sides: Any, sides_file: Path) -> None:
     """The whole shipped chain (chain.py) read leave-one-persona-out, then leave-one-round-out
     (each earlier final set left out at once): rules as written -> the chain."""
+    from app.config import get_settings
     from app.grading.freetext import chain
 
-    prepared = chain.prepare(rows, _rubrics(pack))
+    on = get_settings().freetext_tag_classifier
+    prepared = chain.prepare(rows, _rubrics(pack), classifier=on)
     cells = " ".join(f"{a[0]}>{b[0]}" for a, b in chain.CELLS)
-    print(f"== the shipped chain, leave one persona out: n, figures; label>verdict {cells}")
+    print(f"== the shipped chain (tag classifier {'on' if on else 'off'}), leave one persona out")
+    print(f"   n, figures; label>verdict {cells}")
     after = chain.chain_rows(rows, prepared, chain.by_persona)
     tells = chain.tell_line(rows, after, chain.by_persona)
     for name, keep in (

@@ -332,15 +332,15 @@ def _uses(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
     for word in marks:
         if word in _CUES:
             continue
-        for hit in find_hits(units, [_phrasing(word)]):
+        for hit in find_hits(units, [word_phrasing(word)]):
             found.setdefault(word, set()).add(hit.affirmed and not (hit.foreign or hit.conditional))
-        pattern = re.compile(_phrasing(word), re.IGNORECASE)
+        pattern = re.compile(word_phrasing(word), re.IGNORECASE)
         if any(asks(u) and pattern.search(f"{u.text}\n{u.lemmas}") for u in units):
             found.setdefault(word, set()).add(False)  # asked, which states nothing
     return found
 
 
-def _phrasing(word: str) -> str:
+def word_phrasing(word: str) -> str:
     """The word as a phrasing; a synonym group's word matches any member of its group."""
     group = _GROUP_WORDS.get(word)
     found = "|".join(f"(?:{m})" for m in group) if group else re.escape(word)

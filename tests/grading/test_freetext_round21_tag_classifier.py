@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 
-from app.grading.freetext import grade_freetext
+from app.grading.freetext import chain, grade_freetext
 from app.grading.freetext import labelled_tag_classifier as ltc
 from app.grading.freetext import neighbours as nb
 from app.grading.freetext import tag_classifier as tc
+from app.grading.freetext.evaluation import Row
+from app.grading.freetext.fitting import Evidence
 from tests.grading.core_questions import question
 
 MODELS = {"resets": tc.TagModel(0.0, {"optimizer": 0.4, "reset": 2.0, "optimizer|reset": 0.5})}
@@ -109,3 +111,33 @@ def test_a_reading_without_the_neighbours_reads_no_learned_tell() -> None:
     text = "You pass training=True so that the tape records gradients; nothing is differentiated."
     alone = grade_freetext(q, text, neighbours=False, second_opinion=False)
     assert "tag_classifier" not in alone.details
+
+
+def _chain_rows() -> list[Row]:
+    """Twelve writers on one question: each states `needs-zero-grad` once (labelled, graded
+    partial by the rules with no tell) and writes one true answer."""
+    qid, rubric = "no-zero-grad", question("no-zero-grad").rubric
+    evidence = Evidence.read(rubric, [], [], False)
+    rows = []
+    for i in range(12):
+        said = f"You must call zero_grad to clear the old gradients every step, writer {i}."
+        rows.append(
+            Row(qid, f"w{i}", "tune", "incorrect", "partial", ("needs-zero-grad",), (), 0.0,
+                said, "x.yaml", evidence)
+        )  # fmt: skip
+        rows.append(
+            Row(qid, f"w{i}", "tune", "partial", "partial", (), (), 0.0,
+                f"Each tape returns fresh gradients, writer {i}.", "x.yaml", evidence)
+        )  # fmt: skip
+    return rows
+
+
+def test_the_chain_has_the_classifier_where_the_setting_does() -> None:
+    rows = _chain_rows()
+    rubrics = {"no-zero-grad": question("no-zero-grad").rubric}
+    off = chain.chain_rows(rows, chain.prepare(rows, rubrics), chain.by_persona)
+    on = chain.chain_rows(rows, chain.prepare(rows, rubrics, classifier=True), chain.by_persona)
+    stated = [r for r in rows if r.expected_tags]
+    assert all(off[id(r)].named_tags == () for r in stated)
+    assert all(on[id(r)].named_tags == ("needs-zero-grad",) for r in stated)
+    assert all(on[id(r)].named_tags == () for r in rows if not r.expected_tags)

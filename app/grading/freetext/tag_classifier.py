@@ -20,7 +20,7 @@ the tag's cap (tell_caps.py). It never raises a verdict.
 `tag_classifier.json` beside this file (labelled_tag_classifier.py trains it, with numpy;
 grading reads the JSON in pure Python). `benchmarks/freetext.py --tag-classifier` reads it
 leave one persona out and leave one final round out. Off by default (app/config.py
-`freetext_tag_classifier`): docs/freetext-rounds.md, round 19, has the figures.
+`freetext_tag_classifier`): docs/freetext-rounds.md, rounds 19 and 21, has the figures.
 """
 
 from __future__ import annotations

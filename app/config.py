@@ -125,8 +125,9 @@ class Settings(BaseSettings):
     )
     # A per-question, per-tag classifier names a tell where the rules and the neighbours
     # named none (round 19, app/grading/freetext/tag_classifier.py, docs/freetext-rounds.md
-    # "Round 19: a learned per-tag tell finder"); off: it did not beat the neighbours on
-    # voices it was not trained on without raising false tells.
+    # "Round 19: a learned per-tag tell finder"); off: round 21's bounds ("Round 21: the tag
+    # classifier's bounds") make it name more in the chain's LOPO / LORO readings with no
+    # false tell more, but it still names a tell on four held true statements.
     freetext_tag_classifier: bool = Field(
         default=False, description="Let a per-tag classifier name a missed free-text tell."
     )

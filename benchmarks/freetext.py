@@ -758,11 +758,14 @@ def chain_lopo(
     """The whole shipped chain (chain.py) read leave-one-persona-out, then leave-one-round-out
     (each earlier final set left out at once): rules as written -> the chain. `causes`: also
     the chain's four largest cells by cause, tune side only (chain_misses.py, round 21)."""
+    from app.config import get_settings
     from app.grading.freetext import chain
 
-    prepared = chain.prepare(rows, _rubrics(pack))
+    on = get_settings().freetext_tag_classifier
+    prepared = chain.prepare(rows, _rubrics(pack), classifier=on)
     cells = " ".join(f"{a[0]}>{b[0]}" for a, b in chain.CELLS)
-    print(f"== the shipped chain, leave one persona out: n, figures; label>verdict {cells}")
+    print(f"== the shipped chain (tag classifier {'on' if on else 'off'}), leave one persona out")
+    print(f"   n, figures; label>verdict {cells}")
     after = chain.chain_rows(rows, prepared, chain.by_persona)
     if causes:
         print_chain_causes(rows, after, prepared, chain.by_persona, sides, "leave one persona out")

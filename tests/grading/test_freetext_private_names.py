@@ -24,7 +24,6 @@ PACKAGE = "app.grading.freetext"
 # reads. A use removed may go from here; a new one may not be added.
 LEFT = {
     ("app/grading/freetext/chain.py", f"{PACKAGE}.labelled_neighbours._suggested_row"),
-    ("app/grading/freetext/tag_classifier.py", f"{PACKAGE}.neighbours._stated"),
     ("tests/grading/test_freetext_artefacts.py", f"{PACKAGE}._HOMES"),
     ("tests/grading/test_freetext_round7_tells.py", f"{PACKAGE}.neighbours._shipped"),
     ("tests/grading/test_freetext_round9_verdicts.py", f"{PACKAGE}.grader._hits_for"),

@@ -73,8 +73,10 @@ def test_malformed_stored_models_read_as_none() -> None:
 
 
 def test_training_finds_the_words_of_a_tag() -> None:
-    stated = [(nb.bag(f"{SAID} case {i}"), ("resets",)) for i in range(12)]
-    right = [(nb.bag(f"each tape returns fresh gradients, case {i}"), ()) for i in range(24)]
+    stated = [ltc.Sample(nb.bag(f"{SAID} case {i}"), ("resets",)) for i in range(12)]
+    right = [
+        ltc.Sample(nb.bag(f"each tape returns fresh gradients, case {i}"), ()) for i in range(24)
+    ]
     models = ltc.train_question([*stated, *right], ["resets", "unseen"])
     assert set(models) == {"resets"}  # "unseen": no support, no model
     assert tc.suggested_tag(models, nb.bag(SAID), ["resets"], SAID) == "resets"
@@ -149,7 +151,7 @@ def test_grading_never_imports_the_trainer() -> None:
     code = (
         "import sys; from app.grading.freetext import tag_classifier as tc, grader; "
         "from tests.grading.core_questions import question; "
-        "assert tc.models_for(question('training-flag')); "
+        "assert tc.models_for(question('training-flag'))[0]; "
         "print('app.grading.freetext.labelled_tag_classifier' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

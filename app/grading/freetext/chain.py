@@ -1,9 +1,10 @@
 """The whole shipped chain read as a fresh set meets it (issue 14, round 19).
 
-Grading is the rules, then three things learned from the labelled tune answers: the
-neighbours' tell (neighbours.py), tell caps from precedent (tell_caps.py, with round 18's cap
+Grading is the rules, then what is learned from the labelled tune answers: the neighbours'
+tell (neighbours.py), the per-tag classifier's tell where the setting has it on
+(tag_classifier.py, round 21), tell caps from precedent (tell_caps.py, with round 18's cap
 beside a complete answer) and the second opinion (second_opinion.py). Each has its own
-leave-one-persona-out reading in benchmarks/freetext.py, but a fresh set meets all three at
+leave-one-persona-out reading in benchmarks/freetext.py, but a fresh set meets them all at
 once, each learned without it. This module reads the chain that way: the tune rows are split
 into folds (one per persona, or one per earlier final set: four unseen voices together), and
 each fold is graded with all three learned from the other tune rows only; held-out rows with
@@ -30,6 +31,12 @@ from app.grading.freetext import tell_caps
 from app.grading.freetext.evaluation import Row, figures
 from app.grading.freetext.fitting import Line, line_verdict
 from app.grading.freetext.labelled_neighbours import _suggested_row
+from app.grading.freetext.labelled_tag_classifier import (
+    Trained,
+    classified_row,
+    sample_of,
+)
+from app.grading.freetext.labelled_tag_classifier import train as train_classifier
 from app.grading.freetext.neighbours import Bag, Entry, Index, bag, build_index
 from app.packs.rubric import Rubric
 
@@ -49,22 +56,25 @@ Models = dict[str, tuple["so.Model | None", "so.Model | None"]]
 
 @dataclass(frozen=True)
 class Prepared:
-    """What every fold reads of a row, computed once: words, features, complete core."""
+    """What every fold reads of a row, computed once: words, features, complete core; and
+    whether the chain has the tag classifier (the setting `freetext_tag_classifier`)."""
 
     rubrics: Mapping[str, Rubric]
     bags: dict[int, Bag]
     feats: dict[int, so.Features]
     complete: dict[int, bool]
+    classifier: bool = False
 
 
 @dataclass(frozen=True)
 class Learned:
-    """The chain's three learned parts, from one set of tune rows."""
+    """The chain's learned parts, from one set of tune rows."""
 
     index: Index
     caps: Derived
     beside: Derived
     models: Models
+    classifier: Mapping[str, Trained]
 
 
 def by_persona(row: Row) -> str | None:
@@ -81,12 +91,15 @@ def final_groups(sides_file: Path) -> dict[str, frozenset[str]]:
     return {str(k): frozenset(v) for k, v in raw.items() if str(k).startswith("final_")}
 
 
-def prepare(rows: Sequence[Row], rubrics: Mapping[str, Rubric]) -> Prepared:
+def prepare(
+    rows: Sequence[Row], rubrics: Mapping[str, Rubric], classifier: bool = False
+) -> Prepared:
     return Prepared(
         rubrics,
         {id(r): bag(r.answer) for r in rows},
         {id(r): so.features(r.answer, r.evidence) for r in rows if r.evidence},
         {id(r): _complete(rubrics[r.question_id], r) for r in rows},
+        classifier,
     )
 
 
@@ -127,7 +140,14 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
         (r.question_id, r.expected_tags, r.label, prepared.complete[id(r)], r.persona)
         for r in train
     )
-    return Learned(index, caps, beside, _models(train, prepared))
+    classifier = (
+        train_classifier(
+            [(r.question_id, sample_of(r, prepared.bags[id(r)])) for r in train], prepared.rubrics
+        )
+        if prepared.classifier
+        else {}
+    )
+    return Learned(index, caps, beside, _models(train, prepared), classifier)
 
 
 def _models(train: Sequence[Row], prepared: Prepared) -> Models:
@@ -148,9 +168,12 @@ def _models(train: Sequence[Row], prepared: Prepared) -> Models:
 
 
 def graded(row: Row, learned: Learned, prepared: Prepared) -> Row:
-    """The rules' row -> the neighbours' tell -> derived caps -> the second opinion."""
+    """The rules' row -> the neighbours' tell -> the classifier's (if on) -> derived caps ->
+    the second opinion."""
     rubric, key = prepared.rubrics[row.question_id], id(row)
     row = _suggested_row(learned.index, rubric, row, prepared.bags[key])
+    trained = learned.classifier.get(row.question_id)
+    row = classified_row(trained, rubric, row, prepared.bags[key])
     if row.evidence is None or row.evidence.empty:
         return row
     row = _recapped(row, rubric, learned, prepared.complete[key])

@@ -170,7 +170,12 @@ def _timed(question: FreeText, answer: str, repeat: int) -> tuple[GradeResult, f
         start = time.perf_counter()
         # the rules alone
         result = grade_freetext(
-            question, answer, second_opinion=False, neighbours=False, tell_caps=False
+            question,
+            answer,
+            second_opinion=False,
+            neighbours=False,
+            tell_caps=False,
+            tag_classifier=False,
         )
         times.append((time.perf_counter() - start) * 1000)
     return result, statistics.median(times)

@@ -387,7 +387,8 @@ def grade_freetext(
     measurements of the rubric as written pass False.
     `tag_classifier`: where no tell is named after the neighbours, let the per-tag
     classifier name one (tag_classifier.py, round 19); None reads the setting
-    `freetext_tag_classifier` (off by default).
+    `freetext_tag_classifier` (off by default) where the neighbours are on, so
+    `neighbours=False` reads no learned tell at all.
     """
     normalised = normalise(answer or "")
     rubric = question.rubric
@@ -402,8 +403,8 @@ def grade_freetext(
         neighbours = _neighbours_on()
     if neighbours:
         result = add_suggestion(question, answer, result, caps)
-    if tag_classifier is None:
-        tag_classifier = _tag_classifier_on()
+    if tag_classifier is None:  # a reading without the neighbours reads no learned tell
+        tag_classifier = neighbours and _tag_classifier_on()
     if tag_classifier:
         result = add_classified(question, answer, result, caps)
     if second_opinion is None:

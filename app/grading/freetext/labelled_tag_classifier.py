@@ -4,7 +4,9 @@ and the benchmark's readings with a writer (or a final round) left out.
 Per question, the features seen in at least `MIN_DF` training answers; per tag with at
 least `MIN_SUPPORT` training answers carrying it, a ridge regression of the tag's 0/1
 column (numpy, solved exactly, so a build is reproducible). Weights below `KEEP` are
-dropped and the rest rounded to `DIGITS`.
+dropped and the rest rounded to `DIGITS`. Per tag, the cut its score must reach (round
+21): chosen in `INNER_FOLDS` folds of the training writers, each scored by models trained
+without it (`chosen_cuts`).
 The web process never imports this module (numpy).
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,7 +30,7 @@ from app.grading.freetext.neighbours import (
     prompt_key,
     suggested_verdict,
 )
-from app.grading.freetext.tag_classifier import THRESHOLD, TagModel, suggested_tag
+from app.grading.freetext.tag_classifier import TagModel, best_tag, suggested_tag
 from app.packs.rubric import Rubric
 from app.packs.schema import FreeText
 
@@ -36,28 +39,53 @@ MIN_SUPPORT = 8  # a tag carried by fewer training answers gets no model
 RIDGE = 1.0  # each answer's vector has unit length: one answer's worth of shrinkage
 KEEP, DIGITS = 0.05, 3
 
-Sample = tuple[Bag, tuple[str, ...]]  # an answer's words and its (rubric) tags
+INNER_FOLDS = 5  # writers, round robin in name order: the folds a question's cut is read in
+CUTS = tuple(round(0.5 + 0.05 * i, 2) for i in range(11))  # 0.5 .. 1.0
+WRONG_ON_CORRECT = 2  # what a wrong tag costs on an answer labelled correct (else 1)
+AGAINST_SHARE = 0.25  # a concept whose answers carry the tag this much of its rate: against it
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One labelled training answer: its words, its (rubric) tags, its writer, its label."""
+
+    words: Bag
+    tags: tuple[str, ...]
+    persona: str = ""
+    correct: bool = False
+    eligible: bool = True  # the rules graded it below correct and named no tell
+    concepts: frozenset[str] = frozenset()  # the concepts the rules credited
+
+
+@dataclass(frozen=True)
+class Trained:
+    """One question's tag models and each tag's cut (None: no cut paid, never named)."""
+
+    models: dict[str, TagModel]
+    cuts: Mapping[str, float | None]
+    against: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
 
 def train_question(samples: Sequence[Sample], tags: Sequence[str]) -> dict[str, TagModel]:
     """One model per rubric tag (of `tags`) with enough support in `samples`."""
-    support = {t: sum(t in s[1] for s in samples) for t in tags}
+    support = {t: sum(t in s.tags for s in samples) for t in tags}
     chosen = sorted(t for t, n in support.items() if n >= MIN_SUPPORT)
     if not chosen:
         return {}
     df: dict[str, int] = {}
-    for words, _ in samples:
-        for w in words:
+    for sample in samples:
+        for w in sample.words:
             df[w] = df.get(w, 0) + 1
     vocab = sorted(w for w, n in df.items() if n >= MIN_DF)
     column = {w: i for i, w in enumerate(vocab)}
     x = np.zeros((len(samples), len(vocab)), dtype=np.float64)
-    for i, (words, _) in enumerate(samples):
+    for i, sample in enumerate(samples):
+        words = sample.words
         scale = 1.0 / np.sqrt(len(words)) if words else 0.0
         for w in words:
             if w in column:
                 x[i, column[w]] = scale
-    y = np.array([[t in s[1] for t in chosen] for s in samples], dtype=np.float64)
+    y = np.array([[t in s.tags for t in chosen] for s in samples], dtype=np.float64)
     weights, bias = _fit(x, y)
     return {
         t: TagModel(
@@ -81,35 +109,82 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x.T @ dual, bias
 
 
-def train(
-    samples: Sequence[tuple[str, Bag, tuple[str, ...]]], rubrics: Mapping[str, Rubric]
-) -> dict[str, dict[str, TagModel]]:
-    """Per question id: its tag models, from (question id, words, tags) samples."""
-    return {
-        qid: train_question(
-            [(w, t) for q, w, t in samples if q == qid], [m.tag for m in rubric.misconceptions]
+def chosen_cuts(samples: Sequence[Sample], tags: Sequence[str]) -> dict[str, float | None]:
+    """Per tag, the cut (of `CUTS`) at which naming it pays most, read in `INNER_FOLDS` folds
+    of the writers: each answer the classifier may act on (`Sample.eligible`) is scored by
+    models trained without its fold, and where the tag is its top tag counts +1 if the
+    answer carries the tag, -1 if not (-`WRONG_ON_CORRECT` on an answer labelled correct).
+    Ties go to the higher cut; None when no cut gains (the tag is never named)."""
+    personas = sorted({s.persona for s in samples})
+    fold = {p: i % INNER_FOLDS for i, p in enumerate(personas)}
+    scored: dict[str, list[tuple[float, int]]] = {}
+    for k in range(INNER_FOLDS):
+        models = train_question([s for s in samples if fold[s.persona] != k], tags)
+        for s in (s for s in samples if fold[s.persona] == k and s.eligible):
+            best = best_tag(models, s.words, tags)
+            if best is not None and best[1] >= CUTS[0]:
+                gain = 1 if best[0] in s.tags else -(WRONG_ON_CORRECT if s.correct else 1)
+                scored.setdefault(best[0], []).append((best[1], gain))
+    return {tag: best_cut(scored.get(tag, [])) for tag in tags}
+
+
+def best_cut(scored: Sequence[tuple[float, int]]) -> float | None:
+    gain, cut = max((sum(g for p, g in scored if p >= cut), cut) for cut in CUTS)
+    return cut if gain > 0 else None
+
+
+def contradicting(samples: Sequence[Sample], tags: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Per tag, the concepts that answers stating it lack: credited by the rules in at
+    least `MIN_SUPPORT` training answers, of which at most `AGAINST_SHARE` of the tag's share
+    of all the question's answers carry it ("small models gain most" against "large models
+    gain the most"). The classifier names no tag against a concept the answer is credited
+    with: its words are the tag's, its claim the correction's."""
+    out = {}
+    for tag in tags:
+        base = sum(tag in s.tags for s in samples) / max(1, len(samples))
+        credited: dict[str, list[bool]] = {}
+        for s in samples:
+            for c in s.concepts:
+                credited.setdefault(c, []).append(tag in s.tags)
+        out[tag] = tuple(
+            sorted(
+                c
+                for c, has in credited.items()
+                if len(has) >= MIN_SUPPORT and sum(has) <= AGAINST_SHARE * base * len(has)
+            )
         )
-        for qid, rubric in sorted(rubrics.items())
-    }
+    return out
+
+
+def train(
+    samples: Sequence[tuple[str, Sample]], rubrics: Mapping[str, Rubric]
+) -> dict[str, Trained]:
+    """Per question id: its tag models and cut, from (question id, sample) pairs."""
+    out = {}
+    for qid, rubric in sorted(rubrics.items()):
+        mine = [s for q, s in samples if q == qid]
+        tags = [m.tag for m in rubric.misconceptions]
+        models = train_question(mine, tags)
+        cuts = chosen_cuts(mine, tags) if models else {}
+        out[qid] = Trained(models, cuts, contradicting(mine, list(models)))
+    return out
 
 
 def build_artefact() -> dict[str, Any]:
     """The models trained on every labelled tune answer of the core pack's questions."""
-    from app.grading.freetext.evaluation import core_labelled, mapped_tags
+    from app.grading.freetext.evaluation import core_labelled, grade_rows
 
     core = core_labelled()
     questions = {
         q.question.id: q.question for q in core.pack.questions if isinstance(q.question, FreeText)
     }
+    tune_answers = [a for a in core.answers if core.sides.side(a.persona or "original") == "tune"]
+    rows, _ = grade_rows(core.pack, tune_answers, tag_map=core.tag_map, sides=core.sides)
     tune = sorted(
-        (a for a in core.answers if core.sides.side(a.persona or "original") == "tune"),
-        key=lambda a: (a.question_id, a.persona, a.source, a.answer),
+        (r for r in rows if r.question_id in questions),
+        key=lambda r: (r.question_id, r.persona, r.source, r.answer),
     )
-    samples = [
-        (a.question_id, bag(a.answer), mapped_tags(core.tag_map, a.question_id, a.misconceptions))
-        for a in tune
-        if a.question_id in questions
-    ]
+    samples = [(r.question_id, sample_of(r, bag(r.answer))) for r in tune]
     models = train(samples, {q: v.rubric for q, v in questions.items()})
     return {
         "about": "issue 14 round 19 tag classifier; "
@@ -121,16 +196,21 @@ def build_artefact() -> dict[str, Any]:
         },
         "min_df": MIN_DF,
         "min_support": MIN_SUPPORT,
-        "threshold": THRESHOLD,
+        "cuts": {"inner_folds": INNER_FOLDS, "wrong_on_correct": WRONG_ON_CORRECT},
         "questions": {
             qid: {
                 "prompt": prompt_key(questions[qid]),
                 "tags": {
-                    t: {"bias": m.bias, "weights": dict(sorted(m.weights.items()))}
-                    for t, m in tagged.items()
+                    t: {
+                        "against": list(trained.against.get(t, ())),
+                        "bias": m.bias,
+                        "cut": trained.cuts.get(t),
+                        "weights": dict(sorted(m.weights.items())),
+                    }
+                    for t, m in trained.models.items()
                 },
             }
-            for qid, tagged in models.items()
+            for qid, trained in models.items()
         },
     }
 
@@ -177,7 +257,7 @@ def _suggesters(
         [Entry(r.question_id, bags[id(r)], r.expected_tags, r.answer, r.persona)
          for r in train_rows]
     )  # fmt: skip
-    models = train([(r.question_id, bags[id(r)], r.expected_tags) for r in train_rows], rubrics)
+    models = train([(r.question_id, sample_of(r, bags[id(r)])) for r in train_rows], rubrics)
 
     def by_neighbours(row: Any, words: Bag) -> str | None:
         tells = [m.tag for m in rubrics[row.question_id].misconceptions]
@@ -185,7 +265,11 @@ def _suggesters(
 
     def by_classifier(row: Any, words: Bag) -> str | None:
         tells = [m.tag for m in rubrics[row.question_id].misconceptions]
-        return suggested_tag(models.get(row.question_id, {}), words, tells, row.answer)
+        trained = models.get(row.question_id, Trained({}, {}))
+        found = row.evidence.found if row.evidence is not None else frozenset()
+        return suggested_tag(
+            trained.models, words, tells, row.answer, trained.cuts, trained.against, found
+        )
 
     return {"n": by_neighbours, "c": by_classifier}
 
@@ -196,6 +280,31 @@ ORDERS = {
     "neighbours, then classifier": "nc",
     "classifier, then neighbours": "cn",
 }
+
+
+def sample_of(row: Any, words: Bag) -> Sample:
+    """A labelled row (evaluation.Row) as a training sample."""
+    return Sample(
+        words,
+        row.expected_tags,
+        row.persona,
+        row.label == "correct",
+        row.evidence is not None and eligible(row.evidence, row.verdict, row.named_tags),
+        row.evidence.found if row.evidence is not None else frozenset(),
+    )
+
+
+def classified_row(trained: Trained | None, rubric: Rubric, row: Any, words: Bag) -> Any:
+    """The row with the classifier's tag where it is eligible and names one (the chain)."""
+    if trained is None or not trained.models:
+        return row
+    if row.evidence is None or not eligible(row.evidence, row.verdict, row.named_tags):
+        return row
+    tells = [m.tag for m in rubric.misconceptions]
+    tag = suggested_tag(
+        trained.models, words, tells, row.answer, trained.cuts, trained.against, row.evidence.found
+    )
+    return _suggested(rubric, row, tag)
 
 
 def _suggested(rubric: Rubric, row: Any, tag: str | None) -> Any:

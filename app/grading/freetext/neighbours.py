@@ -286,13 +286,13 @@ def marking_words(index: Index, question_id: str, words: Bag, tag: str) -> list[
 
 
 def voters_state(word: str, voters: Sequence[str]) -> bool:
-    """Whether most of the voting answers that use `word` state it (`_stated`), so it marks
+    """Whether most of the voting answers that use `word` state it (`how_stated`), so it marks
     the belief and not its consequence (round 11). Answers stating "call tape.reset() each
     step, otherwise the previous step gets mixed in" make "previous" and "mix" mark
     needs-zero-grad, but they state the reset, not the mixing; "a new tape records each step
     from scratch, so nothing from the previous step is mixed in" is true. A word no voter
     uses says nothing of what they state."""
-    theirs = [s[word] for s in (_stated(v, [word]) for v in voters) if word in s]
+    theirs = [s[word] for s in (how_stated(v, [word]) for v in voters) if word in s]
     return sum(s == {True} for s in theirs) * 2 > len(theirs)
 
 
@@ -303,13 +303,13 @@ def reads_as_stated(text: str, marks: Sequence[str], voters: Sequence[str]) -> b
     not stated. "Trainable variables are watched automatically; you never need tape.watch"
     and "persistent is not needed unless ..." sit among answers that state the tell with
     those very words, but deny them (round 8)."""
-    said = _stated(text, marks)
+    said = how_stated(text, marks)
     return not any(
         True not in states and voters_state(word, voters) for word, states in said.items()
     )
 
 
-def _stated(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
+def how_stated(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
     """Each marking word found in `text` -> how its uses read (True: stated). A word used
     only after "otherwise" is not stated: "delete it with del tape; otherwise Python only
     frees it when it goes out of scope" says what happens if you don't (round 10)."""
@@ -332,15 +332,15 @@ def _uses(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
     for word in marks:
         if word in _CUES:
             continue
-        for hit in find_hits(units, [_phrasing(word)]):
+        for hit in find_hits(units, [word_phrasing(word)]):
             found.setdefault(word, set()).add(hit.affirmed and not (hit.foreign or hit.conditional))
-        pattern = re.compile(_phrasing(word), re.IGNORECASE)
+        pattern = re.compile(word_phrasing(word), re.IGNORECASE)
         if any(asks(u) and pattern.search(f"{u.text}\n{u.lemmas}") for u in units):
             found.setdefault(word, set()).add(False)  # asked, which states nothing
     return found
 
 
-def _phrasing(word: str) -> str:
+def word_phrasing(word: str) -> str:
     """The word as a phrasing; a synonym group's word matches any member of its group."""
     group = _GROUP_WORDS.get(word)
     found = "|".join(f"(?:{m})" for m in group) if group else re.escape(word)

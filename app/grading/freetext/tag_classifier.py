@@ -8,16 +8,19 @@ labelled answer of the question at once, one weight per word and tag, instead of
 neighbours. Its features are the neighbours' (`neighbours.bag`: lemmas and adjacent pairs,
 "n't" as "not", the update verbs one word), present or not, each answer's vector of unit
 length. It names a tag only where no tell is named, on an answer graded below correct and
-not a keyword list or an injection (`neighbours.eligible`), when the tag's score is
-at least `THRESHOLD` and none of the words that carry it most is only denied, asked, said
-of another framework or inside an open condition in the answer (neighbours' reader); its
-cap is the tag's cap (tell_caps.py). It never raises a verdict.
+not a keyword list or an injection (`neighbours.eligible`), when the tag's score reaches the
+tag's cut (learned in folds of the training writers since round 21; `THRESHOLD` for an
+artefact without one), the rules credit the answer with no concept that answers stating the
+tag lack (round 21), and each of the words that carry it most is stated in the answer's own
+prose: not only denied, asked, said of another framework or inside an open condition
+(neighbours' reader), and not only in code or inside double quotes (round 21). Its cap is
+the tag's cap (tell_caps.py). It never raises a verdict.
 
 `python -m app.grading.freetext.tag_classifier train [--check]` writes
 `tag_classifier.json` beside this file (labelled_tag_classifier.py trains it, with numpy;
 grading reads the JSON in pure Python). `benchmarks/freetext.py --tag-classifier` reads it
 leave one persona out and leave one final round out. Off by default (app/config.py
-`freetext_tag_classifier`): docs/freetext-rounds.md, round 19, has the figures.
+`freetext_tag_classifier`): docs/freetext-rounds.md, rounds 19 and 21, has the figures.
 """
 
 from __future__ import annotations
@@ -31,20 +34,24 @@ from pathlib import Path
 
 from app.grading.freetext.artefacts import artefact_main, artefact_questions
 from app.grading.freetext.fitting import evidence_of
+from app.grading.freetext.matching import Hit, find_hits
 from app.grading.freetext.neighbours import (
     Bag,
-    _stated,
     bag,
     eligible,
+    how_stated,
     prompt_key,
     with_suggested_tell,
+    word_phrasing,
 )
+from app.grading.freetext.normalise import normalise
+from app.grading.freetext.quotations import quoted
 from app.grading.results import GradeResult
 from app.packs.rubric import Misconception
 from app.packs.schema import FreeText
 
 ARTEFACT = Path(__file__).with_name("tag_classifier.json")
-THRESHOLD = 0.5  # a tag's score at least this (half way from 0 to 1): named
+THRESHOLD = 0.5  # the cut of an artefact that stores none (half way from 0 to 1)
 MARKS = 3  # the words that carry the tag most: none may be only denied in the answer
 
 
@@ -88,17 +95,50 @@ def marks(model: TagModel, words: Bag) -> list[str]:
 
 
 def reads_as_stated(text: str, carrying: list[str]) -> bool:
-    """Whether no word that carries the tag is only denied (asked, conditional, said of
-    another framework) where the answer uses it (neighbours' reader, matching.find_hits)."""
-    return not any(True not in states for states in _stated(text, carrying).values())
+    """Whether every word that carries the tag is stated somewhere in the answer's own prose:
+    not only denied, asked, conditional or said of another framework (neighbours' reader,
+    matching.find_hits), and not only inside double quotes or in code (`in_own_prose`)."""
+    said = how_stated(text, carrying)
+    own = in_own_prose(text, [w for w, states in said.items() if True in states])
+    return all(True in states and own[w] for w, states in said.items())
 
 
-def suggested_tag(models: Models, words: Bag, tags: Iterable[str], text: str) -> str | None:
-    """The tag the classifier names for this answer, or None."""
+def in_own_prose(text: str, carrying: list[str]) -> dict[str, bool]:
+    """Each word -> whether some use of it states it in a prose sentence, outside double quotes
+    (round 21). A bag of words reads no code: where a call sits in a block is structure the
+    rules read, and a tape named `t1` says nothing of a belief. A quoted statement is
+    mentioned, not made ('"Passing model.variables is fine" is wrong'; quotations.py)."""
+    prose = tuple(u for u in normalise(text).units if not u.is_code)
+    return {
+        word: any(_own(hit) for hit in find_hits(prose, [word_phrasing(word)])) for word in carrying
+    }
+
+
+def _own(hit: Hit) -> bool:
+    said_elsewhere = hit.foreign or hit.conditional or quoted(hit.sentence, hit.snippet)
+    return hit.affirmed and not said_elsewhere
+
+
+def suggested_tag(
+    models: Models,
+    words: Bag,
+    tags: Iterable[str],
+    text: str,
+    cuts: Mapping[str, float | None] | None = None,
+    against: Mapping[str, Iterable[str]] | None = None,
+    found: Iterable[str] = (),
+) -> str | None:
+    """The tag the classifier names for this answer, or None. `cuts`: each tag's, learned in
+    folds (None for a tag: it never paid in them, it is never named); a tag not in `cuts`,
+    or no `cuts`: `THRESHOLD`. `against`: per tag, the concepts answers stating it lack;
+    none of them may be among the concepts the rules credit the answer with (`found`)."""
     best = best_tag(models, words, tags)
-    if best is None or best[1] < THRESHOLD:
+    if best is None:
         return None
-    tag = best[0]
+    tag, score = best
+    cut = (cuts or {}).get(tag, THRESHOLD)
+    if cut is None or score < cut or set((against or {}).get(tag, ())) & set(found):
+        return None
     return tag if reads_as_stated(text, marks(models[tag], words)) else None
 
 
@@ -119,9 +159,11 @@ def add_suggestion(
     evidence = evidence_of(rubric, result)
     if not eligible(evidence, result.verdict, result.misconceptions):
         return result
-    models = models_for(question)
+    models, cuts, against = models_for(question)
     tells = {m.tag: m for m in rubric.misconceptions}
-    tag = suggested_tag(models, bag(answer), tells, answer) if models else None
+    words = bag(answer)
+    found = evidence.found
+    tag = suggested_tag(models, words, tells, answer, cuts, against, found) if models else None
     if tag is None:
         return result
     return with_suggested_tell(
@@ -140,18 +182,48 @@ def models_of(stored: object) -> dict[str, TagModel]:
         return {}
 
 
+def cuts_of(stored: object) -> dict[str, float | None]:
+    """Each tag's stored cut: a number, or null (never named); an artefact from before
+    round 21 stores none (`THRESHOLD` then applies)."""
+    if not isinstance(stored, dict):
+        return {}
+    out: dict[str, float | None] = {}
+    for tag, model in stored.items():
+        if isinstance(model, dict) and "cut" in model:
+            cut = model["cut"]
+            number = isinstance(cut, int | float) and not isinstance(cut, bool)
+            out[str(tag)] = float(cut) if number else None
+    return out
+
+
+def against_of(stored: object) -> dict[str, tuple[str, ...]]:
+    """Each tag's stored concepts against it (none before round 21)."""
+    if not isinstance(stored, dict):
+        return {}
+    return {
+        str(t): tuple(str(c) for c in m["against"])
+        for t, m in stored.items()
+        if isinstance(m, dict) and isinstance(m.get("against"), list)
+    }
+
+
+Shipped = tuple[dict[str, TagModel], dict[str, float | None], dict[str, tuple[str, ...]]]
+
+
 @lru_cache(maxsize=64)
-def _shipped(question_id: str) -> tuple[str, dict[str, TagModel]]:
+def _shipped(question_id: str) -> tuple[str, Shipped]:
     stored = artefact_questions(ARTEFACT).get(question_id)
     if not isinstance(stored, dict):
-        return "", {}
-    return str(stored.get("prompt", "")), models_of(stored.get("tags"))
+        return "", ({}, {}, {})
+    tags = stored.get("tags")
+    return str(stored.get("prompt", "")), (models_of(tags), cuts_of(tags), against_of(tags))
 
 
-def models_for(question: FreeText) -> dict[str, TagModel]:
-    """The shipped models, if this question's labelled answers answered this very prompt."""
-    prompt, models = _shipped(question.id)
-    return models if prompt == prompt_key(question) else {}
+def models_for(question: FreeText) -> Shipped:
+    """The shipped models, cuts and concepts against each tag, if this question's labelled
+    answers answered this very prompt."""
+    prompt, shipped = _shipped(question.id)
+    return shipped if prompt == prompt_key(question) else ({}, {}, {})
 
 
 def main(argv: list[str]) -> int:

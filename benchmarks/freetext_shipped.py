@@ -127,6 +127,8 @@ def main() -> int:
         print(f"no labelled answers for {sorted(personas)}")
         return 1
 
+    if args.json:  # first, so a reader that stops early (| head) still gets the rows
+        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     print(f"personas: {', '.join(sorted(personas))}")
     for name in CONFIGS:
         print(f"{name:<12} {summary(rows, name)}")
@@ -139,8 +141,6 @@ def main() -> int:
         for value in sorted({r[key] for r in rows}):
             part = [r for r in rows if r[key] == value]
             print(f"  {value:<28} {summary(part, 'as shipped')}")
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return 0
 
 

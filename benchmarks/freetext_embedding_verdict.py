@@ -640,6 +640,9 @@ def main() -> int:
     parser.add_argument(
         "--cut-padding", action="store_true", help="embed the prose after the padding cut"
     )
+    parser.add_argument(
+        "--onnx", type=Path, default=None, help="embed with this int8 ONNX file (E2's encoder)"
+    )
     args = parser.parse_args()
     print(
         f"verdict model: {args.model}, penalty picked per question and fold from {PENALTIES}; "
@@ -657,6 +660,12 @@ def main() -> int:
     rows = [r for r in rows if r.side == "tune"]
     view = without_padding_text if args.cut_padding else str
     embed = Cache(args.cache, lambda: Embedder(args.model_dir), view)
+    if args.onnx is not None:  # round 21, E2: use a cache of its own (--cache)
+        from freetext_embedding_onnx import OnnxEmbedder
+
+        embed = Cache(
+            args.cache, lambda: OnnxEmbedder(args.onnx, args.model_dir / "tokenizer.json"), view
+        )  # type: ignore[arg-type, return-value]
     ms = embed.fill([r.answer for r in rows])
     print(
         f"tune answers {len(rows)} ({len({r.persona for r in rows})} personas); embeddings "

@@ -24,7 +24,6 @@ import json
 import statistics
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,10 +34,10 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 
 from app.grading.freetext import grade_freetext  # noqa: E402
-from app.grading.freetext.evaluation import core_labelled, mapped_tags  # noqa: E402
+from app.grading.freetext.chain import CELLS, cells  # noqa: E402
+from app.grading.freetext.evaluation import Row, core_labelled, figures, mapped_tags  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
 
-CELLS = ("i>p", "p>i", "p>c", "c>p", "i>c", "c>i")
 RULES_ALONE = {
     "second_opinion": False, "neighbours": False, "tell_caps": False, "tag_classifier": False,
 }  # fmt: skip
@@ -59,26 +58,20 @@ def timed(grade: Callable[[], Any], repeat: int) -> tuple[Any, float]:
     return result, statistics.median(times)
 
 
-def summary(rows: list[dict[str, Any]], config: str) -> str:
-    n = len(rows)
-    if not n:
-        return "no answers"
-    exact = sum(r["label"] == r[config]["verdict"] for r in rows)
-    binary = sum((r["label"] == "correct") == (r[config]["verdict"] == "correct") for r in rows)
-    expected = sum(len(r["expected"]) for r in rows)
-    named = sum(t in r[config]["tags"] for r in rows for t in r["expected"])
-    correct = [r for r in rows if r["label"] == "correct"]
-    false = sum(bool(r[config]["tags"]) for r in correct)
-    cells = Counter(f"{r['label'][0]}>{r[config]['verdict'][0]}" for r in rows)
-    p50 = statistics.median(r[config]["ms"] for r in rows)
+def summary(rows: list[Row]) -> str:
+    """evaluation.figures and chain.cells of graded rows, on one line."""
+    found = figures(rows)
 
     def pct(k: int, d: int) -> str:
         return f"{k}/{d} ({k / d:.1%})" if d else "-"
 
     return (
-        f"n={n} exact {pct(exact, n)}  correct-vs-not {pct(binary, n)}  "
-        f"named {pct(named, expected)}  false tells on correct {pct(false, len(correct))}  "
-        f"p50 {p50:.1f} ms  cells " + " ".join(f"{c} {cells[c]}" for c in CELLS)
+        f"n={found.total} exact {pct(found.exact, found.total)}  "
+        f"correct-vs-not {pct(found.binary, found.total)}  "
+        f"named {pct(found.tags_named, found.tags_expected)}  "
+        f"false tells on correct {pct(found.false_tells_on_correct, found.correct_labelled)}  "
+        f"p50 {found.p50_ms:.1f} ms  cells "
+        + " ".join(f"{a[0]}>{b[0]} {n}" for (a, b), n in zip(CELLS, cells(rows), strict=True))
     )
 
 
@@ -107,41 +100,54 @@ def main() -> int:
         for q in labelled.pack.questions
         if isinstance(q.question, FreeText)
     }
-    rows: list[dict[str, Any]] = []
+    graded: dict[str, list[Row]] = {name: [] for name in CONFIGS}
     for answer in labelled.answers:
         question = questions.get(answer.question_id)
         if answer.persona not in personas or question is None:
             continue
-        row: dict[str, Any] = {
-            "persona": answer.persona, "question": question.id, "label": answer.verdict,
-            "expected": list(mapped_tags(labelled.tag_map, question.id, answer.misconceptions)),
-        }  # fmt: skip
+        expected = mapped_tags(labelled.tag_map, question.id, answer.misconceptions)
         for name, settings in CONFIGS.items():
             result, ms = timed(
                 lambda q=question, a=answer.answer, s=settings: grade_freetext(q, a, **s),
                 args.repeat,
             )
-            row[name] = {"verdict": result.verdict, "tags": list(result.misconceptions), "ms": ms}
-        rows.append(row)
-    if not rows:
+            graded[name].append(Row(
+                question.id, answer.persona, labelled.sides.side(answer.persona),
+                answer.verdict, result.verdict, expected, tuple(result.misconceptions), ms,
+                answer.answer, answer.source,
+            ))  # fmt: skip
+    shipped = graded["as shipped"]
+    if not shipped:
         print(f"no labelled answers for {sorted(personas)}")
         return 1
 
     if args.json:  # first, so a reader that stops early (| head) still gets the rows
-        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+        args.json.write_text(json.dumps(as_json(graded), indent=1), encoding="utf-8")
     print(f"personas: {', '.join(sorted(personas))}")
-    for name in CONFIGS:
-        print(f"{name:<12} {summary(rows, name)}")
-    ratio = statistics.median(r["as shipped"]["ms"] for r in rows) / max(
-        statistics.median(r["rules alone"]["ms"] for r in rows), 1e-9
-    )
+    for name, rows in graded.items():
+        print(f"{name:<12} {summary(rows)}")
+    ratio = figures(shipped).p50_ms / max(figures(graded["rules alone"]).p50_ms, 1e-9)
     print(f"p50 as shipped / rules alone, same run: {ratio:.2f}x")
-    for key, title in (("persona", "per persona"), ("question", "per question")):
+    for key, title in (("persona", "per persona"), ("question_id", "per question")):
         print(f"== {title}, as shipped")
-        for value in sorted({r[key] for r in rows}):
-            part = [r for r in rows if r[key] == value]
-            print(f"  {value:<28} {summary(part, 'as shipped')}")
+        for value in sorted({getattr(r, key) for r in shipped}):
+            print(f"  {value:<28} {summary([r for r in shipped if getattr(r, key) == value])}")
     return 0
+
+
+def as_json(graded: dict[str, list[Row]]) -> list[dict[str, Any]]:
+    """One record per answer: its labels, then each configuration's verdict, tags and time."""
+    records = []
+    for same in zip(*graded.values(), strict=True):
+        first = same[0]
+        record: dict[str, Any] = {
+            "persona": first.persona, "question": first.question_id, "label": first.label,
+            "expected": list(first.expected_tags),
+        }  # fmt: skip
+        for name, row in zip(graded, same, strict=True):
+            record[name] = {"verdict": row.verdict, "tags": list(row.named_tags), "ms": row.ms}
+        records.append(record)
+    return records
 
 
 if __name__ == "__main__":

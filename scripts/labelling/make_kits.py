@@ -17,19 +17,16 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from app.grading.freetext.evaluation import load_tag_map  # noqa: E402
+
 LABELLED = ROOT / "tests" / "grading" / "freetext_labelled"
 PACK = ROOT / "questions" / "gradient-tape"
 
 
-def canonical(tag_map: dict, tag: str, question: str) -> list[str]:
-    mapped = tag_map.get(tag, tag)
-    if isinstance(mapped, dict):
-        mapped = mapped.get(question, tag)
-    return mapped if isinstance(mapped, list) else [mapped]
-
-
 def main(out: Path) -> None:
-    tag_map = yaml.safe_load((LABELLED / "meta" / "tag-map.yaml").read_text()) or {}
+    tag_map = load_tag_map(LABELLED / "meta" / "tag-map.yaml")
     files = sorted((LABELLED / "personas").glob("*.yaml")) + sorted(LABELLED.glob("*.yaml"))
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     described: dict[str, str] = {}
@@ -43,7 +40,7 @@ def main(out: Path) -> None:
             if question not in questions:
                 questions.append(question)
             for tag in answer.get("misconceptions") or []:
-                counts[question].update(canonical(tag_map, tag, question))
+                counts[question].update(tag_map.rubric_tags(question, tag))
     prompts, kit = ["# The ten prompts\n"], ["# Labelling kit\n"]
     for qid in questions:
         q = yaml.safe_load((PACK / f"{qid}.yaml").read_text())

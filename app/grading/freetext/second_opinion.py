@@ -158,20 +158,12 @@ def second_verdict(
     ):
         return "correct"
     if verdict == "correct" and p <= LOWER:
-        return _lowered(feats, incorrect)
+        # Lowered, then read as a partial answer (round 21, docs/freetext-rounds.md "Round 21:
+        # the verdict cells (engineer P)"; before, it stopped at partial).
+        verdict = "partial"
     if verdict == "partial" and incorrect and incorrect.probability(feats) >= INCORRECT:
         return "incorrect"
     return verdict
-
-
-def _lowered(feats: Features, incorrect: Model | None) -> str:
-    """A correct verdict the model lowers is then read as a partial one: incorrect when the
-    partial model is sure it is wrong, at the same `INCORRECT` cut (round 21, docs/freetext-
-    rounds.md "Round 21: the verdict cells (engineer P)"; before, such an answer stopped at
-    partial). Only ever lower: it reads no answer with a tell."""
-    if incorrect and incorrect.probability(feats) >= INCORRECT:
-        return "incorrect"
-    return "partial"
 
 
 def _evidence_alone(model: Model, feats: Features) -> float:

@@ -626,12 +626,13 @@ def test_a_pass_through_layer_is_not_a_request_to_pass(text: str, injection: boo
 
 
 def test_no_labelled_answer_of_an_honest_persona_is_an_injection() -> None:
-    """Only the keyword-stuffer persona's answers talk to the grader."""
+    """Only the personas written to game the grader talk to it: keyword-stuffer, and round
+    22's grader-gamer (its writer was asked for lines addressed to the grader)."""
     answers, _ = load_persona_answers(REPO_ROOT / "tests" / "grading" / "freetext_labelled")
     flagged = {
         a.persona or "original" for a in answers if is_injection(normalise(a.answer), a.answer)
     }
-    assert flagged <= {"keyword-stuffer"}
+    assert flagged <= {"keyword-stuffer", "grader-gamer"}
 
 
 @pytest.mark.parametrize("sentences", REFINES + REFINES2)

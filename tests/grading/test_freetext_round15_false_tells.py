@@ -27,7 +27,8 @@ FALSE_TELLS = {
 }
 # Wrong statements whose tell no phrasing reaches (rubric content, not this round).
 UNNAMED = {
-    "apply_gradients resets the gradients to zero once it has used them, that's why there's no zero_grad.",
+    # round 22 (C2): "apply_gradients resets the gradients to zero once it has used them" is named
+    # now (optimizer-clears-grads: "once it has applied / used them"), so it left this set
     "The model has to be compiled before tape.gradient can return anything but None.",
     "All the layers, before and after the NumPy code, get None gradients.",
     "Call tape.reset() after the first gradient and the default tape will give you the second one.",

@@ -180,7 +180,11 @@ def _is_verb_form(word: str) -> bool:
 # the sentence before, as "it" does (round 14). "That" and "this" are a pronoun before a
 # verb in its "-s" form (a determiner before a noun: "This tape records ..."), "these" and
 # "those" before a word English reads only as a verb, and any of them before a modal.
-_DEMONSTRATIVE = re.compile(r"\W*(this|that|these|those)(?:\s+one)?\s+([A-Za-z']+)", re.IGNORECASE)
+# Round 22: "That's ..." reads as "That is ..." ("Call tape.reset() each step. That's TF's
+# version of zero_grad"), which the verb rule below already takes.
+_DEMONSTRATIVE = re.compile(
+    r"\W*(this|that|these|those)(?:\s+one)?(?:\s+|(?='s\b))([A-Za-z']+)", re.IGNORECASE
+)
 _MODALS = _words(
     "can could will would should must may might does did has had doesn't didn't can't won't "
     "wouldn't shouldn't"
@@ -193,6 +197,8 @@ def demonstrative_subject(text: str) -> bool:
     if match is None:
         return False
     word = match.group(2).lower()
+    if word == "'s":
+        word = "is"
     if word in _MODALS:
         return True
     readings = getAllLemmas(word)
@@ -206,7 +212,10 @@ def demonstrative_subject(text: str) -> bool:
 def as_relative_clause(text: str) -> str:
     """The sentence with its demonstrative subject read as "which" ("That runs four
     micro-batches" -> "which runs four micro-batches"), to follow the sentence before."""
-    return _DEMONSTRATIVE_HEAD.sub("which ", text, count=1) if text else text
+    if not text:
+        return text
+    return _DEMONSTRATIVE_HEAD.sub("which ", _CONTRACTED.sub("which is ", text, count=1), count=1)
 
 
+_CONTRACTED = re.compile(r"^\W*(?:this|that)'s\s+", re.IGNORECASE)
 _DEMONSTRATIVE_HEAD = re.compile(r"^\W*(?:this|that|these|those)(?:\s+one)?\s+", re.IGNORECASE)

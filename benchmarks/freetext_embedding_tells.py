@@ -289,7 +289,8 @@ class Cache:
             with np.load(path) as f:
                 self.stored = {k: f[k] for k in f.files}
 
-    def fill(self, texts: Sequence[str]) -> int:
+    def fill(self, texts: Sequence[str], save: bool = False) -> int:
+        """Embed what is missing; `save`: write the file (atomically) when anything was."""
         missing = sorted({t for t in texts if _sha(t) not in self.stored}, key=len)
         if missing:
             if self._model is None:
@@ -298,8 +299,11 @@ class Cache:
                 batch = missing[i : i + 32]
                 for t, e in zip(batch, self._model(batch), strict=True):
                     self.stored[_sha(t)] = e.astype(np.float32)
+        if missing and save:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            np.savez(self.path, **self.stored)
+            partial = self.path.with_name(self.path.stem + ".partial.npz")
+            np.savez(partial, **self.stored)
+            partial.replace(self.path)
         return len(missing)
 
     def bag(self, texts: Sequence[str]) -> np.ndarray:
@@ -412,11 +416,14 @@ def held_true_statements() -> tuple[list[tuple[str, str]], list[tuple[str, str, 
     originals = held.names_nothing, held.names_the_tell
 
     def nothing(cases: Any, **kw: Any) -> Any:
-        true.extend((q, t) for q, _, t in map(held._read, _as_cases(cases, kw)))
+        found = _as_cases(cases, kw.get("fields", "question_id answer"))
+        true.extend((q, t) for q, _, t in map(held._read, found))
         return originals[0](cases, **kw)
 
     def tell(cases: Any, **kw: Any) -> Any:
-        wrong.extend(held._read(c) for c in _as_cases(cases, kw))
+        wrong.extend(
+            held._read(c) for c in _as_cases(cases, kw.get("fields", "question_id tag answer"))
+        )
         return originals[1](cases, **kw)
 
     held.names_nothing, held.names_the_tell = nothing, tell  # type: ignore[assignment]
@@ -430,8 +437,9 @@ def held_true_statements() -> tuple[list[tuple[str, str]], list[tuple[str, str, 
     return sorted(set(true)), sorted(set(wrong))
 
 
-def _as_cases(cases: Any, kw: Mapping[str, Any]) -> list[dict[str, str]]:
-    names = kw.get("fields", "question_id answer").split()
+def _as_cases(cases: Any, fields: str) -> list[dict[str, str]]:
+    """A table's cases as {field: value} (a case is a tuple or a pytest.param)."""
+    names = fields.split()
     out = []
     for c in cases:
         values = c.values if hasattr(c, "values") else c  # pytest.param
@@ -484,7 +492,7 @@ def main() -> int:
     cache = Cache(args.cache, embedder)
     start = time.process_time()
     split = {id(r): instances(r.answer) for r in rows}
-    computed = cache.fill([t for ts in split.values() for t in ts])
+    computed = cache.fill([t for ts in split.values() for t in ts], save=True)
     per = [len(v) for v in split.values()]
     print(
         f"tune answers {len(rows)} ({len({r.persona for r in rows})} personas); instances per "
@@ -516,12 +524,12 @@ def main() -> int:
     full = None
     if not {"held", "padding"} <= skip:
         full = {qid: _full_model(rows, answers, qid, tags[qid]) for qid in tags}
-    if "held" not in skip and full is not None:
-        held_reading(questions, full, cache)
     if "padding" not in skip and lopo_models:
         padding_attack(questions, rows, answers, lopo_models, cache)
     if "cost" not in skip:
         print_cost(rows, cache, full)
+    if "held" not in skip and full is not None:
+        held_reading(questions, full, cache)
     return 0
 
 

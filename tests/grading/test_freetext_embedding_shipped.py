@@ -112,6 +112,8 @@ def test_in_the_grader_an_answer_naming_a_tell_is_not_moved_nor_encoded(
     assert grader._embedding_verdict(q, ANSWER, tell, tell) is tell
     listed = _result("partial", [], keyword_list=True)
     assert grader._embedding_verdict(q, ANSWER, listed, listed) is listed
+    wrong = _result("incorrect", [])  # no move starts at incorrect: not even encoded
+    assert grader._embedding_verdict(q, ANSWER, wrong, wrong) is wrong
     assert encoded == []
     plain = _result("partial", [])
     moved = grader._embedding_verdict(q, ANSWER, plain, plain)
@@ -194,3 +196,16 @@ def test_the_shipped_artefact_is_trained_on_the_current_inputs() -> None:
     shipped = json.loads(ev.ARTEFACT.read_text(encoding="utf-8"))
     assert shipped["encoder_sha256"] == encoder.INT8_SHA256
     assert shipped["inputs"] == ev.inputs_hash(ev.tune_examples()[0])
+
+
+def test_the_installed_encoder_gives_unit_vectors_at_any_length() -> None:
+    """With the `embedding` extra and its int8 file (`make venv` builds both)."""
+    pytest.importorskip("onnxruntime")
+    path = encoder.configured_path()
+    if not path.is_file():
+        pytest.skip(f"{path} not built: python -m app.grading.freetext.encoder quantize")
+    encode = encoder.Encoder(path)
+    for text in (ANSWER, "gradient " * 2000):  # past MAX_PIECES: truncated
+        vector = encode(text)
+        assert len(vector) == ev.DIMENSIONS
+        assert abs(sum(v * v for v in vector) - 1) < 1e-3

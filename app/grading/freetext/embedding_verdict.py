@@ -91,6 +91,11 @@ def may_move(tags: Sequence[str], evidence: Evidence | None) -> bool:
     return not tags and evidence is not None and not evidence.no_credit and not evidence.empty
 
 
+def could_move(verdict: str, tags: Sequence[str], evidence: Evidence | None) -> bool:
+    """Whether any model output could move this verdict (else the answer is not encoded)."""
+    return may_move(tags, evidence) and any(before == verdict for before, _ in MOVES)
+
+
 @dataclass(frozen=True)
 class Head:
     """One question's model: scores = bias + vector . rows[:384] + evidence . rows[columns]."""
@@ -123,7 +128,7 @@ def moved_verdict(
 ) -> str:
     """The chain's verdict, or the model's where it may move it, is at least `SURE` and the
     move is one of `MOVES`."""
-    if not may_move(tags, evidence):
+    if not could_move(verdict, tags, evidence):
         return verdict
     p = head.probabilities(vector, feats)
     best = max(range(3), key=p.__getitem__)

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from app.grading.freetext.budget import graded_within_budget, within_budget
 from app.grading.freetext.claims import find_phrasings
 from app.grading.freetext.embedding_verdict import (
+    could_move,
     embedded_text,
     evidence_features,
     head_for,
-    may_move,
     moved_verdict,
 )
 from app.grading.freetext.encoder import shared_encoder
@@ -387,7 +387,7 @@ def _embedding_verdict(
     rubric = question.rubric
     head = head_for(question.id, rubric)
     evidence = evidence_of(rubric, result)
-    if head is None or not may_move(result.misconceptions, evidence):
+    if head is None or not could_move(result.verdict, result.misconceptions, evidence):
         return result
     encoder = shared_encoder()  # the only place onnxruntime is imported
     if encoder is None:

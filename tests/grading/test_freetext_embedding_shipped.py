@@ -109,14 +109,14 @@ def test_in_the_grader_an_answer_naming_a_tell_is_not_moved_nor_encoded(
     encoded: list[str] = []
     monkeypatch.setattr(grader, "shared_encoder", lambda: lambda t: encoded.append(t) or VECTOR)
     tell = _result("partial", [tag])
-    assert grader._embedding_verdict(q, ANSWER, tell, tell) is tell
+    assert grader.with_embedding_verdict(q, ANSWER, tell, tell) is tell
     listed = _result("partial", [], keyword_list=True)
-    assert grader._embedding_verdict(q, ANSWER, listed, listed) is listed
+    assert grader.with_embedding_verdict(q, ANSWER, listed, listed) is listed
     wrong = _result("incorrect", [])  # no move starts at incorrect: not even encoded
-    assert grader._embedding_verdict(q, ANSWER, wrong, wrong) is wrong
+    assert grader.with_embedding_verdict(q, ANSWER, wrong, wrong) is wrong
     assert encoded == []
     plain = _result("partial", [])
-    moved = grader._embedding_verdict(q, ANSWER, plain, plain)
+    moved = grader.with_embedding_verdict(q, ANSWER, plain, plain)
     assert (moved.verdict, moved.details["embedding_verdict"]) == ("correct", "raised")
     assert encoded == [ev.embedded_text(ANSWER)]
 

@@ -378,7 +378,7 @@ def _embedding_verdict_on() -> bool:
     return get_settings().freetext_embedding_verdict
 
 
-def _embedding_verdict(
+def with_embedding_verdict(
     question: FreeText, answer: str, rules: GradeResult, result: GradeResult
 ) -> GradeResult:
     """The bounded embedding verdict (embedding_verdict.py, round 22) on the chain's result:
@@ -467,7 +467,7 @@ def grade_freetext(
         result = _second_opinion(question, answer, normalised, result)
     if embedding_verdict is None:
         embedding_verdict = _embedding_verdict_on()
-    return _embedding_verdict(question, answer, rules, result) if embedding_verdict else result
+    return with_embedding_verdict(question, answer, rules, result) if embedding_verdict else result
 
 
 def _grade_rules(

@@ -47,11 +47,11 @@ VECTOR = [0.0] * ev.DIMENSIONS
 @pytest.fixture
 def settings_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
     get_settings.cache_clear()
-    encoder.shared_encoder.cache_clear()
+    encoder.forget_encoder()
     yield monkeypatch
     monkeypatch.undo()
     get_settings.cache_clear()
-    encoder.shared_encoder.cache_clear()
+    encoder.forget_encoder()
 
 
 def test_the_setting_is_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -133,7 +133,7 @@ def test_a_missing_or_wrong_model_file_grades_with_the_chain_logged_once(
         settings_env.setenv("TAPEQUIZ_FREETEXT_EMBEDDING_VERDICT", "true")
         settings_env.setenv("TAPEQUIZ_FREETEXT_ENCODER_PATH", str(path))
         get_settings.cache_clear()
-        encoder.shared_encoder.cache_clear()
+        encoder.forget_encoder()
         caplog.clear()
         with caplog.at_level(logging.WARNING, logger="app.grading.freetext.encoder"):
             first = grade_freetext(q, ANSWER)

@@ -23,6 +23,7 @@ import hashlib
 import logging
 import sys
 import tempfile
+import threading
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -107,15 +108,28 @@ class Encoder:
         return [float(v) for v in pooled / max(float(np.linalg.norm(pooled)), 1e-12)]
 
 
-@lru_cache(maxsize=1)
+_LOADING = threading.Lock()
+
+
 def shared_encoder() -> Encoder | None:
     """The process's encoder, loaded on first use; None (logged once) when it cannot be."""
+    with _LOADING:  # grading threads asking at once load (or log) once
+        return _loaded()
+
+
+@lru_cache(maxsize=1)
+def _loaded() -> Encoder | None:
     path = configured_path()
     try:
         return Encoder(path)
     except Exception as e:  # onnxruntime raises its own types for a file it cannot run
         log.warning("free-text embedding verdict off: %s", e)
         return None
+
+
+def forget_encoder() -> None:
+    """Load (or log) again on the next use: for a changed setting, as in tests."""
+    _loaded.cache_clear()
 
 
 def quantize(out: Path) -> str:

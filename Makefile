@@ -22,7 +22,8 @@ system-deps:
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV) || { echo "$(PYTHON) -m venv failed: sudo apt-get install -y python3-venv" >&2; exit 1; }
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev,grading]"
+	$(PY) -m pip install -q -e ".[dev,grading,embedding]"
+	$(PY) -m app.grading.freetext.encoder quantize  # the embedding verdict's int8 file, ~2 s
 	touch $(STAMP)
 
 # A sub-make, so the stamp is looked at after python-check may have removed a wrong .venv.

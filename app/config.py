@@ -131,6 +131,16 @@ class Settings(BaseSettings):
     freetext_tag_classifier: bool = Field(
         default=False, description="Let a per-tag classifier name a missed free-text tell."
     )
+    # A per-question verdict model over the answer's MiniLM embedding (round 22,
+    # app/grading/freetext/embedding_verdict.py and encoder.py; docs/freetext-rounds.md
+    # "Round 22: the embedding verdict, wired (engineer E3)"); off: it needs the `embedding`
+    # extra and the int8 encoder file, and costs ~10 ms CPU an answer.
+    freetext_embedding_verdict: bool = Field(
+        default=False, description="Let an embedding model move a sure free-text verdict."
+    )
+    freetext_encoder_path: Path | None = Field(
+        default=None, description="The int8 encoder file; default under the virtualenv."
+    )
 
     # Instructor pack uploads (issue 7, INSTRUCTOR): limits checked before anything is unpacked.
     pack_upload_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)

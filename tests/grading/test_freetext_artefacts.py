@@ -23,7 +23,9 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("module", ["second_opinion", "neighbours", "tell_caps"])
+@pytest.mark.parametrize(
+    "module", ["second_opinion", "neighbours", "tell_caps", "embedding_verdict"]
+)
 def test_train_entry_point_runs_without_runpy_warning(module: str) -> None:
     done = _run("-m", f"app.grading.freetext.{module}")  # no "train": usage, exit 2
     assert done.returncode == 2

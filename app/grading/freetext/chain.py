@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from app.grading.freetext import embedding_verdict as ev
 from app.grading.freetext import second_opinion as so
 from app.grading.freetext import tell_caps
 from app.grading.freetext.evaluation import Row, figures
@@ -57,13 +58,15 @@ Models = dict[str, tuple["so.Model | None", "so.Model | None"]]
 @dataclass(frozen=True)
 class Prepared:
     """What every fold reads of a row, computed once: words, features, complete core; and
-    whether the chain has the tag classifier (the setting `freetext_tag_classifier`)."""
+    whether the chain has the tag classifier (the setting `freetext_tag_classifier`) and the
+    embedding verdict (`freetext_embedding_verdict`, round 22: each row's vector, else {})."""
 
     rubrics: Mapping[str, Rubric]
     bags: dict[int, Bag]
     feats: dict[int, so.Features]
     complete: dict[int, bool]
     classifier: bool = False
+    vectors: Mapping[int, Sequence[float]] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ class Learned:
     beside: Derived
     models: Models
     classifier: Mapping[str, Trained]
+    heads: Mapping[str, ev.Head] = dataclasses.field(default_factory=dict)
 
 
 def by_persona(row: Row) -> str | None:
@@ -92,15 +96,25 @@ def final_groups(sides_file: Path) -> dict[str, frozenset[str]]:
 
 
 def prepare(
-    rows: Sequence[Row], rubrics: Mapping[str, Rubric], classifier: bool = False
+    rows: Sequence[Row],
+    rubrics: Mapping[str, Rubric],
+    classifier: bool = False,
+    vectors: Mapping[int, Sequence[float]] | None = None,
 ) -> Prepared:
+    """`vectors`: id(row) -> the encoder's vector of its `embedded_text`, for the embedding
+    verdict (none: the chain without it, as by default)."""
     return Prepared(
         rubrics,
         {id(r): bag(r.answer) for r in rows},
         {id(r): so.features(r.answer, r.evidence) for r in rows if r.evidence},
         {id(r): _complete(rubrics[r.question_id], r) for r in rows},
         classifier,
+        vectors or {},
     )
+
+
+def _rules_feats(r: Row) -> so.Features:
+    return ev.evidence_features(r.answer, r.verdict, r.named_tags, r.evidence)
 
 
 def _complete(rubric: Rubric, r: Row) -> bool:
@@ -147,7 +161,23 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
         if prepared.classifier
         else {}
     )
-    return Learned(index, caps, beside, _models(train, prepared), classifier)
+    heads = _heads(train, prepared) if prepared.vectors else {}
+    return Learned(index, caps, beside, _models(train, prepared), classifier, heads)
+
+
+def _heads(train: Sequence[Row], prepared: Prepared) -> dict[str, ev.Head]:
+    """The embedding verdict's model per question, as `embedding_verdict.build_artefact`."""
+    import numpy as np
+
+    out: dict[str, ev.Head] = {}
+    for qid in sorted({r.question_id for r in train}):
+        mine = [r for r in train if r.question_id == qid]
+        examples = [ev.Example(qid, r.persona, r.label, str(id(r)), _rules_feats(r)) for r in mine]
+        x, columns = ev.design(examples, {str(id(r)): prepared.vectors[id(r)] for r in mine})
+        y = np.array([ev.VERDICTS.index(r.label) for r in mine])
+        fitted = ev.head_of(ev.fit(x, y, [r.persona for r in mine]), columns)
+        out[qid] = ev.Head(fitted["columns"], fitted["rows"], fitted["bias"])
+    return out
 
 
 def _models(train: Sequence[Row], prepared: Prepared) -> Models:
@@ -169,7 +199,23 @@ def _models(train: Sequence[Row], prepared: Prepared) -> Models:
 
 def graded(row: Row, learned: Learned, prepared: Prepared) -> Row:
     """The rules' row -> the neighbours' tell -> the classifier's (if on) -> derived caps ->
-    the second opinion."""
+    the second opinion -> the embedding verdict (if on)."""
+    chained = _up_to_second_opinion(row, learned, prepared)
+    head = learned.heads.get(row.question_id)
+    if head is None or not ev.could_move(chained.verdict, chained.named_tags, chained.evidence):
+        return chained
+    verdict = ev.moved_verdict(
+        head,
+        prepared.vectors[id(row)],
+        _rules_feats(row),
+        chained.verdict,
+        chained.named_tags,
+        chained.evidence,
+    )
+    return dataclasses.replace(chained, verdict=verdict)
+
+
+def _up_to_second_opinion(row: Row, learned: Learned, prepared: Prepared) -> Row:
     rubric, key = prepared.rubrics[row.question_id], id(row)
     row = _suggested_row(learned.index, rubric, row, prepared.bags[key])
     trained = learned.classifier.get(row.question_id)

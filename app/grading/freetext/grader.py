@@ -10,12 +10,21 @@ correct; a bag of terms with no statements is not credited. Pure, synchronous an
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.grading.freetext.budget import graded_within_budget, within_budget
 from app.grading.freetext.claims import find_phrasings
+from app.grading.freetext.embedding_verdict import (
+    could_move,
+    embedded_text,
+    evidence_features,
+    head_for,
+    moved_verdict,
+)
+from app.grading.freetext.encoder import shared_encoder
 from app.grading.freetext.fitting import (
     BELOW_PARTIAL_SHARE,
     Evidence,
@@ -39,6 +48,8 @@ from app.grading.freetext.topic import is_off_topic
 from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
 from app.packs.schema import FreeText
+
+log = logging.getLogger(__name__)
 
 EMPTY_MESSAGE = (
     "No answer was given. Explain in a few sentences, as you would to an interviewer; "
@@ -318,12 +329,18 @@ def _second_opinion(
     incorrect = incorrect_model_for(question.id, rubric)
     feats = features(answer, evidence, normalised.units)
     second = second_verdict(model, feats, evidence, result.verdict, incorrect)
+    return _moved(rubric, result, second, "second_opinion")
+
+
+def _moved(rubric: Rubric, result: GradeResult, second: str, part: str) -> GradeResult:
+    """`result` moved to the verdict a learned part (`part`, named in its details) gives,
+    with feedback that matches it."""
     if second == result.verdict:
         return result
     verdict: Verdict = "correct" if second == "correct" else "partial"
     if second == "incorrect":  # a partial, or a correct it lowers (round 21), sure to be wrong
-        return _lowered_to_incorrect(rubric.thresholds.partial, result)
-    details = {**result.details, "second_opinion": "raised" if verdict == "correct" else "lowered"}
+        return _lowered_to_incorrect(rubric.thresholds.partial, result, part)
+    details = {**result.details, part: "raised" if verdict == "correct" else "lowered"}
     if verdict == "correct":
         feedback = [
             Feedback("info", RAISED_PREFIX + f.message[0].lower() + f.message[1:])
@@ -341,16 +358,49 @@ def _second_opinion(
     )
 
 
-def _lowered_to_incorrect(partial: float, result: GradeResult) -> GradeResult:
-    """A partial verdict the second opinion lowers: its score below the partial threshold
+def _lowered_to_incorrect(
+    partial: float, result: GradeResult, part: str = "second_opinion"
+) -> GradeResult:
+    """A partial verdict a learned part lowers: its score below the partial threshold
     (where a capped tell puts it, fitting.BELOW_PARTIAL_SHARE), told why."""
     return dataclasses.replace(
         result,
         verdict="incorrect",
         score=min(result.score, round(partial * BELOW_PARTIAL_SHARE, 3)),
         feedback=[*result.feedback, Feedback("info", LOWERED_TO_INCORRECT_MESSAGE)],
-        details={**result.details, "second_opinion": "lowered"},
+        details={**result.details, part: "lowered"},
     )
+
+
+def _embedding_verdict_on() -> bool:
+    from app.config import get_settings
+
+    return get_settings().freetext_embedding_verdict
+
+
+def with_embedding_verdict(
+    question: FreeText, answer: str, rules: GradeResult, result: GradeResult
+) -> GradeResult:
+    """The bounded embedding verdict (embedding_verdict.py, round 22) on the chain's result:
+    features from the rules' reading (`rules`), moves bounded by the chain's (`result`). No
+    model for this rubric, or no encoder (logged once), leaves the result as it is."""
+    rubric = question.rubric
+    head = head_for(question.id, rubric)
+    evidence = evidence_of(rubric, result)
+    if head is None or not could_move(result.verdict, result.misconceptions, evidence):
+        return result
+    encoder = shared_encoder()  # the only place onnxruntime is imported
+    if encoder is None:
+        return result
+    try:
+        vector = encoder(embedded_text(answer))
+    except Exception:  # an encoder failing on one answer grades it without the verdict
+        log.exception("free-text embedding verdict: encoding failed; graded without it")
+        return result
+    rules_evidence = evidence_of(rubric, rules)
+    feats = evidence_features(answer, rules.verdict, rules.misconceptions, rules_evidence)
+    second = moved_verdict(head, vector, feats, result.verdict, result.misconceptions, evidence)
+    return _moved(rubric, result, second, "embedding_verdict")
 
 
 def _neighbours_on() -> bool:
@@ -374,6 +424,7 @@ def grade_freetext(
     neighbours: bool | None = None,
     tell_caps: bool = True,
     tag_classifier: bool | None = None,
+    embedding_verdict: bool | None = None,
 ) -> GradeResult:
     """Verdict, score, per-concept feedback and named misconceptions for one answer.
 
@@ -389,6 +440,9 @@ def grade_freetext(
     classifier name one (tag_classifier.py, round 19); None reads the setting
     `freetext_tag_classifier` (off by default) where the neighbours are on, so
     `neighbours=False` reads no learned tell at all.
+    `embedding_verdict`: after the second opinion, let the bounded embedding verdict move a
+    verdict it is sure of (embedding_verdict.py, round 22); None reads the setting
+    `freetext_embedding_verdict` (off by default).
     """
     normalised = normalise(answer or "")
     rubric = question.rubric
@@ -398,7 +452,7 @@ def grade_freetext(
         else {m.tag: m.cap for m in rubric.misconceptions}
     )
     core_caps = shipped_core_caps(question.id, rubric) if tell_caps else {}
-    result = _grade_rules(question, answer, normalised, caps, core_caps)
+    result = rules = _grade_rules(question, answer, normalised, caps, core_caps)
     if neighbours is None:
         neighbours = _neighbours_on()
     if neighbours:
@@ -409,7 +463,11 @@ def grade_freetext(
         result = add_classified(question, answer, result, caps)
     if second_opinion is None:
         second_opinion = _second_opinion_on()
-    return _second_opinion(question, answer, normalised, result) if second_opinion else result
+    if second_opinion:
+        result = _second_opinion(question, answer, normalised, result)
+    if embedding_verdict is None:
+        embedding_verdict = _embedding_verdict_on()
+    return with_embedding_verdict(question, answer, rules, result) if embedding_verdict else result
 
 
 def _grade_rules(

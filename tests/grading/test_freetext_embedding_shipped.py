@@ -209,3 +209,21 @@ def test_the_installed_encoder_gives_unit_vectors_at_any_length() -> None:
         vector = encode(text)
         assert len(vector) == ev.DIMENSIONS
         assert abs(sum(v * v for v in vector) - 1) < 1e-3
+
+
+def test_a_reading_without_the_second_opinion_reads_no_embedding_verdict(
+    settings_env: pytest.MonkeyPatch,
+) -> None:
+    """Round 22 (lead): the rules alone (`second_opinion=False`, as benchmarks and
+    evaluation.py read them) stay the rules alone with the setting on."""
+    q = question(QUESTION)
+    settings_env.setenv("TAPEQUIZ_FREETEXT_EMBEDDING_VERDICT", "true")
+    get_settings.cache_clear()
+    called: list[str] = []
+    settings_env.setattr(
+        grader, "with_embedding_verdict", lambda *args: called.append("moved") or args[-1]
+    )
+    grade_freetext(q, ANSWER, second_opinion=False)
+    assert called == []
+    grade_freetext(q, ANSWER)
+    assert called == ["moved"]

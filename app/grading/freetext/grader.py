@@ -442,7 +442,8 @@ def grade_freetext(
     `neighbours=False` reads no learned tell at all.
     `embedding_verdict`: after the second opinion, let the bounded embedding verdict move a
     verdict it is sure of (embedding_verdict.py, round 22); None reads the setting
-    `freetext_embedding_verdict` (off by default).
+    `freetext_embedding_verdict` (off by default) unless `second_opinion=False` is passed,
+    so a measurement of the rules reads no learned verdict whatever the settings say.
     """
     normalised = normalise(answer or "")
     rubric = question.rubric
@@ -461,12 +462,12 @@ def grade_freetext(
         tag_classifier = neighbours and _tag_classifier_on()
     if tag_classifier:
         result = add_classified(question, answer, result, caps)
+    if embedding_verdict is None:  # a reading without the second opinion reads no verdict
+        embedding_verdict = second_opinion is not False and _embedding_verdict_on()
     if second_opinion is None:
         second_opinion = _second_opinion_on()
     if second_opinion:
         result = _second_opinion(question, answer, normalised, result)
-    if embedding_verdict is None:
-        embedding_verdict = _embedding_verdict_on()
     return with_embedding_verdict(question, answer, rules, result) if embedding_verdict else result
 
 

@@ -320,7 +320,7 @@ def _lower(a: str, b: str) -> str:
 def with_tag(chained: Row, tag: str, rubric: Rubric, learned: chain.Learned, complete: bool) -> Row:
     """The chain's row with `tag` named: its cap as the chain derives it (never raises)."""
     tagged = dataclasses.replace(chained, named_tags=(tag,))
-    capped = chain._recapped(tagged, rubric, learned, complete)  # the chain's own caps
+    capped = chain.recapped(tagged, rubric, learned, complete)  # the chain's own caps
     return dataclasses.replace(tagged, verdict=_lower(chained.verdict, capped.verdict))
 
 

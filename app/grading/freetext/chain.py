@@ -222,7 +222,7 @@ def _up_to_second_opinion(row: Row, learned: Learned, prepared: Prepared) -> Row
     row = classified_row(trained, rubric, row, prepared.bags[key])
     if row.evidence is None or row.evidence.empty:
         return row
-    row = _recapped(row, rubric, learned, prepared.complete[key])
+    row = recapped(row, rubric, learned, prepared.complete[key])
     if row.named_tags or row.evidence is None:
         return row
     correct, incorrect = learned.models.get(row.question_id, (None, None))
@@ -233,7 +233,9 @@ def _up_to_second_opinion(row: Row, learned: Learned, prepared: Prepared) -> Row
     return dataclasses.replace(row, verdict=verdict)
 
 
-def _recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
+def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
+    """The row's verdict under the caps learned in this fold for the tells it names (public:
+    benchmarks/freetext_embedding_tells.py caps the tells it adds the chain's way)."""
     assert row.evidence is not None
     mine = tell_caps.caps_from(
         rubric, {t: v for (q, t), v in learned.caps.items() if q == row.question_id}

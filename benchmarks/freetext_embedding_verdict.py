@@ -166,33 +166,18 @@ def _fit(x: np.ndarray, y: np.ndarray, penalties: Sequence[float]) -> list[Ridge
 
 def _fit_logistic(x: np.ndarray, y: np.ndarray, penalties: Sequence[float]) -> list[Ridge]:
     """Multinomial logistic regression (accelerated gradient descent, warm-started from the
-    strongest penalty down); the same scoring interface (scores: logits)."""
-    mean, scale = x.mean(0), x.std(0) + 1e-6
-    z = np.concatenate([(x - mean) / scale, np.ones((len(x), 1))], 1)
-    target = np.eye(3)[y]
-    lipschitz = 0.5 * float(np.linalg.eigvalsh(z.T @ z / len(z))[-1])
-    w = np.zeros((z.shape[1], 3))
-    out = []
-    for p in sorted(penalties, reverse=True):
-        alpha = p / 100
-        step = 1 / (lipschitz + alpha)
-        ahead, previous = w.copy(), w.copy()
-        for t in range(1, (LOGISTIC_STEPS if not out else LOGISTIC_STEPS // 3) + 1):
-            logits = z @ ahead
-            prob = np.exp(logits - logits.max(1, keepdims=True))
-            prob /= prob.sum(1, keepdims=True)
-            grad = z.T @ (prob - target) / len(z)
-            grad[:-1] += alpha * ahead[:-1]
-            w = ahead - step * grad
-            ahead = w + (t - 1) / (t + 2) * (w - previous)
-            previous = w
-        out.append(Ridge(mean, scale, w[:-1].copy(), w[-1].copy(), p, logistic=True))
-    return sorted(out, key=lambda m: PENALTIES.index(m.penalty))
+    strongest penalty down), fitted by the shipped module (round 22); the same scoring
+    interface (scores: logits)."""
+    from app.grading.freetext.embedding_verdict import fit_logistic
+
+    return [
+        Ridge(m.mean, m.scale, m.weights, m.bias, m.penalty, logistic=True)
+        for m in fit_logistic(x, y, penalties)
+    ]
 
 
 Fitter = Callable[[np.ndarray, np.ndarray, Sequence[float]], list[Ridge]]
 FITTERS: dict[str, Fitter] = {"ridge": _fit, "logistic": _fit_logistic}
-LOGISTIC_STEPS = 150
 
 
 def fit(x: np.ndarray, y: np.ndarray, groups: Sequence[str], fitter: Fitter = _fit) -> Ridge:

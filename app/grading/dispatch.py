@@ -13,6 +13,7 @@ from typing import Protocol
 from app.errors import AnswerInvalid, GraderUnavailable
 from app.grading import choice
 from app.grading.freetext import grade_freetext
+from app.grading.freetext.shown import as_shown
 from app.grading.results import GradeResult
 from app.packs.loader import LoadedQuestion
 from app.packs.schema import (
@@ -64,7 +65,9 @@ def _explanation(answer: object) -> str:
 
 
 def _grade_free_text(question: FreeText, answer: object) -> GradeResult:
-    return grade_freetext(question, _explanation(answer))
+    """Graded, then as a learner is shown it: a score and feedback that agree with the
+    verdict (shown.py, round 23)."""
+    return as_shown(question.rubric, grade_freetext(question, _explanation(answer)))
 
 
 def grade_closed(question: object, answer: object) -> GradeResult | None:

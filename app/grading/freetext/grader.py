@@ -265,7 +265,7 @@ def _feedback(
         items.append(Feedback("info", KEYWORD_LIST_MESSAGE))
     elif not injection:
         items += [_covered(c, c.id in findings.told_only) for c in findings.found]
-    items += [Feedback("missing", _missing_message(c)) for c in findings.missed]
+    items += [Feedback("missing", missing_message(c)) for c in findings.missed]
     if truncated:
         items.append(Feedback("info", f"Only the first {MAX_CHARS:,} characters were graded."))
     return items
@@ -281,7 +281,8 @@ def _covered(concept: Concept, told_only: bool) -> Feedback:
     return Feedback("correct", f"Covered: {concept.label}.")
 
 
-def _missing_message(concept: Concept) -> str:
+def missing_message(concept: Concept) -> str:
+    """The feedback line for a concept an answer does not cover."""
     return concept.missing or f"Not covered yet: {concept.label}."
 
 
@@ -298,7 +299,7 @@ def _empty_result(rubric: Rubric, message: str = EMPTY_MESSAGE) -> GradeResult:
         verdict="incorrect",
         score=0.0,
         feedback=[Feedback("info", message)]
-        + [Feedback("missing", _missing_message(c)) for c in rubric.concepts],
+        + [Feedback("missing", missing_message(c)) for c in rubric.concepts],
         details={
             "model_answer": rubric.model_answer,
             "concepts_found": [],

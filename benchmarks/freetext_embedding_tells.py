@@ -33,9 +33,12 @@ cost per answer.
 
 Scratch installs only (E's and E2's, round 21):
 
-    cd WORKTREE && PYTHONPATH=$PWD:/tmp/e2/site:/tmp/e21/site nice -n 5 \\
-        /work/main/.venv/bin/python benchmarks/freetext_embedding_tells.py \\
-        --onnx /tmp/e2/minilm-dynint8.onnx --cache /tmp/e4/instances.npz
+    cd WORKTREE && PYTHONPATH=$PWD nice -n 5 /work/main/.venv/bin/python \\
+        benchmarks/freetext_embedding_tells.py --cache /tmp/e4/instances.npz
+
+Round 23: instances are encoded by app/grading/freetext/encoder.py (the `embedding` extra and
+its int8 file; word pieces in pure Python), one at a time as the grader encodes, through
+freetext_embedding_onnx.OnnxEmbedder; round 22 batched 32 padded instances with `tokenizers`.
 
 Only tune personas are loaded into the readings; nothing is printed answer by answer.
 """
@@ -462,8 +465,9 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache", type=Path, default=Path("/tmp/e4/instances.npz"))
-    parser.add_argument("--onnx", type=Path, default=Path("/tmp/e2/minilm-dynint8.onnx"))
-    parser.add_argument("--tokenizer", type=Path, default=Path("/tmp/e21/minilm/tokenizer.json"))
+    parser.add_argument(
+        "--onnx", type=Path, default=None, help="an ONNX export (default: encoder.py's int8 file)"
+    )
     parser.add_argument("--skip", default="", help="comma list: lopo,loro,held,padding,cost")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
@@ -487,7 +491,7 @@ def main() -> int:
     def embedder() -> Any:
         from freetext_embedding_onnx import OnnxEmbedder
 
-        return OnnxEmbedder(args.onnx, args.tokenizer)
+        return OnnxEmbedder(args.onnx)
 
     cache = Cache(args.cache, embedder)
     start = time.process_time()
@@ -497,7 +501,8 @@ def main() -> int:
     print(
         f"tune answers {len(rows)} ({len({r.persona for r in rows})} personas); instances per "
         f"answer p50 {statistics.median(per):.0f}, max {max(per)}, {sum(per)} in all; "
-        f"{computed} embedded now ({time.process_time() - start:.0f} s CPU); encoder {args.onnx}"
+        f"{computed} embedded now ({time.process_time() - start:.0f} s CPU); encoder "
+        f"{args.onnx or 'encoder.py (shipped int8)'}"
     )
     answers = {id(r): answer_of(r, cache.bag(split[id(r)])) for r in rows}
     tags = {

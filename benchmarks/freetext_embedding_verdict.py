@@ -626,7 +626,10 @@ def main() -> int:
         "--cut-padding", action="store_true", help="embed the prose after the padding cut"
     )
     parser.add_argument(
-        "--onnx", type=Path, default=None, help="embed with this int8 ONNX file (E2's encoder)"
+        "--onnx",
+        type=Path,
+        default=None,
+        help="embed with this int8 ONNX file (E2's encoder, through encoder.py since round 23)",
     )
     args = parser.parse_args()
     print(
@@ -648,9 +651,7 @@ def main() -> int:
     if args.onnx is not None:  # round 21, E2: use a cache of its own (--cache)
         from freetext_embedding_onnx import OnnxEmbedder
 
-        embed = Cache(
-            args.cache, lambda: OnnxEmbedder(args.onnx, args.model_dir / "tokenizer.json"), view
-        )  # type: ignore[arg-type, return-value]
+        embed = Cache(args.cache, lambda: OnnxEmbedder(args.onnx), view)  # type: ignore[arg-type, return-value]
     ms = embed.fill([r.answer for r in rows])
     print(
         f"tune answers {len(rows)} ({len({r.persona for r in rows})} personas); embeddings "

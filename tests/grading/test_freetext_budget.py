@@ -193,13 +193,39 @@ def test_labelled_sample_grades_as_under_re(monkeypatch: pytest.MonkeyPatch) -> 
     assert after == before
 
 
-def test_only_time_inside_searches_counts() -> None:
-    """Compiling phrasings the first time or loading artefacts is not what the budget bounds:
-    a cold process's first answer is read in full."""
+def _burn_cpu(seconds: float) -> None:
+    began = time.thread_time()
+    while time.thread_time() - began < seconds:
+        sum(range(1_000))
+
+
+def test_work_outside_searches_spends_no_search_time() -> None:
+    """Compiling phrasings the first time or loading artefacts is not search time: a cold
+    process's first answer, whose work outside searches exceeds the search budget but not
+    the whole answer's deadline (2x), is read in full."""
     with answer_budget(0.05) as spent:
-        began = time.process_time()
-        while time.process_time() - began < 0.1:  # work outside any search
-            pass
+        _burn_cpu(0.06)  # work outside any search, past `seconds`, inside `whole`
         assert compile_bounded("tape").search("the tape") is not None
     assert not spent.spent
     assert 0 < spent.used < 0.05
+
+
+def test_work_between_searches_counts_toward_the_answers_deadline() -> None:
+    """Round 23: reading matches and compiling a pack's phrasings is work outside any search;
+    a hostile pack made that take over a minute with no search running out. Past the whole
+    answer's deadline (WHOLE_ANSWER_SECONDS, scaled with the budget) the next search finds
+    nothing and the answer is marked as stopped early."""
+    pattern = compile_bounded(r"tape")
+    with answer_budget(0.05) as spent_budget:
+        assert pattern.search("the tape records") is not None
+        _burn_cpu(spent_budget.whole + 0.02)  # no search running: `used` stays near 0
+        assert spent_budget.used < spent_budget.seconds
+        assert pattern.search("the tape records") is None
+        assert list(pattern.finditer("the tape records")) == []
+    assert spent_budget.spent
+
+
+def test_the_whole_answer_deadline_leaves_room_for_honest_answers() -> None:
+    assert budget.WHOLE_ANSWER_SECONDS >= 2 * budget.ANSWER_SECONDS
+    with answer_budget() as honest:
+        assert honest.whole == budget.WHOLE_ANSWER_SECONDS

@@ -10,6 +10,13 @@ that runs out, and every phrasing search after it, finds nothing; the grader mar
 (`details.stopped_early`), so the answer is graded from what was read and never counted
 correct on a partial reading. Outside `answer_budget` (the pack-time timing check) searches are
 unbounded, so the check measures a phrasing's real cost.
+
+Searches are not all the work: each match is read (polarity, claims) and a new pack's
+phrasings are compiled on its first answer, and a hostile pack at the schema's limits (every
+tell matching every sentence) held a grading thread for over a minute with no search running
+out (round 23, benchmarks/misconception_limit.py). So the budget also has a deadline on the
+answer's whole CPU time in its thread (WHOLE_ANSWER_SECONDS): past it every search finds
+nothing, which ends the per-match work too, and the answer is marked as stopped early.
 """
 
 from __future__ import annotations
@@ -35,6 +42,11 @@ T = TypeVar("T")
 # 12 ms and a p95 of 30 ms of CPU (round 19, benchmarks/phrasing_budget.py); 3 s leaves a
 # hundred times that for honest answers and bounds a pumped one to about a request timeout.
 ANSWER_SECONDS = 3.0
+# CPU seconds of the whole answer in its thread (searches, reading matches, compiling a new
+# pack's phrasings): a first answer on a cold process takes up to ~1.7 s with every
+# artefact and the core rubric's phrasings loaded (round 23), so honest answers stay well
+# inside it, and a hostile pack cannot hold a grading thread much beyond it.
+WHOLE_ANSWER_SECONDS = 2 * ANSWER_SECONDS
 FLAGS = regex.IGNORECASE | regex.V0
 # A phrasing's match: a `regex.Match[str]` (regex ships no type stubs).
 PhrasingMatch = Any
@@ -43,15 +55,20 @@ PhrasingMatch = Any
 @dataclass
 class Budget:
     """CPU seconds of phrasing search an answer may use, what its searches have used, and
-    whether one ran out. Only time inside searches counts: compiling a phrasing the first
-    time, loading the artefacts or reading polarity is not what the budget bounds."""
+    whether one ran out. `seconds` bounds the time inside searches; `whole` bounds
+    everything the answer's thread does from the budget's start (see the module's
+    docstring)."""
 
     seconds: float
     used: float = 0.0
     spent: bool = False
+    whole: float = WHOLE_ANSWER_SECONDS
+    began: float = dataclasses.field(default_factory=time.thread_time)
 
     def left(self) -> float:
-        return self.seconds - self.used
+        """What the next search may use: the searches' budget left, or the whole answer's
+        deadline, whichever comes first."""
+        return min(self.seconds - self.used, self.whole - (time.thread_time() - self.began))
 
     @contextmanager
     def searching(self) -> Iterator[None]:
@@ -70,12 +87,14 @@ _CURRENT: ContextVar[Budget | None] = ContextVar("phrasing_budget", default=None
 @contextmanager
 def answer_budget(seconds: float | None = None) -> Iterator[Budget]:
     """Bound every phrasing search inside the block by one budget (ANSWER_SECONDS unless
-    given); a block inside another shares the outer one (the answer's)."""
+    given; the whole answer's deadline scales with it); a block inside another shares the
+    outer one (the answer's)."""
     outer = _CURRENT.get()
     if outer is not None:
         yield outer
         return
-    budget = Budget(ANSWER_SECONDS if seconds is None else seconds)
+    seconds = ANSWER_SECONDS if seconds is None else seconds
+    budget = Budget(seconds, whole=WHOLE_ANSWER_SECONDS * seconds / ANSWER_SECONDS)
     token = _CURRENT.set(budget)
     try:
         yield budget

@@ -91,7 +91,7 @@ def write_tables() -> None:
             dropped.append(cp)
         elif n == f" {c} ":
             padded.append(cp)
-        elif n != c and not wordpiece._HANGUL_FIRST <= cp <= wordpiece._HANGUL_LAST:
+        elif n != c and not wordpiece.HANGUL_FIRST <= cp <= wordpiece.HANGUL_LAST:
             mapped[str(cp)] = n
         words = [w for w, _ in pre.pre_tokenize_str(f"a{c}b")]
         if words == ["a", "b"]:

@@ -30,12 +30,12 @@ MINILM = Path(__file__).with_name("minilm")
 TOKENIZER = MINILM / "tokenizer.json"
 TABLES = MINILM / "normalization.json"
 
-_HANGUL_FIRST, _HANGUL_LAST = 0xAC00, 0xD7A3
+HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
 
 
 def _hangul_nfd(cp: int) -> str:
     """The canonical decomposition of a precomposed Hangul syllable (Unicode's algorithm)."""
-    index = cp - _HANGUL_FIRST
+    index = cp - HANGUL_FIRST
     lead, vowel, tail = 0x1100 + index // 588, 0x1161 + (index % 588) // 28, index % 28
     return chr(lead) + chr(vowel) + (chr(0x11A7 + tail) if tail else "")
 
@@ -72,7 +72,7 @@ class WordPiece:
         self._dropped = re.compile(f"[{_char_class(table['dropped'])}]+")
         self._padded = re.compile(f"[{_char_class(table['padded'])}]")
         mapping = {int(cp): text for cp, text in table["mapped"].items()}
-        mapping.update({cp: _hangul_nfd(cp) for cp in range(_HANGUL_FIRST, _HANGUL_LAST + 1)})
+        mapping.update({cp: _hangul_nfd(cp) for cp in range(HANGUL_FIRST, HANGUL_LAST + 1)})
         self._mapping = str.maketrans(mapping)
         space = _char_class([[cp, cp] for cp in table["whitespace"]])
         punctuation = _char_class(table["punctuation"])

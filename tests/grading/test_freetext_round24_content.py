@@ -3,13 +3,17 @@ read one answer at a time. Gradients said to be written into the variables, clea
 or added to the variable's own gradient (grads-stored-on-variables on the questions that
 lacked those words), "the biggest wins" on big models (big-models-gain-most), and three true
 statements the rules read as tells: NumPy operations said not to be recorded, the biggest gain
-said to be on small models, and `.grad` inside an update rule. Statements written for this
+said to be on small models, and `.grad` inside an update rule. Sarcasm is read as a claim:
+an ironic "Sure, because <the belief>" after a correct answer names the belief (strict
+xfails, not fixed this round). Statements written for this
 file, in words of their own (docs/freetext-rounds.md "Round 24: rubric content (engineer
 C4)"). Read by the rules alone: the learned parts are retrained by the lead after merging."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 
 from __future__ import annotations
+
+import pytest
 
 from tests.grading.core_questions import tells_by_rules
 from tests.grading.held_statements import names_nothing, names_the_tell
@@ -38,3 +42,16 @@ test_grade_freetext_names_a_round24_tell = names_the_tell(WRONG, tells=tells_by_
 test_grade_freetext_round24_true_statements_name_nothing = names_nothing(
     CORRECT, tells=tells_by_rules
 )
+
+IRONIC = "an ironic assertion ('Sure, because <belief>') is read as a claim (polarity, not fixed)"
+SARCASM = [
+    ("numpy-inside-tape", "The earlier layers stop learning because the tape never sees the NumPy call. Right, because the tape obviously records NumPy too."),
+    ("no-zero-grad", "Nothing to call: tape.gradient returns fresh tensors each step. Yeah, because TensorFlow totally keeps the gradients on the variables like PyTorch."),
+    ("tf-function-speedup", "It removes per-op Python overhead, so small models gain most. Sure, because big models famously gain the most from skipping a few Python calls."),
+]  # fmt: skip
+
+
+@pytest.mark.xfail(strict=True, reason=IRONIC)
+@pytest.mark.parametrize(("question_id", "text"), SARCASM)
+def test_ironic_assertion_after_a_correct_answer_names_nothing(question_id: str, text: str) -> None:
+    assert tells_by_rules(question_id, text) == []

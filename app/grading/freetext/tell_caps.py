@@ -6,13 +6,17 @@ same tell differently from its author on some questions: "you have to watch the 
 variables" is a side remark to its author and makes the answer wrong to 45 of the 54 tune
 answers labelled with that tag alone. So, per question, the tune answers whose labellers
 named one tag and nothing else (tags mapped with meta/tag-map.yaml) are that tag's
-precedent: with at least `MIN_ANSWERS` of them, the tag's cap is `incorrect` when at least
-`INCORRECT_SHARE` of them are labelled incorrect, else `partial`; with fewer, or when one
-answer more or fewer would flip that cap (round 16), the rubric's own cap stands. Only the
-labels decide (not the rules' verdicts), so the caps do not depend on how the grader read
-those answers. Measured leave-one-persona-out by `benchmarks/freetext.py --tell-caps`
-(docs/freetext-rounds.md, "Round 15: the verdict line (engineer V)" and "Round 16: the
-verdict line (engineer V)").
+precedent: with at least `MIN_ANSWERS` of them, the tag's cap follows the labellers'
+majority, as far as the precedent is sure of it (round 24): `incorrect` when the Wilson
+interval (z = `CONFIDENCE_Z`) of the share labelled incorrect lies at or above `MAJORITY`,
+`partial` when it lies below, and the rubric's own cap while the interval straddles it (or
+with fewer answers). Rounds 15-23 cut the bare share at 0.6, with the rubric's cap where one
+answer more or fewer flipped it (round 16); a tag near that line (big-models-gain-most, 47 of
+80 then 51 of 84 incorrect) changed cap as persona sets joined, although most labellers call
+it wrong. Only the labels decide (not the rules' verdicts), so the caps do not depend on how
+the grader read those answers. Measured by `benchmarks/freetext.py --chain` (docs/
+freetext-rounds.md, "Round 15: the verdict line (engineer V)", "Round 16: the verdict line
+(engineer V)" and "Round 24: tell caps by a sure majority (engineer A)").
 
 Round 18 ("Round 18: the partial line (engineer V)"): labellers grade some tells by what
 stands beside them. A tag capped `incorrect` by precedent (most answers saying it explain
@@ -31,6 +35,7 @@ derived for (an edited rubric or an uploaded pack reusing the id gets its own ca
 
 from __future__ import annotations
 
+import math
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -44,7 +49,8 @@ from app.packs.rubric import Rubric
 
 ARTEFACT = Path(__file__).with_name("tell_caps.json")
 MIN_ANSWERS = 5  # precedents a derived cap needs; fewer: the rubric's own cap
-INCORRECT_SHARE = 0.6  # share of them labelled incorrect that makes the cap `incorrect`
+MAJORITY = 0.5  # a sure share of them labelled incorrect above this: the cap is `incorrect`
+CONFIDENCE_Z = 1.0  # the Wilson interval's z: how sure of the majority a derived cap must be
 
 Precedent = tuple[str, tuple[str, ...], str]  # question id, labelled (mapped) tags, verdict
 
@@ -66,16 +72,22 @@ def derive(precedents: Iterable[Precedent]) -> dict[tuple[str, str], dict[str, A
 
 
 def stable_cap(wrong: int, answers: int) -> str | None:
-    """`incorrect` when at least `INCORRECT_SHARE` of the answers are labelled incorrect,
-    else `partial`; None (the rubric's cap stands) when one answer more or fewer, labelled
-    either way, would give the other cap (round 16: a cap one label can flip is no
-    precedent)."""
-    shares = [wrong / answers, wrong / (answers + 1), (wrong + 1) / (answers + 1)]
-    if answers > 1:
-        shares += [(wrong - 1) / (answers - 1)] if wrong else []
-        shares += [wrong / (answers - 1)] if wrong < answers else []
-    caps = {"incorrect" if share >= INCORRECT_SHARE else "partial" for share in shares}
-    return caps.pop() if len(caps) == 1 else None
+    """`incorrect` when the labellers' majority calls the tag alone incorrect and the
+    precedent is sure of it (the Wilson interval of the share lies at or above `MAJORITY`),
+    `partial` when the interval lies below; None (the rubric's cap stands) while it
+    straddles `MAJORITY` (round 24: a bare share against a line flips with each new set)."""
+    low, high = wilson_interval(wrong, answers, CONFIDENCE_Z)
+    if low >= MAJORITY:
+        return "incorrect"
+    return "partial" if high < MAJORITY else None
+
+
+def wilson_interval(hits: int, n: int, z: float) -> tuple[float, float]:
+    """The Wilson score interval of the share hits / n at z standard errors."""
+    share, spread = hits / n, z * z / n
+    centre = share + spread / 2
+    half = z * math.sqrt(share * (1 - share) / n + spread / (4 * n))
+    return (centre - half) / (1 + spread), (centre + half) / (1 + spread)
 
 
 def derive_beside_core(
@@ -171,7 +183,8 @@ def build_artefact() -> dict[str, Any]:
             "answers": len(tune),
         },
         "min_answers": MIN_ANSWERS,
-        "incorrect_share": INCORRECT_SHARE,
+        "majority": MAJORITY,
+        "confidence_z": CONFIDENCE_Z,
         "questions": questions,
     }
 

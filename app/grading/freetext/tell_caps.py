@@ -22,7 +22,8 @@ Round 18 ("Round 18: the partial line (engineer V)"): labellers grade some tells
 stands beside them. A tag capped `incorrect` by precedent (most answers saying it explain
 nothing else) can be a side remark to labellers when the rest of the answer is complete. So
 each tag also gets the same precedent restricted to the answers whose rules reading, caps left
-out, is correct (`beside_full_core`); where that cap is a stable `partial`, also with each
+out, is correct (`beside_full_core`); where that cap (by rounds 15-23's line, `share_cap`:
+round 24's sure majority cost not read answers there) is a stable `partial`, also with each
 writer's answers left out in turn, an answer the rules read as complete has an `incorrect` cap
 on that tag lowered to `partial` (`core_caps_from`). That precedent depends on the rules'
 reading of the precedent answers (retrain after a reader change; `train --check` says when).
@@ -38,7 +39,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -51,13 +52,18 @@ ARTEFACT = Path(__file__).with_name("tell_caps.json")
 MIN_ANSWERS = 5  # precedents a derived cap needs; fewer: the rubric's own cap
 MAJORITY = 0.5  # a sure share of them labelled incorrect above this: the cap is `incorrect`
 CONFIDENCE_Z = 1.0  # the Wilson interval's z: how sure of the majority a derived cap must be
+BESIDE_SHARE = 0.6  # round 18's cap beside a complete answer: rounds 15-23's line (see below)
 
 Precedent = tuple[str, tuple[str, ...], str]  # question id, labelled (mapped) tags, verdict
 
 
-def derive(precedents: Iterable[Precedent]) -> dict[tuple[str, str], dict[str, Any]]:
+def derive(
+    precedents: Iterable[Precedent], cap_of: Callable[[int, int], str | None] | None = None
+) -> dict[tuple[str, str], dict[str, Any]]:
     """(question id, tag) -> {answers, incorrect, cap} from answers labelled with that tag
-    alone; tags with fewer than `MIN_ANSWERS` such answers are left out."""
+    alone; tags with fewer than `MIN_ANSWERS` such answers are left out. `cap_of`: the cap
+    from (incorrect, answers), `stable_cap` unless given."""
+    cap_of = cap_of or stable_cap
     counts: dict[tuple[str, str], Counter[str]] = {}
     for question_id, tags, verdict in precedents:
         if len(tags) == 1:
@@ -67,7 +73,7 @@ def derive(precedents: Iterable[Precedent]) -> dict[tuple[str, str], dict[str, A
         answers = sum(labels.values())
         if answers >= MIN_ANSWERS:
             wrong = labels["incorrect"]
-            out[key] = {"answers": answers, "incorrect": wrong, "cap": stable_cap(wrong, answers)}
+            out[key] = {"answers": answers, "incorrect": wrong, "cap": cap_of(wrong, answers)}
     return out
 
 
@@ -82,6 +88,18 @@ def stable_cap(wrong: int, answers: int) -> str | None:
     return "partial" if high < MAJORITY else None
 
 
+def share_cap(wrong: int, answers: int) -> str | None:
+    """Rounds 15-23's cap, kept for the precedent beside a complete answer: `incorrect` at a
+    share of at least `BESIDE_SHARE`, else `partial`; None when one answer more or fewer,
+    labelled either way, gives the other cap (round 16)."""
+    shares = [wrong / answers, wrong / (answers + 1), (wrong + 1) / (answers + 1)]
+    if answers > 1:
+        shares += [(wrong - 1) / (answers - 1)] if wrong else []
+        shares += [wrong / (answers - 1)] if wrong < answers else []
+    caps = {"incorrect" if share >= BESIDE_SHARE else "partial" for share in shares}
+    return caps.pop() if len(caps) == 1 else None
+
+
 def wilson_interval(hits: int, n: int, z: float) -> tuple[float, float]:
     """The Wilson score interval of the share hits / n at z standard errors."""
     share, spread = hits / n, z * z / n
@@ -94,16 +112,18 @@ def derive_beside_core(
     precedents: Iterable[tuple[str, tuple[str, ...], str, bool, str]],
 ) -> dict[tuple[str, str], dict[str, Any]]:
     """`derive` over the precedents whose rules reading, caps left out, is correct (the
-    fourth item): how labellers cap a tag beside an otherwise complete answer (round 18).
+    fourth item): how labellers cap a tag beside an otherwise complete answer (round 18),
+    by `share_cap` (round 24: the sure majority here costs 8 not read LOPO, docs/
+    freetext-rounds.md "Round 24: tell caps by a sure majority (engineer A)").
     A cap stands only when the answers of each writer (the fifth item) left out in turn give
     the same cap, as round 17's neighbours vote: one persona's answers, added or taken away
     by a retrain, cannot make or unmake it."""
     kept = [(q, tags, verdict, writer) for q, tags, verdict, full, writer in precedents if full]
-    out = derive((q, tags, verdict) for q, tags, verdict, _ in kept)
+    out = derive(((q, tags, verdict) for q, tags, verdict, _ in kept), share_cap)
     writers = {(q, tags[0], w) for q, tags, _, w in kept if len(tags) == 1}
     for (question_id, tag), entry in out.items():
         for writer in {w for q, t, w in writers if (q, t) == (question_id, tag)}:
-            rest = derive((q, t, v) for q, t, v, w in kept if w != writer)
+            rest = derive(((q, t, v) for q, t, v, w in kept if w != writer), share_cap)
             if (rest.get((question_id, tag)) or {}).get("cap") != entry["cap"]:
                 entry["cap"] = None
                 break
@@ -185,6 +205,7 @@ def build_artefact() -> dict[str, Any]:
         "min_answers": MIN_ANSWERS,
         "majority": MAJORITY,
         "confidence_z": CONFIDENCE_Z,
+        "beside_share": BESIDE_SHARE,
         "questions": questions,
     }
 

@@ -559,8 +559,8 @@ def print_tell_caps(rows: list[Row], after: dict[int, Row], sides: Any, what: st
     cells += ("correct", "partial"), ("incorrect", "correct"), ("correct", "incorrect")
     print(
         f"== tell caps from labelled precedent (>= {tell_caps.MIN_ANSWERS} answers labelled "
-        f"with the tag alone, incorrect at >= {tell_caps.INCORRECT_SHARE:.0%} unless one "
-        f"answer flips it), leave-one-persona-out: {what} -> derived caps"
+        f"with the tag alone, incorrect by a majority sure at z {tell_caps.CONFIDENCE_Z}, "
+        f"else the rubric's where unsure), leave-one-persona-out: {what} -> derived caps"
     )
     print(
         f"   {'':<24} {'n':>4}  exact, correct-vs-not; label>verdict "

@@ -29,12 +29,14 @@ NONE_PARTIAL = "The gradients are None because the tape did not record the loss.
         (3, 5, None),  # one more answer labelled partial: 3/6 = 50%
         (6, 10, None),  # 6/11 < 60%
         (7, 10, "incorrect"),  # 7/11, 6/9, 8/11, 7/9
-        (2, 5, "partial"),  # 3/6 and 2/4 still below 60%
-        (25, 49, "partial"),  # numpy-kills-all-gradients on round 16's tune side
+        (2, 5, None),  # round 24: 40% of five is no sure minority (was partial)
+        (25, 49, None),  # numpy-kills-all-gradients on round 16's tune side: round 24, a split
         (0, 7, "partial"),
     ],
 )
-def test_a_cap_one_answer_can_flip_is_no_precedent(wrong: int, answers: int, cap: str) -> None:
+def test_a_cap_one_answer_can_flip_is_no_precedent(
+    wrong: int, answers: int, cap: str | None
+) -> None:
     assert tell_caps.stable_cap(wrong, answers) == cap
 
 

@@ -6,19 +6,24 @@ same tell differently from its author on some questions: "you have to watch the 
 variables" is a side remark to its author and makes the answer wrong to 45 of the 54 tune
 answers labelled with that tag alone. So, per question, the tune answers whose labellers
 named one tag and nothing else (tags mapped with meta/tag-map.yaml) are that tag's
-precedent: with at least `MIN_ANSWERS` of them, the tag's cap is `incorrect` when at least
-`INCORRECT_SHARE` of them are labelled incorrect, else `partial`; with fewer, or when one
-answer more or fewer would flip that cap (round 16), the rubric's own cap stands. Only the
-labels decide (not the rules' verdicts), so the caps do not depend on how the grader read
-those answers. Measured leave-one-persona-out by `benchmarks/freetext.py --tell-caps`
-(docs/freetext-rounds.md, "Round 15: the verdict line (engineer V)" and "Round 16: the
-verdict line (engineer V)").
+precedent: with at least `MIN_ANSWERS` of them, the tag's cap follows the labellers'
+majority, as far as the precedent is sure of it (round 24): `incorrect` when the Wilson
+interval (z = `CONFIDENCE_Z`) of the share labelled incorrect lies at or above `MAJORITY`,
+`partial` when it lies below, and the rubric's own cap while the interval straddles it (or
+with fewer answers). Rounds 15-23 cut the bare share at 0.6, with the rubric's cap where one
+answer more or fewer flipped it (round 16); a tag near that line (big-models-gain-most, 47 of
+80 then 51 of 84 incorrect) changed cap as persona sets joined, although most labellers call
+it wrong. Only the labels decide (not the rules' verdicts), so the caps do not depend on how
+the grader read those answers. Measured by `benchmarks/freetext.py --chain` (docs/
+freetext-rounds.md, "Round 15: the verdict line (engineer V)", "Round 16: the verdict line
+(engineer V)" and "Round 24: tell caps by a sure majority (engineer A)").
 
 Round 18 ("Round 18: the partial line (engineer V)"): labellers grade some tells by what
 stands beside them. A tag capped `incorrect` by precedent (most answers saying it explain
 nothing else) can be a side remark to labellers when the rest of the answer is complete. So
 each tag also gets the same precedent restricted to the answers whose rules reading, caps left
-out, is correct (`beside_full_core`); where that cap is a stable `partial`, also with each
+out, is correct (`beside_full_core`); where that cap (by rounds 15-23's line, `share_cap`:
+round 24's sure majority cost not read answers there) is a stable `partial`, also with each
 writer's answers left out in turn, an answer the rules read as complete has an `incorrect` cap
 on that tag lowered to `partial` (`core_caps_from`). That precedent depends on the rules'
 reading of the precedent answers (retrain after a reader change; `train --check` says when).
@@ -31,9 +36,10 @@ derived for (an edited rubric or an uploaded pack reusing the id gets its own ca
 
 from __future__ import annotations
 
+import math
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -44,14 +50,20 @@ from app.packs.rubric import Rubric
 
 ARTEFACT = Path(__file__).with_name("tell_caps.json")
 MIN_ANSWERS = 5  # precedents a derived cap needs; fewer: the rubric's own cap
-INCORRECT_SHARE = 0.6  # share of them labelled incorrect that makes the cap `incorrect`
+MAJORITY = 0.5  # a sure share of them labelled incorrect above this: the cap is `incorrect`
+CONFIDENCE_Z = 1.0  # the Wilson interval's z: how sure of the majority a derived cap must be
+BESIDE_SHARE = 0.6  # round 18's cap beside a complete answer: rounds 15-23's line (see below)
 
 Precedent = tuple[str, tuple[str, ...], str]  # question id, labelled (mapped) tags, verdict
 
 
-def derive(precedents: Iterable[Precedent]) -> dict[tuple[str, str], dict[str, Any]]:
+def derive(
+    precedents: Iterable[Precedent], cap_of: Callable[[int, int], str | None] | None = None
+) -> dict[tuple[str, str], dict[str, Any]]:
     """(question id, tag) -> {answers, incorrect, cap} from answers labelled with that tag
-    alone; tags with fewer than `MIN_ANSWERS` such answers are left out."""
+    alone; tags with fewer than `MIN_ANSWERS` such answers are left out. `cap_of`: the cap
+    from (incorrect, answers), `stable_cap` unless given."""
+    cap_of = cap_of or stable_cap
     counts: dict[tuple[str, str], Counter[str]] = {}
     for question_id, tags, verdict in precedents:
         if len(tags) == 1:
@@ -61,37 +73,57 @@ def derive(precedents: Iterable[Precedent]) -> dict[tuple[str, str], dict[str, A
         answers = sum(labels.values())
         if answers >= MIN_ANSWERS:
             wrong = labels["incorrect"]
-            out[key] = {"answers": answers, "incorrect": wrong, "cap": stable_cap(wrong, answers)}
+            out[key] = {"answers": answers, "incorrect": wrong, "cap": cap_of(wrong, answers)}
     return out
 
 
 def stable_cap(wrong: int, answers: int) -> str | None:
-    """`incorrect` when at least `INCORRECT_SHARE` of the answers are labelled incorrect,
-    else `partial`; None (the rubric's cap stands) when one answer more or fewer, labelled
-    either way, would give the other cap (round 16: a cap one label can flip is no
-    precedent)."""
+    """`incorrect` when the labellers' majority calls the tag alone incorrect and the
+    precedent is sure of it (the Wilson interval of the share lies at or above `MAJORITY`),
+    `partial` when the interval lies below; None (the rubric's cap stands) while it
+    straddles `MAJORITY` (round 24: a bare share against a line flips with each new set)."""
+    low, high = wilson_interval(wrong, answers, CONFIDENCE_Z)
+    if low >= MAJORITY:
+        return "incorrect"
+    return "partial" if high < MAJORITY else None
+
+
+def share_cap(wrong: int, answers: int) -> str | None:
+    """Rounds 15-23's cap, kept for the precedent beside a complete answer: `incorrect` at a
+    share of at least `BESIDE_SHARE`, else `partial`; None when one answer more or fewer,
+    labelled either way, gives the other cap (round 16)."""
     shares = [wrong / answers, wrong / (answers + 1), (wrong + 1) / (answers + 1)]
     if answers > 1:
         shares += [(wrong - 1) / (answers - 1)] if wrong else []
         shares += [wrong / (answers - 1)] if wrong < answers else []
-    caps = {"incorrect" if share >= INCORRECT_SHARE else "partial" for share in shares}
+    caps = {"incorrect" if share >= BESIDE_SHARE else "partial" for share in shares}
     return caps.pop() if len(caps) == 1 else None
+
+
+def wilson_interval(hits: int, n: int, z: float) -> tuple[float, float]:
+    """The Wilson score interval of the share hits / n at z standard errors."""
+    share, spread = hits / n, z * z / n
+    centre = share + spread / 2
+    half = z * math.sqrt(share * (1 - share) / n + spread / (4 * n))
+    return (centre - half) / (1 + spread), (centre + half) / (1 + spread)
 
 
 def derive_beside_core(
     precedents: Iterable[tuple[str, tuple[str, ...], str, bool, str]],
 ) -> dict[tuple[str, str], dict[str, Any]]:
     """`derive` over the precedents whose rules reading, caps left out, is correct (the
-    fourth item): how labellers cap a tag beside an otherwise complete answer (round 18).
+    fourth item): how labellers cap a tag beside an otherwise complete answer (round 18),
+    by `share_cap` (round 24: the sure majority here costs 8 not read LOPO, docs/
+    freetext-rounds.md "Round 24: tell caps by a sure majority (engineer A)").
     A cap stands only when the answers of each writer (the fifth item) left out in turn give
     the same cap, as round 17's neighbours vote: one persona's answers, added or taken away
     by a retrain, cannot make or unmake it."""
     kept = [(q, tags, verdict, writer) for q, tags, verdict, full, writer in precedents if full]
-    out = derive((q, tags, verdict) for q, tags, verdict, _ in kept)
+    out = derive(((q, tags, verdict) for q, tags, verdict, _ in kept), share_cap)
     writers = {(q, tags[0], w) for q, tags, _, w in kept if len(tags) == 1}
     for (question_id, tag), entry in out.items():
         for writer in {w for q, t, w in writers if (q, t) == (question_id, tag)}:
-            rest = derive((q, t, v) for q, t, v, w in kept if w != writer)
+            rest = derive(((q, t, v) for q, t, v, w in kept if w != writer), share_cap)
             if (rest.get((question_id, tag)) or {}).get("cap") != entry["cap"]:
                 entry["cap"] = None
                 break
@@ -171,7 +203,9 @@ def build_artefact() -> dict[str, Any]:
             "answers": len(tune),
         },
         "min_answers": MIN_ANSWERS,
-        "incorrect_share": INCORRECT_SHARE,
+        "majority": MAJORITY,
+        "confidence_z": CONFIDENCE_Z,
+        "beside_share": BESIDE_SHARE,
         "questions": questions,
     }
 

@@ -32,6 +32,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._measure import quantile  # noqa: E402
 
 
 def _hostile(counts: list[int]) -> dict[str, Any]:
@@ -100,11 +103,6 @@ def _export(revision: str, into: Path) -> Path:
     return into / "tree"
 
 
-def _quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="", help="git revision (default: merge base with main)")
@@ -155,7 +153,7 @@ def _print(hostile: dict[str, Any], honest: dict[str, list[dict[str, Any]]]) -> 
             f"== honest answers, reading {i + 1} ({len(before)} tune answers): p50 "
             f"{statistics.median(before):.2f} -> {statistics.median(after):.2f} ms "
             f"(x{statistics.median(after) / statistics.median(before):.3f}), p95 "
-            f"{_quantile(before, 0.95):.2f} -> {_quantile(after, 0.95):.2f} ms"
+            f"{quantile(before, 0.95):.2f} -> {quantile(after, 0.95):.2f} ms"
         )
     differ = sum(
         x != y

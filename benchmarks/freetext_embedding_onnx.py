@@ -54,6 +54,7 @@ from freetext_embedding_verdict import (  # noqa: E402
 )
 
 from app.grading.freetext.evaluation import load_persona_answers, load_sides  # noqa: E402
+from benchmarks._measure import quantile  # noqa: E402
 
 
 def default_model() -> Path:
@@ -115,10 +116,7 @@ def vocabulary_check(embedder: OnnxEmbedder) -> str:
 
 MEMORY_PROBE = """
 import os, resource, sys
-def rss():
-    for line in open('/proc/self/status'):
-        if line.startswith('VmRSS'):
-            return int(line.split()[1]) / 1024
+from benchmarks._measure import rss_mb as rss
 sys.path.insert(0, {bench!r})
 base = rss()
 import numpy as np, onnxruntime
@@ -160,16 +158,11 @@ def cost(embedder: OnnxEmbedder, answers: Sequence[str]) -> str:
         wall.append((time.perf_counter() - start_wall) * 1000)
         lengths.append(len(embedder.encoder.ids(text)))
     cpu.sort()
-    wall.sort()
-
-    def q(xs: list[float], f: float) -> float:
-        return xs[min(len(xs) - 1, int(f * len(xs)))]
-
     return (
         f"{len(sample)} tune answers (seed {SEED}, padding cut, tokens p50 "
         f"{statistics.median(lengths):.0f}, max {max(lengths)}), one thread, tokenising "
-        f"included: CPU p50 {statistics.median(cpu):.1f} ms, p95 {q(cpu, 0.95):.1f}, max "
-        f"{cpu[-1]:.1f}; wall p50 {statistics.median(wall):.1f}, p95 {q(wall, 0.95):.1f}"
+        f"included: CPU p50 {statistics.median(cpu):.1f} ms, p95 {quantile(cpu, 0.95):.1f}, max "
+        f"{cpu[-1]:.1f}; wall p50 {statistics.median(wall):.1f}, p95 {quantile(wall, 0.95):.1f}"
     )
 
 

@@ -34,7 +34,7 @@ import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,6 +46,7 @@ from app.grading.freetext import second_opinion as so  # noqa: E402
 from app.grading.freetext.evaluation import Row, core_labelled, grade_rows  # noqa: E402
 from app.grading.freetext.grader import grade_freetext  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
+from benchmarks._measure import final_groups, quantile, tune_folds  # noqa: E402
 
 SEED = 21
 
@@ -57,8 +58,7 @@ def tune_rows() -> tuple[list[Row], dict[str, FreeText], frozenset[str], dict[st
     questions = {
         q.question.id: q.question for q in core.pack.questions if isinstance(q.question, FreeText)
     }
-    groups = chain.final_groups(core.folder / "meta" / "sides.yaml")
-    groups = {k: v for k, v in groups.items() if v & core.sides.tune}
+    groups = final_groups(core.folder / "meta" / "sides.yaml", core.sides.tune)
     return [r for r in rows if r.side == "tune"], questions, core.sides.read, groups
 
 
@@ -74,26 +74,17 @@ def reading(cache: Path | None) -> None:
     off = chain.prepare(rows, rubrics, classifier=get_settings().freetext_tag_classifier)
     on = dataclasses.replace(off, vectors={id(r): vectors[texts[id(r)]] for r in rows})
     cells = " ".join(f"{a[0]}>{b[0]}" for a, b in chain.CELLS)
-    by_round = chain.by_round(groups)
-    in_final = [r for r in rows if by_round(r) is not None]
-    for name, fold, parts in (
-        (
-            "leave one persona out",
-            chain.by_persona,
-            [("tune, all", rows), ("tune, not read", [r for r in rows if r.persona not in read])],
-        ),
-        ("leave one round out", by_round, [("all final sets (tune)", in_final)]),
-    ):
+    for fold in tune_folds(rows, read, groups):
         start = time.process_time()
-        without = chain.chain_rows(rows, off, fold)
+        without = chain.chain_rows(rows, off, fold.fold)
         mid = time.process_time()
-        with_it = chain.chain_rows(rows, on, fold)
+        with_it = chain.chain_rows(rows, on, fold.fold)
         spent = time.process_time() - mid
         print(
-            f"== {name} (chain {mid - start:.0f} s, with the verdict {spent:.0f} s CPU); n, "
+            f"== {fold.name} (chain {mid - start:.0f} s, with the verdict {spent:.0f} s CPU); n, "
             f"figures; label>verdict {cells}"
         )
-        for part, mine in parts:
+        for part, mine in fold.parts:
             print(f"   {part}")
             print(f"     rules alone       {chain.summary(mine)}")
             print(f"     chain (off)       {chain.summary([without[id(r)] for r in mine])}")
@@ -105,20 +96,12 @@ def reading(cache: Path | None) -> None:
         )
 
 
-def _quantile(xs: Sequence[float], q: float) -> float:
-    ordered = sorted(xs)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 RSS_PROBE = """
 import resource, sys, time
 sys.path.insert(0, {root!r})
 from app.grading.freetext.grader import grade_freetext
 from tests.grading.core_questions import question
-def rss():
-    for line in open('/proc/self/status'):
-        if line.startswith('VmRSS'):
-            return int(line.split()[1]) / 1024
+from benchmarks._measure import rss_mb as rss
 q = question('why-none-gradients')
 grade_freetext(q, 'warm the caches')
 before = rss()
@@ -149,11 +132,11 @@ def cost(n: int) -> None:
         cpu, wall = times[on]
         print(
             f"   verdict {'on ' if on else 'off'}: CPU p50 {statistics.median(cpu):.1f} ms, p95 "
-            f"{_quantile(cpu, 0.95):.1f}, max {max(cpu):.1f}; wall p50 "
-            f"{statistics.median(wall):.1f}, p95 {_quantile(wall, 0.95):.1f}"
+            f"{quantile(cpu, 0.95):.1f}, max {max(cpu):.1f}; wall p50 "
+            f"{statistics.median(wall):.1f}, p95 {quantile(wall, 0.95):.1f}"
         )
     ratio = statistics.median(times[True][0]) / statistics.median(times[False][0])
-    p95 = _quantile(times[True][0], 0.95) / _quantile(times[False][0], 0.95)
+    p95 = quantile(times[True][0], 0.95) / quantile(times[False][0], 0.95)
     print(f"   on / off: CPU p50 x{ratio:.2f}, p95 x{p95:.2f}; moved {encoded}")
     pairs = [(r.question_id, r.answer) for r in sample]
     for on in (False, True):

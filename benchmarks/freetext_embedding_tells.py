@@ -74,6 +74,7 @@ from app.grading.freetext import chain  # noqa: E402
 from app.grading.freetext.evaluation import Row  # noqa: E402
 from app.grading.freetext.labelled_tag_classifier import Sample, contradicting  # noqa: E402
 from app.packs.rubric import Rubric  # noqa: E402
+from benchmarks._measure import final_groups, tune_folds  # noqa: E402
 
 MIN_SUPPORT = 8  # as the tag classifier: a tag carried by fewer training answers gets no model
 PENALTY = 1e-3  # ridge, on class-normalised Gram matrices (fixed before reading)
@@ -509,23 +510,19 @@ def main() -> int:
         qid: sorted(m.tag for m in rubric.misconceptions) for qid, rubric in sorted(rubrics.items())
     }
     prepared = chain.prepare(rows, rubrics, classifier=True)
-    not_read = [r for r in rows if r.persona not in sides.read]
+    lopo, loro = tune_folds(rows, sides.read, final_groups(sides_file, sides.tune))
     lopo_models: dict[tuple[str, str], TagModels] = {}
     if "lopo" not in skip:
         start = time.process_time()
-        versions, lopo_models = readings(rows, prepared, chain.by_persona, cache, answers, tags)
-        print(f"   (leave one persona out: {time.process_time() - start:.0f} s CPU)")
-        print_reading(
-            "leave one persona out", [("tune, all", rows), ("tune, not read", not_read)], versions
-        )
+        versions, lopo_models = readings(rows, prepared, lopo.fold, cache, answers, tags)
+        print(f"   ({lopo.name}: {time.process_time() - start:.0f} s CPU)")
+        print_reading(lopo.name, lopo.parts, versions)
         _print_cuts(lopo_models)
     if "loro" not in skip:
-        groups = {k: v for k, v in chain.final_groups(sides_file).items() if v & sides.tune}
-        in_final = [r for r in rows if any(r.persona in ps for ps in groups.values())]
         start = time.process_time()
-        versions, _ = readings(rows, prepared, chain.by_round(groups), cache, answers, tags)
-        print(f"   (leave one round out: {time.process_time() - start:.0f} s CPU)")
-        print_reading("leave one round out", [("all final sets (tune)", in_final)], versions)
+        versions, _ = readings(rows, prepared, loro.fold, cache, answers, tags)
+        print(f"   ({loro.name}: {time.process_time() - start:.0f} s CPU)")
+        print_reading(loro.name, loro.parts, versions)
     full = None
     if not {"held", "padding"} <= skip:
         full = {qid: _full_model(rows, answers, qid, tags[qid]) for qid in tags}

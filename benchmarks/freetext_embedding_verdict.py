@@ -79,6 +79,7 @@ from app.grading.freetext.fitting import evidence_of  # noqa: E402
 from app.grading.freetext.grader import grade_freetext  # noqa: E402
 from app.packs.loader import load_pack  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
+from benchmarks._measure import final_groups, tune_folds  # noqa: E402
 
 PACK = ROOT / "questions" / "gradient-tape"
 LABELLED = ROOT / "tests" / "grading" / "freetext_labelled"
@@ -664,17 +665,11 @@ def main() -> int:
     from app.config import get_settings
 
     prepared = chain.prepare(rows, rubrics, classifier=get_settings().freetext_tag_classifier)
-    not_read = [r for r in rows if r.persona not in sides.read]
+    lopo, loro = tune_folds(rows, sides.read, final_groups(SIDES, sides.tune))
     after, models = run_fold(
-        "leave one persona out", rows, prepared, embed, chain.by_persona,
-        [("tune, all", rows), ("tune, not read", not_read)], FITTERS[args.model],
-    )  # fmt: skip
-    groups = {k: v for k, v in chain.final_groups(SIDES).items() if v & sides.tune}
-    in_final = [r for r in rows if any(r.persona in ps for ps in groups.values())]
-    run_fold(
-        "leave one round out", rows, prepared, embed, chain.by_round(groups),
-        [("all final sets (tune)", in_final)], FITTERS[args.model],
-    )  # fmt: skip
+        lopo.name, rows, prepared, embed, lopo.fold, lopo.parts, FITTERS[args.model]
+    )
+    run_fold(loro.name, rows, prepared, embed, loro.fold, loro.parts, FITTERS[args.model])
     if args.padding:
         padding_attack(pack, rows, after, models, prepared, embed, args.padding)
     if not args.no_cost:

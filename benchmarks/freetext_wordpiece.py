@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext import wordpiece  # noqa: E402
 from app.grading.freetext.encoder import MAX_PIECES  # noqa: E402
+from benchmarks._measure import quantile  # noqa: E402
 
 SEED = 23
 EXPECTED = ROOT / "tests" / "grading" / "freetext_wordpiece_ids.json"
@@ -184,18 +185,10 @@ def compare() -> None:
     print(f"random strings of the hard characters: {trials - bad} of {trials} identical ids")
 
 
-def _quantile(xs: Sequence[float], q: float) -> float:
-    ordered = sorted(xs)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 RSS_PROBE = """
 import sys
 sys.path.insert(0, {root!r})
-def rss():
-    for line in open('/proc/self/status'):
-        if line.startswith('VmRSS'):
-            return int(line.split()[1]) / 1024
+from benchmarks._measure import rss_mb as rss
 base = rss()
 from app.grading.freetext.encoder import Encoder, configured_path
 encoder = Encoder(configured_path())
@@ -256,7 +249,7 @@ def timing(n: int) -> None:
     ):
         xs = [1000 * x for x in spent[name]]
         print(
-            f"  {label} p50 {statistics.median(xs):.2f} ms, p95 {_quantile(xs, 0.95):.2f}, "
+            f"  {label} p50 {statistics.median(xs):.2f} ms, p95 {quantile(xs, 0.95):.2f}, "
             f"max {max(xs):.2f}"
         )
     print(f"  vectors: largest absolute difference {largest:.3g} over {len(sample)} x 384")

@@ -16,7 +16,20 @@ phrasings are compiled on its first answer, and a hostile pack at the schema's l
 tell matching every sentence) held a grading thread for over a minute with no search running
 out (round 23, benchmarks/misconception_limit.py). So the budget also has a deadline on the
 answer's whole CPU time in its thread (WHOLE_ANSWER_SECONDS): past it every search finds
-nothing, which ends the per-match work too, and the answer is marked as stopped early.
+nothing, and the answer is marked as stopped early.
+
+A search past the deadline returns at once, but the loops around searches still walked every
+phrasing of every concept and tell (compiling each on a cold or evicted cache) and read every
+match already found: the hostile pack above still held a thread ~10 CPU s (round 24). So the
+loops that read an answer (matching, claims, the grader's, the learned parts' entries) check
+`stopped()`, one flag read, and end once the budget is spent (round 24).
+
+One clock: every figure here is the answer's thread CPU time. The budget bounds what one
+answer holds its grading thread for; process CPU also counts the other requests' gradings,
+so under load an honest answer would be stopped early by someone else's work. `regex`'s own
+timeout counts process CPU (C `clock()`), which is never less than the thread's: it is given
+the thread time left, so no search outlives the budget; it can only end a search early while
+another thread runs native code without the GIL (regex holds the GIL while it searches).
 """
 
 from __future__ import annotations
@@ -70,18 +83,39 @@ class Budget:
         deadline, whichever comes first."""
         return min(self.seconds - self.used, self.whole - (time.thread_time() - self.began))
 
+    def out_of_time(self) -> bool:
+        """Whether the budget is spent, reading the clock too (between the parts of an
+        answer's grading, where no search has run for a while)."""
+        if not self.spent and self.left() <= 0:
+            self.spent = True
+        return self.spent
+
     @contextmanager
     def searching(self) -> Iterator[None]:
-        began = time.process_time()
+        began = time.thread_time()
         try:
             yield
         except TimeoutError:
             self.spent = True
         finally:
-            self.used += time.process_time() - began
+            self.used += time.thread_time() - began
 
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("phrasing_budget", default=None)
+
+
+def stopped() -> bool:
+    """Whether the answer's budget is spent: the loops that read an answer end here. One
+    flag read (set by the search that finds the budget spent), cheap enough per phrasing."""
+    budget = _CURRENT.get()
+    return budget is not None and budget.spent
+
+
+def out_of_time() -> bool:
+    """`stopped()`, reading the clock as well: for the start of a part of grading that may
+    run no search of its own (the learned parts)."""
+    budget = _CURRENT.get()
+    return budget is not None and budget.out_of_time()
 
 
 @contextmanager

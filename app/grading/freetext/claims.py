@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.grading.freetext.budget import BoundedPattern, compile_bounded
+from app.grading.freetext.budget import BoundedPattern, compile_bounded, stopped
 from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
 from app.grading.freetext.joins import crosses, pronoun_joins
@@ -94,7 +94,7 @@ def find_phrasings(
     before is that framework's (`carried_foreign`; a concept it states still earns credit);
     a tell read wholly inside double quotes is mentioned, not stated (`quoted`, round 16)."""
     hits = _find_in(units, patterns)
-    if not across:
+    if not across or stopped():
         return hits
     for joined, parts in pronoun_joins(units):
         hits += [h for h in _find_in((joined,), patterns) if crosses(h, parts)]
@@ -107,6 +107,8 @@ def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
     plain = [p for p in patterns if not is_claim(p)]
     hits = find_hits(units, plain) if plain else []
     for pattern in patterns:
+        if stopped():  # the answer's budget is spent (budget.py)
+            break
         if is_claim(pattern):
             hits += find_claim_hits(units, parse_claim(pattern))
     return hits
@@ -126,6 +128,8 @@ def find_claim_hits(units: tuple[Unit, ...], claim: Claim) -> list[Hit]:
     hits: list[Hit] = []
     prose = [(i, u) for i, u in enumerate(units) if not u.is_code and not asks(u)]
     for index, unit in prose:
+        if stopped():
+            break
         following = units[index + 1].text if index + 1 < len(units) else ""
         hits += _unit_claims(unit, claim, following)
     return hits
@@ -137,6 +141,8 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
         found = []
         clauses = split_clauses(masked)
         for index, (start, end) in enumerate(clauses):
+            if stopped():
+                break
             taken = _roles_taken(text, claim.roles, start, end)
             back = _joined_start(text, masked, clauses, index) if taken is None else None
             if back is not None:

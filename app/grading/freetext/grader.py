@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.grading.freetext.budget import graded_within_budget, within_budget
+from app.grading.freetext.budget import graded_within_budget, out_of_time, stopped, within_budget
 from app.grading.freetext.claims import find_phrasings
 from app.grading.freetext.embedding_verdict import (
     could_move,
@@ -171,6 +171,8 @@ def _find(rubric: Rubric, normalised: Normalised, keyword_list: bool) -> Finding
         credits[concept.id] = _hits_for(concept, normalised)
         (found if credits[concept.id] else missed).append(concept)
     for tell in [] if keyword_list else rubric.misconceptions:
+        if stopped():  # the answer's budget is spent: the tells left are not read
+            break
         if hit := _hit_for(tell, normalised):
             tells.append((tell, hit))
     told = [hit for _, hit in tells]
@@ -457,19 +459,23 @@ def grade_freetext(
     result = rules = _grade_rules(question, answer, normalised, caps, core_caps)
     if neighbours is None:
         neighbours = _neighbours_on()
-    if neighbours:
+    # Each learned part starts only inside the budget (out_of_time): a spent answer is
+    # graded from the rules' reading, stopped early (budget.graded_within_budget).
+    if neighbours and not out_of_time():
         result = add_suggestion(question, answer, result, caps)
     if tag_classifier is None:  # a reading without the neighbours reads no learned tell
         tag_classifier = neighbours and _tag_classifier_on()
-    if tag_classifier:
+    if tag_classifier and not out_of_time():
         result = add_classified(question, answer, result, caps)
     if embedding_verdict is None:  # a reading without the second opinion reads no verdict
         embedding_verdict = second_opinion is not False and _embedding_verdict_on()
     if second_opinion is None:
         second_opinion = _second_opinion_on()
-    if second_opinion:
+    if second_opinion and not out_of_time():
         result = _second_opinion(question, answer, normalised, result)
-    return with_embedding_verdict(question, answer, rules, result) if embedding_verdict else result
+    if embedding_verdict and not out_of_time():
+        return with_embedding_verdict(question, answer, rules, result)
+    return result
 
 
 def _grade_rules(

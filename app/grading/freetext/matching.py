@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.grading.freetext.budget import BoundedPattern, PhrasingMatch
+from app.grading.freetext.budget import BoundedPattern, PhrasingMatch, stopped
 from app.grading.freetext.conditions import (
     in_counterfactual_consequence,
     in_open_condition,
@@ -136,10 +136,14 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
     hits = []
     whole = _whole(units)
     for pattern in patterns:
+        if stopped():  # the answer's budget is spent: nothing more is read (budget.py)
+            break
         compiled = compile_phrasing(pattern)
         if _ANCHORED.search(pattern) is None and compiled.search(whole) is None:
             continue  # one search over the whole answer rules most phrasings out
         for index, unit in enumerate(units):
+            if stopped():
+                break
             following = units[index + 1].text if index + 1 < len(units) else ""
             hits += _unit_hits(unit, compiled, following)
     return hits
@@ -182,7 +186,7 @@ def _unit_hits(unit: Unit, compiled: BoundedPattern, following: str = "") -> lis
         masked = mask(text)
         found = statement_matches(compiled, text, masked)
         if found:  # the lemma twin is read only where the words as written say nothing
-            return [_hit(unit, text, masked, match, following) for match in found]
+            return [_hit(unit, text, masked, m, following) for m in found if not stopped()]
     return []
 
 

@@ -1,0 +1,72 @@
+"""What the benchmarks measure the same way: quantiles, a process's resident memory, and the
+tune side's folds (issue 14, round 24).
+
+Each embedding benchmark had its own copy of these (a p95 read two ways would not compare);
+one module keeps the figures of every script read alike. Child probes (code run with
+`python -c`, the benchmarks folder's parent on sys.path) import `rss_mb` from here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the memory probes import this module first: nothing heavy at import
+    from app.grading.freetext.evaluation import Row
+
+
+def quantile(values: Sequence[float], share: float) -> float:
+    """The value at `share` of the sorted values (nearest rank from below, as every
+    benchmark of issue 14 has read its p95)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def rss_mb() -> float:
+    """This process's resident memory in MB (Linux, /proc/self/status VmRSS)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def final_groups(sides_file: Path, tune: frozenset[str]) -> dict[str, frozenset[str]]:
+    """The earlier final sets that joined the tune side: name -> personas."""
+    from app.grading.freetext import chain
+
+    return {k: v for k, v in chain.final_groups(sides_file).items() if v & tune}
+
+
+@dataclass(frozen=True)
+class Fold:
+    """A way to split the tune rows (`fold`: row -> its fold's key) and the parts read."""
+
+    name: str
+    fold: Callable[[Row], Any]
+    parts: list[tuple[str, list[Row]]]
+
+
+def tune_folds(
+    rows: Sequence[Row], read: frozenset[str], groups: Mapping[str, frozenset[str]]
+) -> list[Fold]:
+    """Leave one persona out (tune, all and not read), then leave one round out (each
+    earlier final set left out at once; the rows of those sets)."""
+    from app.grading.freetext import chain
+
+    rows = list(rows)
+    in_final = [r for r in rows if any(r.persona in ps for ps in groups.values())]
+    return [
+        Fold(
+            "leave one persona out",
+            chain.by_persona,
+            [("tune, all", rows), ("tune, not read", [r for r in rows if r.persona not in read])],
+        ),
+        Fold(
+            "leave one round out",
+            chain.by_round(dict(groups)),
+            [("all final sets (tune)", in_final)],
+        ),
+    ]

@@ -29,6 +29,10 @@ _OPENS = (
     yaml.FlowSequenceStartToken,
 )
 _CLOSES = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+# libyaml's safe loader when PyYAML was built with it (the PyPI wheels are): the same tokens,
+# nodes, marks and safe constructors, parsed in C. Loading the core pack spent most of its
+# time in the pure-Python scanner, three passes per file.
+LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class YamlFileError(Exception):
@@ -82,11 +86,7 @@ def read_yaml(path: Path) -> YamlDoc:
 def parse_yaml(text: str) -> YamlDoc:
     try:
         _check_depth(text)  # the scanner is iterative; the composer below is not
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        if root is not None:
-            _check_keys(root, {})
-            _check_size(root)
-        data = yaml.safe_load(text)
+        data, root = _compose_then_construct(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -98,13 +98,33 @@ def parse_yaml(text: str) -> YamlDoc:
     return YamlDoc(data=data, root=root)
 
 
+def _compose_then_construct(text: str) -> tuple[Any, yaml.Node | None]:
+    """One parse: the node tree is checked (duplicate keys, aliases expanded) before any
+    value is built from it."""
+    loader = LOADER(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return None, None
+        _check_keys(root, {})
+        _check_size(root)
+        return loader.construct_document(root), root
+    finally:
+        loader.dispose()
+
+
 def _check_depth(text: str) -> None:
+    too_deep = f"values are nested more than {MAX_DEPTH} levels deep"
     depth = 0
-    for token in yaml.scan(text, Loader=yaml.SafeLoader):
-        depth += isinstance(token, _OPENS) - isinstance(token, _CLOSES)
-        if depth > MAX_DEPTH:
-            line = token.start_mark.line + 1
-            raise YamlFileError(line, f"values are nested more than {MAX_DEPTH} levels deep")
+    try:
+        for token in yaml.scan(text, Loader=LOADER):
+            depth += isinstance(token, _OPENS) - isinstance(token, _CLOSES)
+            if depth > MAX_DEPTH:
+                raise YamlFileError(token.start_mark.line + 1, too_deep)
+    except yaml.MarkedYAMLError as exc:  # libyaml reads ahead and stops at its own limit (1000)
+        if exc.problem != "exceeded maximum nesting depth" or exc.problem_mark is None:
+            raise
+        raise YamlFileError(exc.problem_mark.line + 1, too_deep) from None
 
 
 def _check_keys(node: yaml.Node, seen: dict[int, None]) -> None:

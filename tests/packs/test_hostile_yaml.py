@@ -14,7 +14,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
+from app.packs import yamlfiles
 from app.packs.loader import load_pack
 from tests.conftest import FIXTURE_PACKS
 
@@ -87,3 +89,8 @@ def test_load_pack_refuses_pipe_named_like_a_question(tmp_path: Path) -> None:
     folder = _pack_with(tmp_path, "mini-single.yaml", _single(""))
     os.mkfifo(folder / "pipe.yaml")  # reading it would wait for a writer forever
     assert _problems(folder) == [("pipe.yaml", 1, "not a regular file")]
+
+
+def test_pack_files_are_parsed_by_libyaml_when_pyyaml_has_it() -> None:
+    # the pure-Python scanner made loading the core pack ~27x slower (benchmarks/pack_yaml.py)
+    assert yamlfiles.LOADER is (yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader)

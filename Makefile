@@ -40,7 +40,8 @@ test: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy app
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist worksteal tests/grading tests/packs  # pure-Python graders and packs: CPU-bound, one worker per core
+	$(PY) -m pytest --ignore=tests/grading --ignore=tests/packs  # servers, sandboxes, browser: one at a time
 	scripts/test-rootless  # the sandbox suites again as a real non-root user (rootless backend)
 
 lint: venv

@@ -16,16 +16,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from app.grading.freetext import grader, matching
+from app.grading.freetext import grader, matching, neighbours
 from app.grading.freetext.budget import (
     STOPPED_EARLY_MESSAGE,
     BoundedPattern,
     Budget,
     answer_budget,
     compile_bounded,
+    uncounted,
 )
 from app.grading.freetext.normalise import normalise
 from app.packs.schema import FreeText
+from tests.grading.core_questions import question
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-pack" / "ex-explain-none.yaml"
 RIGHT = "The loss is computed outside the tape block. Move the loss inside the block."
@@ -134,3 +136,41 @@ def test_another_threads_work_does_not_spend_this_answers_budget() -> None:
         other.join()
     assert not budget.spent
     assert budget.used < 0.3
+
+
+def _burn(seconds: float) -> None:
+    began = time.thread_time()
+    while time.thread_time() - began < seconds:
+        sum(i * i for i in range(2_000))
+
+
+def test_building_the_shipped_tables_does_not_spend_the_first_answers_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # round 24: the neighbours' index (~5 CPU s) was built inside the first answer's budget,
+    # so every process's first free-text answer was graded "stopped early" and incorrect
+    read = neighbours.read_artefact
+    monkeypatch.setattr(neighbours, "read_artefact", lambda path: (_burn(0.5), read(path))[1])
+    answer = "In a custom loop you pass training=True so dropout and batch norm train."
+    grader.grade_freetext(question("training-flag"), answer)  # phrasings compiled
+    neighbours._shipped.cache_clear()  # the index is this process's first, as far as it knows
+    try:
+        with answer_budget(0.1) as budget:  # deadline 0.2 s of this thread's CPU
+            result = grader.grade_freetext(
+                question("training-flag"),
+                answer,
+                neighbours=True,
+                second_opinion=True,
+            )
+    finally:
+        neighbours._shipped.cache_clear()
+    assert not budget.spent
+    assert not result.details.get("stopped_early")
+
+
+def test_work_inside_uncounted_is_bounded_by_no_budget() -> None:
+    with answer_budget(0.1) as budget:
+        with uncounted():
+            assert compile_bounded(r"zq\w+").search("the tape " * 10) is None
+            _burn(0.3)
+        assert not budget.out_of_time()

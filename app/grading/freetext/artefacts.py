@@ -14,6 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from app.grading.freetext.budget import uncounted
+
 
 def read_artefact(path: Path) -> dict[str, Any]:
     """The artefact's JSON object, or {} when the file is missing, unreadable or not one."""
@@ -25,6 +27,7 @@ def read_artefact(path: Path) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=8)
+@uncounted()
 def artefact_questions(path: Path) -> dict[str, Any]:
     """The artefact's per-question table (its "questions" object), read once per process;
     {} when there is none."""

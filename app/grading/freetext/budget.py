@@ -104,6 +104,23 @@ class Budget:
 _CURRENT: ContextVar[Budget | None] = ContextVar("phrasing_budget", default=None)
 
 
+@contextmanager
+def uncounted() -> Iterator[None]:
+    """Work no answer pays for: building the shipped artefacts' tables once per process
+    (trusted files, the same for every answer; the neighbours' index alone takes seconds).
+    Inside, no budget applies; after, the answer's deadline moves on by the thread CPU time
+    spent inside, so the answer that happens to come first is not stopped early for it."""
+    budget = _CURRENT.get()
+    token = _CURRENT.set(None)
+    began = time.thread_time()
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+        if budget is not None:
+            budget.began += time.thread_time() - began
+
+
 def stopped() -> bool:
     """Whether the answer's budget is spent: the loops that read an answer end here. One
     flag read (set by the search that finds the budget spent), cheap enough per phrasing."""

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from app.grading.freetext.artefacts import artefact_questions, dump_artefact, read_artefact
+from app.grading.freetext.budget import uncounted
 from app.grading.freetext.encoder import DIMENSIONS, INT8_SHA256, MAX_PIECES, TOKENIZER_SHA256
 from app.grading.freetext.fitting import Evidence
 from app.grading.freetext.normalise import normalise
@@ -156,6 +157,7 @@ def head_for(question_id: str, rubric: Rubric) -> Head | None:
 
 
 @lru_cache(maxsize=1)
+@uncounted()
 def _artefact_matches_encoder() -> bool:
     encoder = read_artefact(ARTEFACT).get("encoder_sha256")
     if encoder != INT8_SHA256:

@@ -30,6 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from app.grading.freetext.budget import uncounted
 from app.grading.freetext.wordpiece import TABLES, TOKENIZER, WordPiece
 
 log = logging.getLogger(__name__)
@@ -133,6 +134,7 @@ def shared_encoder() -> Encoder | None:
 
 
 @lru_cache(maxsize=1)
+@uncounted()
 def _loaded() -> Encoder | None:
     path = configured_path()
     try:

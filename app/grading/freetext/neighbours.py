@@ -45,6 +45,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from app.grading.freetext.artefacts import artefact_main, read_artefact
+from app.grading.freetext.budget import uncounted
 from app.grading.freetext.fitting import Evidence, Line, evidence_of, line_score, line_verdict
 from app.grading.freetext.matching import asks, find_hits
 from app.grading.freetext.normalise import normalise
@@ -424,6 +425,7 @@ def prompt_key(question: FreeText) -> str:
 
 
 @lru_cache(maxsize=1)
+@uncounted()
 def _shipped() -> tuple[dict[str, str], Index | None]:
     """(question id -> prompt fingerprint, the index of every stored answer); rarity is
     read over all questions' answers, as the benchmark does."""

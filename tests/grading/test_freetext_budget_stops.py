@@ -153,7 +153,7 @@ def test_building_the_shipped_tables_does_not_spend_the_first_answers_budget(
     monkeypatch.setattr(neighbours, "read_artefact", lambda path: (_burn(0.5), read(path))[1])
     answer = "In a custom loop you pass training=True so dropout and batch norm train."
     grader.grade_freetext(question("training-flag"), answer)  # phrasings compiled
-    neighbours._shipped.cache_clear()  # the index is this process's first, as far as it knows
+    neighbours.shipped_tables.cache_clear()  # the index is this process's first, as far as it knows
     try:
         with answer_budget(0.1) as budget:  # deadline 0.2 s of this thread's CPU
             result = grader.grade_freetext(
@@ -163,7 +163,7 @@ def test_building_the_shipped_tables_does_not_spend_the_first_answers_budget(
                 second_opinion=True,
             )
     finally:
-        neighbours._shipped.cache_clear()
+        neighbours.shipped_tables.cache_clear()
     assert not budget.spent
     assert not result.details.get("stopped_early")
 

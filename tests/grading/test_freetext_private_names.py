@@ -25,7 +25,6 @@ PACKAGE = "app.grading.freetext"
 LEFT = {
     ("app/grading/freetext/chain.py", f"{PACKAGE}.labelled_neighbours._suggested_row"),
     ("tests/grading/test_freetext_artefacts.py", f"{PACKAGE}._HOMES"),
-    ("tests/grading/test_freetext_round7_tells.py", f"{PACKAGE}.neighbours._shipped"),
     ("tests/grading/test_freetext_round9_verdicts.py", f"{PACKAGE}.grader._hits_for"),
 }
 

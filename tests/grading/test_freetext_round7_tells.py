@@ -372,10 +372,10 @@ def test_a_held_out_persona_is_read_with_the_index_grading_uses() -> None:
 
 @pytest.mark.parametrize("on", [True, False])
 def test_start_up_reads_the_index_only_when_the_setting_is_on(settings: Settings, on: bool) -> None:
-    nb._shipped.cache_clear()
+    nb.shipped_tables.cache_clear()
     app = create_app(settings.model_copy(update={"freetext_neighbours": on}))
     with TestClient(app):
-        assert nb._shipped.cache_info().currsize == (1 if on else 0)
+        assert nb.shipped_tables.cache_info().currsize == (1 if on else 0)
 
 
 def test_a_tell_is_named_only_when_the_answer_has_a_word_that_marks_it() -> None:

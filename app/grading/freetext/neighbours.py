@@ -426,7 +426,7 @@ def prompt_key(question: FreeText) -> str:
 
 @lru_cache(maxsize=1)
 @uncounted()
-def _shipped() -> tuple[dict[str, str], Index | None]:
+def shipped_tables() -> tuple[dict[str, str], Index | None]:
     """(question id -> prompt fingerprint, the index of every stored answer); rarity is
     read over all questions' answers, as the benchmark does."""
     try:
@@ -450,12 +450,12 @@ def _shipped() -> tuple[dict[str, str], Index | None]:
 
 def shipped_index() -> Index | None:
     """The index of every labelled tune answer the artefact holds (all questions)."""
-    return _shipped()[1]
+    return shipped_tables()[1]
 
 
 def index_for(question: FreeText) -> Index | None:
     """The shipped index, if this question's labelled answers answered this very prompt."""
-    prompts, index = _shipped()
+    prompts, index = shipped_tables()
     return index if prompts.get(question.id) == prompt_key(question) else None
 
 

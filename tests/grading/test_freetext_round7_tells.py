@@ -30,7 +30,7 @@ from app.grading.freetext.evaluation import Row, load_sides
 from app.grading.freetext.fitting import Evidence
 from app.main import create_app
 from app.packs.loader import LoadedQuestion
-from tests.conftest import env_setting
+from tests.conftest import FIXTURE_PACKS, env_setting
 from tests.grading.core_questions import CORE, question
 
 LABELLED = CORE.parent.parent / "tests" / "grading" / "freetext_labelled"
@@ -371,11 +371,26 @@ def test_a_held_out_persona_is_read_with_the_index_grading_uses() -> None:
 
 
 @pytest.mark.parametrize("on", [True, False])
-def test_start_up_reads_the_index_only_when_the_setting_is_on(settings: Settings, on: bool) -> None:
-    nb.shipped_tables.cache_clear()
-    app = create_app(settings.model_copy(update={"freetext_neighbours": on}))
-    with TestClient(app):
-        assert nb.shipped_tables.cache_info().currsize == (1 if on else 0)
+def test_start_up_reads_the_index_only_when_the_setting_is_on(
+    settings: Settings, on: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Round 25: a spy on the call start-up makes, not nb.shipped_tables.cache_clear(): the
+    # clear made this test, and the next reader of the index in its worker, rebuild the index
+    # (~2 min each under load); the small fixture pack, as packs play no part in it.
+    import app.main
+
+    calls: list[bool] = []
+
+    def spy() -> nb.Index | None:
+        calls.append(True)
+        return nb.shipped_index()
+
+    monkeypatch.setattr(app.main, "shipped_index", spy)
+    mini = {"freetext_neighbours": on, "packs_dir": FIXTURE_PACKS}
+    with TestClient(create_app(settings.model_copy(update=mini))):
+        assert calls == ([True] if on else [])
+        if on:  # read for real: the index is in its cache (off: another test may have read it)
+            assert nb.shipped_tables.cache_info().currsize == 1 and nb.shipped_index() is not None
 
 
 def test_a_tell_is_named_only_when_the_answer_has_a_word_that_marks_it() -> None:

@@ -31,6 +31,7 @@ from app.grading.freetext.fitting import Evidence
 from app.main import create_app
 from app.packs.loader import LoadedQuestion
 from tests.conftest import FIXTURE_PACKS, env_setting
+from tests.grading.artefact_freshness import assert_fresh
 from tests.grading.core_questions import CORE, question
 
 LABELLED = CORE.parent.parent / "tests" / "grading" / "freetext_labelled"
@@ -121,7 +122,11 @@ def setting_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def test_the_artefact_is_what_the_labelled_tune_personas_give() -> None:
     """New labelled data without rebuilding fails here: run
     `python -m app.grading.freetext.neighbours train`."""
-    assert nb.ARTEFACT.read_text(encoding="utf-8") == ln.dumps(ln.build_artefact())
+    assert_fresh(
+        nb.ARTEFACT.read_text(encoding="utf-8"),
+        ln.dumps(ln.build_artefact()),
+        f"python -m {nb.__name__} train",
+    )
 
 
 def test_the_artefact_names_its_data_and_its_prompts() -> None:

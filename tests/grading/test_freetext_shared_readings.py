@@ -16,6 +16,7 @@ import yaml
 from app.config import REPO_ROOT
 from app.grading.freetext import evaluation
 from app.grading.freetext.labelled import safe_yaml
+from tests.grading.artefact_freshness import assert_fresh
 
 LABELLED = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
 PACK = REPO_ROOT / "questions" / "gradient-tape"
@@ -101,3 +102,15 @@ def test_libyaml_reads_a_labelled_file_as_the_pure_loader_does() -> None:
     ):
         text = path.read_text(encoding="utf-8")
         assert safe_yaml(text) == yaml.safe_load(text)
+
+
+def test_a_stale_artefact_fails_at_once_naming_the_first_line() -> None:
+    shipped = "".join(f'"line {i}": {i},\n' for i in range(200_000))
+    assert_fresh(shipped, shipped, "retrain it")
+    built = shipped.replace('"line 7": 7,', '"line 7": 8,').replace('"line 9": 9,', '"line 9": 0,')
+    with pytest.raises(pytest.fail.Exception) as failed:
+        assert_fresh(shipped, built, "python -m some.artefact train")
+    message = str(failed.value)
+    assert "2 of 200000 lines differ" in message and "the first at line 8;" in message
+    assert '"line 7"' not in message  # no line quoted: artefacts hold labelled answers
+    assert message.endswith("retrain: python -m some.artefact train")

@@ -179,6 +179,8 @@ def test_a_wrong_answer_on_the_topic_is_not_off_topic(text: str) -> None:
     assert not grade_freetext(question("why-none-gradients"), text).details["off_topic"]
 
 
+# Round 25: the first reader in a worker grades every labelled answer (core_rules_rows).
+@pytest.mark.timeout(1200)
 def test_no_labelled_answer_that_earns_anything_is_off_topic() -> None:
     # Round 25: the rules' shared reading (evaluation.core_rules_rows, graded once per process
     # for the artefacts' checks too); off_topic is the rules' own flag (grader._grade_rules),

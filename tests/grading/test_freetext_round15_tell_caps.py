@@ -5,6 +5,8 @@ the rubric's own cap where there are fewer."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.grading.freetext import tell_caps
 from app.grading.freetext.fitting import Line, evidence_of, line_verdict
 from app.grading.freetext.grader import grade_freetext
@@ -61,6 +63,8 @@ def test_caps_from_keeps_the_rubric_cap_without_precedent() -> None:
     assert caps["watch-loss-fixes-none"] == "partial"  # its rubric cap
 
 
+# Round 25: the first reader in a worker grades every labelled answer (core_rules_rows).
+@pytest.mark.timeout(1200)
 def test_shipped_artefact_is_a_fresh_build() -> None:
     text = tell_caps.ARTEFACT.read_text(encoding="utf-8")
     assert_fresh(

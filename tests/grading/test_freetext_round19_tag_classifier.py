@@ -134,6 +134,8 @@ def test_a_tell_the_rules_named_is_kept() -> None:
     assert "tag_classifier" not in on.details
 
 
+# Round 25: the first reader in a worker grades every labelled answer (core_rules_rows).
+@pytest.mark.timeout(1200)
 def test_the_artefact_is_what_the_labelled_tune_personas_give() -> None:
     """New labelled data without retraining fails here: run
     `python -m app.grading.freetext.tag_classifier train`."""

@@ -68,6 +68,8 @@ def setting_off(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield from env_setting(monkeypatch, "TAPEQUIZ_FREETEXT_SECOND_OPINION", "false")
 
 
+# Round 25: the first reader in a worker grades every labelled answer (core_rules_rows).
+@pytest.mark.timeout(1200)
 def test_the_artefact_is_what_the_labelled_tune_personas_train() -> None:
     """New labelled data (or a rubric edit) without retraining fails here: run
     `python -m app.grading.freetext.second_opinion train`."""

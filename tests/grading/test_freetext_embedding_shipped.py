@@ -188,6 +188,8 @@ def test_the_inputs_hash_reads_labels_and_the_encoder(monkeypatch: pytest.Monkey
     assert ev.inputs_hash([one]) != base
 
 
+# Round 25: the first reader in a worker grades every labelled answer (core_rules_rows).
+@pytest.mark.timeout(1200)
 def test_the_shipped_artefact_is_trained_on_the_current_inputs() -> None:
     """Not a retrain (onnxruntime's int8 kernels may differ by CPU): the hash of what a
     training reads."""

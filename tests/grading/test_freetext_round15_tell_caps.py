@@ -5,9 +5,12 @@ the rubric's own cap where there are fewer."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.grading.freetext import tell_caps
 from app.grading.freetext.fitting import Line, evidence_of, line_verdict
 from app.grading.freetext.grader import grade_freetext
+from tests.grading.artefact_freshness import assert_fresh
 from tests.grading.core_questions import question
 
 # written before the caps were derived; states must-watch-variables beside the right cause.
@@ -60,9 +63,13 @@ def test_caps_from_keeps_the_rubric_cap_without_precedent() -> None:
     assert caps["watch-loss-fixes-none"] == "partial"  # its rubric cap
 
 
+# Round 25: the first reader in a worker grades every labelled answer (core_rules_rows).
+@pytest.mark.timeout(1200)
 def test_shipped_artefact_is_a_fresh_build() -> None:
     text = tell_caps.ARTEFACT.read_text(encoding="utf-8")
-    assert text == tell_caps.dumps(tell_caps.build_artefact())
+    assert_fresh(
+        text, tell_caps.dumps(tell_caps.build_artefact()), f"python -m {tell_caps.__name__} train"
+    )
 
 
 def _graded(question_id: str, text: str, caps: bool) -> tuple[str, list[str], str]:

@@ -21,6 +21,7 @@ from app.grading.freetext import labelled_tag_classifier as ltc
 from app.grading.freetext import neighbours as nb
 from app.grading.freetext import tag_classifier as tc
 from tests.conftest import env_setting
+from tests.grading.artefact_freshness import assert_fresh
 from tests.grading.core_questions import question
 
 MODELS = {
@@ -133,10 +134,16 @@ def test_a_tell_the_rules_named_is_kept() -> None:
     assert "tag_classifier" not in on.details
 
 
+# Round 25: the first reader in a worker grades every labelled answer (core_rules_rows).
+@pytest.mark.timeout(1200)
 def test_the_artefact_is_what_the_labelled_tune_personas_give() -> None:
     """New labelled data without retraining fails here: run
     `python -m app.grading.freetext.tag_classifier train`."""
-    assert tc.ARTEFACT.read_text(encoding="utf-8") == ltc.dumps(ltc.build_artefact())
+    assert_fresh(
+        tc.ARTEFACT.read_text(encoding="utf-8"),
+        ltc.dumps(ltc.build_artefact()),
+        f"python -m {tc.__name__} train",
+    )
 
 
 def test_the_artefact_names_its_data_and_its_prompts() -> None:

@@ -30,7 +30,8 @@ from app.grading.freetext.evaluation import Row, load_sides
 from app.grading.freetext.fitting import Evidence
 from app.main import create_app
 from app.packs.loader import LoadedQuestion
-from tests.conftest import env_setting
+from tests.conftest import FIXTURE_PACKS, env_setting
+from tests.grading.artefact_freshness import assert_fresh
 from tests.grading.core_questions import CORE, question
 
 LABELLED = CORE.parent.parent / "tests" / "grading" / "freetext_labelled"
@@ -121,7 +122,11 @@ def setting_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def test_the_artefact_is_what_the_labelled_tune_personas_give() -> None:
     """New labelled data without rebuilding fails here: run
     `python -m app.grading.freetext.neighbours train`."""
-    assert nb.ARTEFACT.read_text(encoding="utf-8") == ln.dumps(ln.build_artefact())
+    assert_fresh(
+        nb.ARTEFACT.read_text(encoding="utf-8"),
+        ln.dumps(ln.build_artefact()),
+        f"python -m {nb.__name__} train",
+    )
 
 
 def test_the_artefact_names_its_data_and_its_prompts() -> None:
@@ -371,11 +376,26 @@ def test_a_held_out_persona_is_read_with_the_index_grading_uses() -> None:
 
 
 @pytest.mark.parametrize("on", [True, False])
-def test_start_up_reads_the_index_only_when_the_setting_is_on(settings: Settings, on: bool) -> None:
-    nb.shipped_tables.cache_clear()
-    app = create_app(settings.model_copy(update={"freetext_neighbours": on}))
-    with TestClient(app):
-        assert nb.shipped_tables.cache_info().currsize == (1 if on else 0)
+def test_start_up_reads_the_index_only_when_the_setting_is_on(
+    settings: Settings, on: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Round 25: a spy on the call start-up makes, not nb.shipped_tables.cache_clear(): the
+    # clear made this test, and the next reader of the index in its worker, rebuild the index
+    # (~2 min each under load); the small fixture pack, as packs play no part in it.
+    import app.main
+
+    calls: list[bool] = []
+
+    def spy() -> nb.Index | None:
+        calls.append(True)
+        return nb.shipped_index()
+
+    monkeypatch.setattr(app.main, "shipped_index", spy)
+    mini = {"freetext_neighbours": on, "packs_dir": FIXTURE_PACKS}
+    with TestClient(create_app(settings.model_copy(update=mini))):
+        assert calls == ([True] if on else [])
+        if on:  # read for real: the index is in its cache (off: another test may have read it)
+            assert nb.shipped_tables.cache_info().currsize == 1 and nb.shipped_index() is not None
 
 
 def test_a_tell_is_named_only_when_the_answer_has_a_word_that_marks_it() -> None:

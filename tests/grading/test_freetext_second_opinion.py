@@ -32,6 +32,7 @@ from app.grading.freetext.grader import (
 from app.grading.freetext.signals import MIN_PADDING_WORDS, is_padding
 from app.packs.loader import LoadedQuestion
 from tests.conftest import env_setting
+from tests.grading.artefact_freshness import assert_fresh
 from tests.grading.core_questions import CORE, question
 
 LABELLED = CORE.parent.parent / "tests" / "grading" / "freetext_labelled"
@@ -67,10 +68,16 @@ def setting_off(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield from env_setting(monkeypatch, "TAPEQUIZ_FREETEXT_SECOND_OPINION", "false")
 
 
+# Round 25: the first reader in a worker grades every labelled answer (core_rules_rows).
+@pytest.mark.timeout(1200)
 def test_the_artefact_is_what_the_labelled_tune_personas_train() -> None:
     """New labelled data (or a rubric edit) without retraining fails here: run
     `python -m app.grading.freetext.second_opinion train`."""
-    assert so.ARTEFACT.read_text(encoding="utf-8") == so.dumps(so.build_artefact())
+    assert_fresh(
+        so.ARTEFACT.read_text(encoding="utf-8"),
+        so.dumps(so.build_artefact()),
+        f"python -m {so.__name__} train",
+    )
 
 
 def test_the_artefact_names_its_data() -> None:

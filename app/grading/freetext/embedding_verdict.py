@@ -272,11 +272,11 @@ def head_of(model: Fitted, columns: dict[str, int]) -> dict[str, Any]:
 
 def tune_examples() -> tuple[list[Example], dict[str, Rubric]]:
     """Every tune answer of the core pack with the rules' reading (rules as written)."""
-    from app.grading.freetext.evaluation import core_labelled, grade_rows
+    from app.grading.freetext.evaluation import core_labelled, core_rules_rows
     from app.packs.schema import FreeText
 
     core = core_labelled()
-    rows, _ = grade_rows(core.pack, core.answers, tag_map=core.tag_map, sides=core.sides)
+    rows = core_rules_rows()  # graded once per process, shared with the other builds
     tune = sorted(
         (r for r in rows if r.side == "tune"),
         key=lambda r: (r.question_id, r.persona, r.source, r.answer),

@@ -10,10 +10,13 @@ labelled data translates them to rubric tags (or marks them as not a misconcepti
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import statistics
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +117,7 @@ class Row:
     answer: str
     source: str
     evidence: Evidence | None = None  # what grading read, for fitted lines (fitting.py)
+    off_topic: bool = False  # the rules read it as about something else (topic.py)
 
     @property
     def exact(self) -> bool:
@@ -159,7 +163,7 @@ def grade_rows(
         rows.append(Row(
             question.id, persona, sides.side(persona), answer.verdict, result.verdict,
             expected, tuple(result.misconceptions), ms, answer.answer, answer.source,
-            evidence_of(question.rubric, result),
+            evidence_of(question.rubric, result), bool(result.details.get("off_topic")),
         ))  # fmt: skip
     return rows, problems
 
@@ -231,12 +235,45 @@ class CoreLabelled:
 
 
 def core_labelled() -> CoreLabelled:
-    """The repository's labelled answers to the core pack (what the artefacts train on)."""
+    """The repository's labelled answers to the core pack (what the artefacts train on), read
+    once per process while their files and the pack's are unchanged (core_fingerprint)."""
     from app.config import REPO_ROOT
-    from app.packs.loader import load_pack
 
     folder = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
-    pack = load_pack(REPO_ROOT / "questions" / "gradient-tape").pack
+    pack_folder = REPO_ROOT / "questions" / "gradient-tape"
+    core = _core_labelled(folder, pack_folder, core_fingerprint(folder, pack_folder))
+    return dataclasses.replace(core, answers=list(core.answers))  # a caller's own list
+
+
+def core_rules_rows() -> list[Row]:
+    """The rules' reading (grade_rows: every learned part off) of every labelled answer to
+    the core pack, graded once per process while the labelled files and the pack's are
+    unchanged: the readings the artefacts' builds and freshness checks share (round 25; each
+    used to grade the ~6,400 answers itself). Grader code cannot change within a process; a
+    test that patches the grader must call grade_rows itself. Row.ms is the first reading's."""
+    from app.config import REPO_ROOT
+
+    folder = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
+    pack_folder = REPO_ROOT / "questions" / "gradient-tape"
+    return list(_core_rules_rows(folder, pack_folder, core_fingerprint(folder, pack_folder)))
+
+
+def core_fingerprint(*folders: Path) -> str:
+    """sha256 of every file under the folders (path and bytes): labels, sides.yaml, the tag
+    map, the pack's rubrics. Any edit gives a new key, so a cached reading is never stale."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(f"{path}\0{path.stat().st_size}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=4)  # the repository's; a test's folders do not evict it
+def _core_labelled(folder: Path, pack_folder: Path, fingerprint: str) -> CoreLabelled:
+    from app.packs.loader import load_pack
+
+    pack = load_pack(pack_folder).pack
     if pack is None:
         raise RuntimeError("the core pack does not load")
     answers, _ = load_persona_answers(folder)
@@ -244,3 +281,10 @@ def core_labelled() -> CoreLabelled:
     return CoreLabelled(
         folder, pack, answers, sides, load_tag_map(folder / "meta" / "tag-map.yaml")
     )
+
+
+@lru_cache(maxsize=4)  # the repository's; a test's folders do not evict it
+def _core_rules_rows(folder: Path, pack_folder: Path, fingerprint: str) -> tuple[Row, ...]:
+    core = _core_labelled(folder, pack_folder, fingerprint)
+    rows, _ = grade_rows(core.pack, core.answers, tag_map=core.tag_map, sides=core.sides)
+    return tuple(rows)

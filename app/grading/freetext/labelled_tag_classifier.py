@@ -172,14 +172,14 @@ def train(
 
 def build_artefact() -> dict[str, Any]:
     """The models trained on every labelled tune answer of the core pack's questions."""
-    from app.grading.freetext.evaluation import core_labelled, grade_rows
+    from app.grading.freetext.evaluation import core_labelled, core_rules_rows
 
     core = core_labelled()
     questions = {
         q.question.id: q.question for q in core.pack.questions if isinstance(q.question, FreeText)
     }
-    tune_answers = [a for a in core.answers if core.sides.side(a.persona or "original") == "tune"]
-    rows, _ = grade_rows(core.pack, tune_answers, tag_map=core.tag_map, sides=core.sides)
+    # the tune rows of the shared reading (graded once per process with the other builds)
+    rows = [r for r in core_rules_rows() if r.side == "tune"]
     tune = sorted(
         (r for r in rows if r.question_id in questions),
         key=lambda r: (r.question_id, r.persona, r.source, r.answer),

@@ -189,12 +189,12 @@ def _rounded(model: Model | None) -> dict[str, Any] | None:
 def build_artefact() -> dict[str, Any]:
     """Train one model per free-text question of the core pack on the labelled tune
     personas (the rules' verdicts, the second opinion off) and describe the data."""
-    from app.grading.freetext.evaluation import core_labelled, grade_rows
+    from app.grading.freetext.evaluation import core_labelled, core_rules_rows
     from app.packs.schema import FreeText
 
     core = core_labelled()
     pack = core.pack
-    rows, _ = grade_rows(pack, core.answers, tag_map=core.tag_map, sides=core.sides)
+    rows = core_rules_rows()  # graded once per process, shared with the other builds
     tune = sorted(
         (r for r in rows if r.side == "tune" and r.evidence),
         key=lambda r: (r.question_id, r.persona, r.source, r.answer),

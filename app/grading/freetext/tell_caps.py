@@ -215,10 +215,10 @@ def _complete_readings(core: Any) -> dict[tuple[str, str, str], bool]:
     the answer as correct (its concepts and required ones complete, some credit)."""
     import dataclasses
 
-    from app.grading.freetext.evaluation import grade_rows
+    from app.grading.freetext.evaluation import core_rules_rows
     from app.grading.freetext.fitting import Line, line_verdict
 
-    rows, _ = grade_rows(core.pack, core.answers, tag_map=core.tag_map, sides=core.sides)
+    rows = core_rules_rows()  # graded once per process, shared with the other builds
     from app.packs.schema import FreeText
 
     rubrics = {

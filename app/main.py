@@ -89,7 +89,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         )
     lemma("gradients")  # load the lemma dictionary now, not in the first burst of answers
     if settings.freetext_neighbours:
-        shipped_index()  # read the labelled answers now (~0.8 s), not in the first answer
+        shipped_index()  # build the labelled answers' index now (~2 s), not in the first answer
     app.state.loop_guard = LoopGuard(app.state.loop)  # start-up may block; serving may not
     app.state.loop_guard.watch(app.state.engine)
     try:

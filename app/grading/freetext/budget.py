@@ -207,13 +207,23 @@ def _bounded(method: Any, text: str, pos: int, endpos: int | None) -> Any:
     budget = _CURRENT.get()
     if budget is None:
         return method(text, pos, endpos)
-    left = budget.left()
-    if budget.spent or left <= 0:  # regex reads timeout <= 0 as none or as spent: never pass it
+    if budget.spent:
+        return None
+    # `left()` and `searching()` inlined: one clock read before the search and one after,
+    # where they took three and a context manager (round 25: ~10% of an honest answer's
+    # grading went to this bookkeeping around ~300 searches)
+    began = time.thread_time()
+    left = min(budget.seconds - budget.used, budget.whole - (began - budget.began))
+    if left <= 0:  # regex reads timeout <= 0 as none or as spent: never pass it
         budget.spent = True
         return None
     found = None
-    with budget.searching():
+    try:
         found = method(text, pos, endpos, timeout=left)
+    except TimeoutError:
+        budget.spent = True
+    finally:
+        budget.used += time.thread_time() - began
     return found
 
 

@@ -22,6 +22,7 @@ framework's too, whether or not TensorFlow comes back after (round 15's fresh se
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from app.grading.freetext.matching import framework_mentions
 from app.grading.freetext.normalise import Unit
@@ -32,14 +33,16 @@ _TF_API = re.compile(
 )
 
 
+@lru_cache(maxsize=64)
 def carried_foreign(units: tuple[Unit, ...]) -> frozenset[int]:
-    """Indexes of the units that take another framework's topic from the run around them."""
+    """Indexes of the units that take another framework's topic from the run around them
+    (read once per answer, not once per tell: round 25)."""
     carried: set[int] = set()
     run: list[int] = []
     lead_foreign = False
     aside = 0  # brackets the sentence about another framework left open
     for index, unit in enumerate(units):
-        mentions = [] if unit.is_code else framework_mentions(unit.text)
+        mentions = () if unit.is_code else framework_mentions(unit.text)
         api = not unit.is_code and _TF_API.search(unit.text) is not None
         if unit.is_code or mentions or api:
             own_first = not min(mentions)[1] if mentions else api

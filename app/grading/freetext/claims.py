@@ -65,8 +65,10 @@ _CONTRASTED = re.compile(
 _NON_PREFIX = re.compile(r"\bnon-?$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)
 def is_claim(pattern: str) -> bool:
-    """Whether a phrasing is a claim (roles separated by ` & `)."""
+    """Whether a phrasing is a claim (roles separated by ` & `); asked for every phrasing
+    on every answer, so remembered per phrasing (round 25)."""
     return CLAIM_SEPARATOR.search(pattern) is not None
 
 
@@ -99,6 +101,8 @@ def find_phrasings(
     for joined, parts in pronoun_joins(units):
         hits += [h for h in _find_in((joined,), patterns) if crosses(h, parts)]
     hits = [h for h in hits if not quoted(h.sentence, h.snippet)]
+    if not hits:  # most tells: nothing to attribute (round 25)
+        return hits
     carried = {units[i].text for i in carried_foreign(units)}
     return [dataclasses.replace(h, foreign=True) if h.sentence in carried else h for h in hits]
 

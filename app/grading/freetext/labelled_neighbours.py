@@ -29,6 +29,7 @@ from app.grading.freetext.neighbours import (
     nearest_tag,
     prompt_key,
     suggested_verdict,
+    words,
 )
 from app.packs.rubric import Rubric
 from app.packs.schema import FreeText
@@ -110,7 +111,12 @@ def build_artefact() -> dict[str, Any]:
             qid: {
                 "prompt": prompt_key(question),
                 "answers": [
-                    {"tags": list(tags), "answer": text, "persona": persona}
+                    {
+                        "tags": list(tags),
+                        "answer": text,
+                        "persona": persona,
+                        "words": " ".join(words(text)),
+                    }
                     for q, text, tags, persona in stored
                     if q == qid
                 ],

@@ -111,14 +111,16 @@ def is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
 _SCOPE = re.compile(r"\b(?:in|for|with|on|under|using)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
-def framework_mentions(sentence: str) -> list[tuple[int, bool]]:
-    """(position, is-foreign) of each framework named in the sentence."""
+@lru_cache(maxsize=1024)
+def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
+    """(position, is-foreign) of each framework named in the sentence (remembered per
+    sentence: every hit in it asks; round 25)."""
     found = [(m.start(), False) for m in _OWN.finditer(sentence)]
     for m in _FOREIGN.finditer(sentence):
         compared = _COMPARED.search(sentence[max(0, m.start() - 40) : m.start()])
         described = _WHERE.match(sentence, m.end()) is not None
         found.append((m.start(), compared is None or described))
-    return found
+    return tuple(found)
 
 
 # "Unlike PyTorch, where gradients accumulate into .grad, ...": the relative clause is about
@@ -139,7 +141,7 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
         if stopped():  # the answer's budget is spent: nothing more is read (budget.py)
             break
         compiled = compile_phrasing(pattern)
-        if _ANCHORED.search(pattern) is None and compiled.search(whole) is None:
+        if not anchored(pattern) and compiled.search(whole) is None:
             continue  # one search over the whole answer rules most phrasings out
         for index, unit in enumerate(units):
             if stopped():
@@ -150,6 +152,13 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
 
 
 _ANCHORED = re.compile(r"(?<!\\)[$^]")
+
+
+@lru_cache(maxsize=8192)
+def anchored(pattern: str) -> bool:
+    """Whether a phrasing anchors on a line's start or end (not searched in the whole
+    answer first); remembered per phrasing (round 25)."""
+    return _ANCHORED.search(pattern) is not None
 
 
 @lru_cache(maxsize=64)

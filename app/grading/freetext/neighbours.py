@@ -19,10 +19,14 @@ and adds nothing where a tell is already named.
 `python -m app.grading.freetext.neighbours train` writes `neighbours.json` beside this file:
 the labelled tune personas' answers as written, with their tags (meta/sides.yaml,
 meta/tag-map.yaml) and, since round 17, their writer (persona); a test checks it equals a
-fresh build. Keeping the text, not its words, makes the artefact depend on the labelled
-data alone (a change to normalise or the retraction reader needs no rebuild); the words
-are read once per process (~0.8 s for ~2,000 answers), at start-up when the setting is on
-(app/main.py), else at first use. The grader applies it when the setting
+fresh build. Since round 25 it also holds each answer's words (`words`, space-joined): reading
+them from ~6,000 answers' text (normalise, lemma twins, retractions) took ~5 s of one core
+per process, on its first free-text answer or at start-up, where the stored words take a
+split. So a change to normalise, the lemma twins or the retraction reader changes the
+artefact's fresh build (its test fails: retrain), as it already changed the tag
+classifier's, which is fitted over these words. An artefact without them (older than round
+25) is read from its text, as before. The index is built once per process, at start-up when
+the setting is on (app/main.py), else at first use. The grader applies it when the setting
 `freetext_neighbours` is on (off by default).
 `benchmarks/freetext.py --neighbours` reads it leave-one-persona-out: each tune persona is
 graded with an index built without it.
@@ -48,7 +52,7 @@ from app.grading.freetext.artefacts import artefact_main, read_artefact
 from app.grading.freetext.budget import uncounted
 from app.grading.freetext.fitting import Evidence, Line, evidence_of, line_score, line_verdict
 from app.grading.freetext.matching import asks, find_hits
-from app.grading.freetext.normalise import normalise
+from app.grading.freetext.normalise import Unit, normalise
 from app.grading.results import Feedback, GradeResult
 from app.packs.rubric import Misconception, Rubric
 from app.packs.schema import FreeText
@@ -328,7 +332,7 @@ _OTHERWISE_CLAUSE = re.compile(r"\botherwise\b[^.;:!?\n]*", re.IGNORECASE)
 
 
 def _uses(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
-    units = normalise(text).units
+    units = _units_of(text)
     found: dict[str, set[bool]] = {}
     for word in marks:
         if word in _CUES:
@@ -339,6 +343,15 @@ def _uses(text: str, marks: Sequence[str]) -> dict[str, set[bool]]:
         if any(asks(u) and pattern.search(f"{u.text}\n{u.lemmas}") for u in units):
             found.setdefault(word, set()).add(False)  # asked, which states nothing
     return found
+
+
+@lru_cache(maxsize=1024)
+def _units_of(text: str) -> tuple[Unit, ...]:
+    """A text's units, remembered: the voting answers are labelled answers, read again for
+    every answer they vote on (round 25: normalising them each time was ~10% of an
+    answer's grading as shipped). Only the units: what `find_hits` reads in them depends
+    on the answer's budget and is read each time."""
+    return normalise(text).units
 
 
 def word_phrasing(word: str) -> str:
@@ -435,7 +448,7 @@ def shipped_tables() -> tuple[dict[str, str], Index | None]:
         entries = [
             Entry(
                 str(q),
-                bag(str(a["answer"])),
+                stored_bag(a),
                 tuple(str(t) for t in a["tags"]),
                 str(a["answer"]),
                 str(a.get("persona", "")),
@@ -446,6 +459,15 @@ def shipped_tables() -> tuple[dict[str, str], Index | None]:
     except (KeyError, TypeError, AttributeError):
         return {}, None
     return prompts, build_index(entries)
+
+
+def stored_bag(answer: Mapping[str, object]) -> Bag:
+    """A stored answer's words and word pairs: from its stored words (round 25), or read
+    from its text where the artefact holds none."""
+    stored = answer.get("words")
+    if isinstance(stored, str):
+        return bag_of(stored.split())
+    return bag(str(answer["answer"]))
 
 
 def shipped_index() -> Index | None:

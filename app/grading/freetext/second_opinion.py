@@ -175,8 +175,24 @@ def _evidence_alone(model: Model, feats: Features) -> float:
 
 
 def rubric_key(rubric: Rubric) -> str:
-    """A fingerprint of the rubric a model was trained for (any edit changes it)."""
-    return hashlib.sha256(rubric.model_dump_json().encode()).hexdigest()[:16]
+    """A fingerprint of the rubric a model was trained for (any edit changes it).
+
+    Remembered per rubric object (rubrics are frozen): the learned parts ask for it about
+    four times an answer, and serialising the rubric each time was ~5% of an answer's
+    grading as shipped (round 25). The rubric is held with its key, so its id is not reused
+    while remembered."""
+    held = _RUBRIC_KEYS.get(id(rubric))
+    if held is not None and held[0] is rubric:
+        return held[1]
+    key = hashlib.sha256(rubric.model_dump_json().encode()).hexdigest()[:16]
+    if len(_RUBRIC_KEYS) >= _RUBRIC_KEYS_HELD:
+        _RUBRIC_KEYS.clear()
+    _RUBRIC_KEYS[id(rubric)] = (rubric, key)
+    return key
+
+
+_RUBRIC_KEYS: dict[int, tuple[Rubric, str]] = {}
+_RUBRIC_KEYS_HELD = 256  # rubrics remembered (a pack holds tens of free-text questions)
 
 
 def _rounded(model: Model | None) -> dict[str, Any] | None:

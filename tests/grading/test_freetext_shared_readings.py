@@ -67,17 +67,19 @@ def test_the_shared_reading_is_graded_once_and_again_after_an_edit(
     monkeypatch.setattr(evaluation, "grade_rows", counted)
     folder = _folder(tmp_path)
     key = evaluation.core_fingerprint(folder, PACK)
-    first = evaluation._core_rules_rows(folder, PACK, key)
-    assert evaluation._core_rules_rows(folder, PACK, key) is first and len(graded) == 1
+    first = evaluation.cached_core_rules_rows(folder, PACK, key)
+    assert evaluation.cached_core_rules_rows(folder, PACK, key) is first and len(graded) == 1
     assert [r.label for r in first] == ["partial", "incorrect"]
-    core = evaluation._core_labelled(folder, PACK, key)
+    core = evaluation.cached_core_labelled(folder, PACK, key)
     fresh, _ = real(core.pack, core.answers, tag_map=core.tag_map, sides=core.sides)
     assert [(r.verdict, r.named_tags, r.evidence, r.off_topic) for r in first] == [
         (r.verdict, r.named_tags, r.evidence, r.off_topic) for r in fresh
     ]
     label = folder / "p-one.yaml"
     label.write_text(label.read_text().replace("verdict: partial", "verdict: correct"))
-    again = evaluation._core_rules_rows(folder, PACK, evaluation.core_fingerprint(folder, PACK))
+    again = evaluation.cached_core_rules_rows(
+        folder, PACK, evaluation.core_fingerprint(folder, PACK)
+    )
     assert len(graded) == 2 and [r.label for r in again] == ["correct", "incorrect"]
 
 

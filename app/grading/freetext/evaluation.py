@@ -241,7 +241,7 @@ def core_labelled() -> CoreLabelled:
 
     folder = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
     pack_folder = REPO_ROOT / "questions" / "gradient-tape"
-    core = _core_labelled(folder, pack_folder, core_fingerprint(folder, pack_folder))
+    core = cached_core_labelled(folder, pack_folder, core_fingerprint(folder, pack_folder))
     return dataclasses.replace(core, answers=list(core.answers))  # a caller's own list
 
 
@@ -255,7 +255,7 @@ def core_rules_rows() -> list[Row]:
 
     folder = REPO_ROOT / "tests" / "grading" / "freetext_labelled"
     pack_folder = REPO_ROOT / "questions" / "gradient-tape"
-    return list(_core_rules_rows(folder, pack_folder, core_fingerprint(folder, pack_folder)))
+    return list(cached_core_rules_rows(folder, pack_folder, core_fingerprint(folder, pack_folder)))
 
 
 def core_fingerprint(*folders: Path) -> str:
@@ -270,7 +270,7 @@ def core_fingerprint(*folders: Path) -> str:
 
 
 @lru_cache(maxsize=4)  # the repository's; a test's folders do not evict it
-def _core_labelled(folder: Path, pack_folder: Path, fingerprint: str) -> CoreLabelled:
+def cached_core_labelled(folder: Path, pack_folder: Path, fingerprint: str) -> CoreLabelled:
     from app.packs.loader import load_pack
 
     pack = load_pack(pack_folder).pack
@@ -284,7 +284,7 @@ def _core_labelled(folder: Path, pack_folder: Path, fingerprint: str) -> CoreLab
 
 
 @lru_cache(maxsize=4)  # the repository's; a test's folders do not evict it
-def _core_rules_rows(folder: Path, pack_folder: Path, fingerprint: str) -> tuple[Row, ...]:
-    core = _core_labelled(folder, pack_folder, fingerprint)
+def cached_core_rules_rows(folder: Path, pack_folder: Path, fingerprint: str) -> tuple[Row, ...]:
+    core = cached_core_labelled(folder, pack_folder, fingerprint)
     rows, _ = grade_rows(core.pack, core.answers, tag_map=core.tag_map, sides=core.sides)
     return tuple(rows)

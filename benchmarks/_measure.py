@@ -1,5 +1,6 @@
-"""What the benchmarks measure the same way: quantiles, a process's resident memory, and the
-tune side's folds (issue 14, round 24).
+"""What the benchmarks measure the same way: quantiles, a process's resident memory, the
+tune side's folds (issue 14, round 24), the grader's two configurations and a revision's tree
+to read "before" from (round 25).
 
 Each embedding benchmark had its own copy of these (a p95 read two ways would not compare);
 one module keeps the figures of every script read alike. Child probes (code run with
@@ -8,6 +9,8 @@ one module keeps the figures of every script read alike. Child probes (code run 
 
 from __future__ import annotations
 
+import subprocess
+import tarfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +18,23 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the memory probes import this module first: nothing heavy at import
     from app.grading.freetext.evaluation import Row
+
+
+# The learned parts off: what the rules alone give, beside the grader as shipped.
+RULES_ALONE = {
+    "second_opinion": False, "neighbours": False, "tell_caps": False, "tag_classifier": False,
+}  # fmt: skip
+CONFIGS: dict[str, dict[str, bool]] = {"rules alone": RULES_ALONE, "as shipped": {}}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def export_tree(revision: str, into: Path) -> Path:
+    """The tree of `revision` (git archive) under `into`, for a "before" reading in the same run."""
+    archive = into / "before.tar"
+    subprocess.run(["git", "archive", "-o", str(archive), revision], cwd=ROOT, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into / "tree", filter="data")
+    return into / "tree"
 
 
 def quantile(values: Sequence[float], share: float) -> float:

@@ -25,7 +25,6 @@ import json
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -34,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._measure import quantile  # noqa: E402
+from benchmarks._measure import export_tree, quantile  # noqa: E402
 
 
 def _hostile(counts: list[int]) -> dict[str, Any]:
@@ -94,15 +93,6 @@ def _child(tree: Path, what: str, args: argparse.Namespace) -> dict[str, Any]:
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def _export(revision: str, into: Path) -> Path:
-    """The tree of `revision` (git archive), with this script's helpers beside it."""
-    archive = into / "before.tar"
-    subprocess.run(["git", "archive", "-o", str(archive), revision], cwd=ROOT, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "tree", filter="data")
-    return into / "tree"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="", help="git revision (default: merge base with main)")
@@ -129,7 +119,7 @@ def main() -> int:
         ).stdout.strip()
     )
     with tempfile.TemporaryDirectory() as scratch:
-        before = _export(revision, Path(scratch))
+        before = export_tree(revision, Path(scratch))
         trees = {"before": before, "after": ROOT}
         print(f"before = {revision[:12]}, after = the working tree")
         hostile = {name: _child(tree, "hostile", args) for name, tree in trees.items()}

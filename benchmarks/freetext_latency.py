@@ -28,7 +28,6 @@ import json
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -37,12 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._measure import quantile  # noqa: E402
-
-RULES_ALONE = {
-    "second_opinion": False, "neighbours": False, "tell_caps": False, "tag_classifier": False,
-}  # fmt: skip
-CONFIGS: dict[str, dict[str, bool]] = {"rules alone": RULES_ALONE, "as shipped": {}}
+from benchmarks._measure import CONFIGS, export_tree, quantile  # noqa: E402
 
 
 def _tune_answers(every: int) -> tuple[dict[str, Any], list[Any]]:
@@ -123,15 +117,6 @@ def _child(tree: Path, what: str, args: argparse.Namespace, artefact: str = "") 
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def _export(revision: str, into: Path) -> Path:
-    """The tree of `revision` (git archive)."""
-    archive = into / "before.tar"
-    subprocess.run(["git", "archive", "-o", str(archive), revision], cwd=ROOT, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "tree", filter="data")
-    return into / "tree"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="", help="git revision (default: merge base with main)")
@@ -164,7 +149,7 @@ def main() -> int:
         ).stdout.strip()
     )
     with tempfile.TemporaryDirectory() as scratch:
-        before = _export(revision, Path(scratch))
+        before = export_tree(revision, Path(scratch))
         trees = {"before": before, "after": ROOT}
         print(f"before = {revision[:12]}, after = the working tree", flush=True)
         retrained = str(Path(scratch) / "neighbours.json")

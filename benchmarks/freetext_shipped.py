@@ -37,11 +37,7 @@ from app.grading.freetext import grade_freetext  # noqa: E402
 from app.grading.freetext.chain import CELLS, cells  # noqa: E402
 from app.grading.freetext.evaluation import Row, core_labelled, figures, mapped_tags  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
-
-RULES_ALONE = {
-    "second_opinion": False, "neighbours": False, "tell_caps": False, "tag_classifier": False,
-}  # fmt: skip
-CONFIGS: dict[str, dict[str, bool]] = {"rules alone": RULES_ALONE, "as shipped": {}}
+from benchmarks._measure import CONFIGS  # noqa: E402
 
 
 def final_sets(sides_file: Path) -> dict[str, list[str]]:

@@ -28,6 +28,14 @@ CONFIGS: dict[str, dict[str, bool]] = {"rules alone": RULES_ALONE, "as shipped":
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def before_revision(given: str) -> str:
+    """The revision a "before" reading runs: the one given, else the merge base with main."""
+    if given:
+        return given
+    base = ["git", "merge-base", "HEAD", "main"]
+    return subprocess.run(base, cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+
 def export_tree(revision: str, into: Path) -> Path:
     """The tree of `revision` (git archive) under `into`, for a "before" reading in the same run."""
     archive = into / "before.tar"

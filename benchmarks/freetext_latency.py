@@ -36,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._measure import CONFIGS, export_tree, quantile  # noqa: E402
+from benchmarks._measure import CONFIGS, before_revision, export_tree, quantile  # noqa: E402
 
 
 def _tune_answers(every: int) -> tuple[dict[str, Any], list[Any]]:
@@ -138,16 +138,7 @@ def main() -> int:
             read = _train(args.artefact)
         print(json.dumps(read))
         return 0
-    revision = (
-        args.before
-        or subprocess.run(
-            ["git", "merge-base", "HEAD", "main"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    )
+    revision = before_revision(args.before)
     with tempfile.TemporaryDirectory() as scratch:
         before = export_tree(revision, Path(scratch))
         trees = {"before": before, "after": ROOT}

@@ -5,19 +5,17 @@ test_freetext_injections_r9.py."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
-import sys
 from types import ModuleType
 
 import pytest
 
-from app.config import REPO_ROOT
 from app.grading.freetext import grade_freetext, stated_misconceptions
 from app.grading.freetext.evaluation import core_labelled
 from app.grading.freetext.normalise import clean, normalise
 from app.grading.freetext.signals import is_keyword_list, is_word_salad
+from tests.grading.benchmark_scripts import load_benchmark
 from tests.grading.core_questions import question
 
 CORE_IDS = [
@@ -35,13 +33,7 @@ CORE_IDS = [
 
 
 def _benchmark() -> ModuleType:
-    path = REPO_ROOT / "benchmarks" / "freetext_hostile.py"
-    spec = importlib.util.spec_from_file_location("freetext_hostile", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks itself up there
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("freetext_hostile.py", "freetext_hostile")
 
 
 HOSTILE = _benchmark()

@@ -7,7 +7,6 @@ are written for these tests, not copied from the labelled sets."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -22,6 +21,7 @@ from app.grading.freetext.lexicon import CANDIDATE_GROUPS, GROUPS, widen
 from app.grading.freetext.misses import miss_cause
 from app.grading.freetext.phrasings import compile_phrasing
 from app.packs.rubric import Rubric
+from tests.grading.benchmark_scripts import load_benchmark
 from tests.grading.core_questions import question
 from tests.grading.held_statements import names_nothing, names_the_tell
 
@@ -152,13 +152,7 @@ def test_benchmark_lopo_and_miss_causes_run_on_any_folder(
 
 
 def _benchmark_module() -> ModuleType:
-    path = REPO_ROOT / "benchmarks" / "freetext.py"
-    spec = importlib.util.spec_from_file_location("benchmark_freetext", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look themselves up there
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("freetext.py", "benchmark_freetext")
 
 
 # The lines fitted to the labels (written into the rubrics with their provenance): each of

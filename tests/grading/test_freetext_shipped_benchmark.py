@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 import yaml
 
 from app.config import REPO_ROOT
+from tests.grading.benchmark_scripts import load_benchmark
 
 SCRIPT = str(REPO_ROOT / "benchmarks" / "freetext_shipped.py")
 
@@ -29,10 +29,7 @@ def run(*args: str) -> Done:
     the labelled files, the neighbours' index and every phrasing's compile again, ~3.5 min
     under load, and proved nothing more: the script is plain Python over app's modules)."""
     argv, path = sys.argv, list(sys.path)  # the script puts the repository on sys.path
-    spec = importlib.util.spec_from_file_location("benchmark_freetext_shipped", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("freetext_shipped.py", "benchmark_freetext_shipped")
     out, err = io.StringIO(), io.StringIO()
     sys.argv = [SCRIPT, *args]
     try:

@@ -1,0 +1,22 @@
+"""Load a script under benchmarks/ as a module, so a test can call its functions in-process
+(the scripts are not a package the tests import; three tests had their own loader)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from types import ModuleType
+
+from app.config import REPO_ROOT
+
+
+def load_benchmark(script: str, module_name: str) -> ModuleType:
+    """benchmarks/`script` as the module `module_name` (registered in sys.modules: dataclasses
+    look their module up there)."""
+    path = REPO_ROOT / "benchmarks" / script
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

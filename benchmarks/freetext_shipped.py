@@ -5,9 +5,10 @@ gets is the whole chain with the settings' defaults (second opinion, neighbours,
 the tag classifier when on). This prints both for the chosen personas, in the same run:
 exact, correct-vs-not, misconceptions named (labeller tags mapped with meta/tag-map.yaml),
 false misconceptions on answers labelled correct, the six disagreement cells (label>grade:
-i>p p>i p>c c>p i>c c>i) and p50 grading time (median of `--repeat` gradings per answer),
-with the shipped chain's time as a ratio of the rules alone; then per persona and per
-question as shipped.
+i>p p>i p>c c>p i>c c>i) and p50 grading time (median of `--repeat` gradings per answer, in
+thread CPU ms so the machine's load does not inflate it; wall time before round 26), with the
+shipped chain's time as a ratio of the rules alone; then per persona and per question as
+shipped.
 
     .venv/bin/python benchmarks/freetext_shipped.py                       # every held-out set
     .venv/bin/python benchmarks/freetext_shipped.py --set final_2026_12_03_r21
@@ -48,9 +49,9 @@ def final_sets(sides_file: Path) -> dict[str, list[str]]:
 def timed(grade: Callable[[], Any], repeat: int) -> tuple[Any, float]:
     times, result = [], None
     for _ in range(max(1, repeat)):
-        start = time.perf_counter()
+        start = time.thread_time()
         result = grade()
-        times.append((time.perf_counter() - start) * 1000)
+        times.append((time.thread_time() - start) * 1000)
     return result, statistics.median(times)
 
 
@@ -66,7 +67,7 @@ def summary(rows: list[Row]) -> str:
         f"correct-vs-not {pct(found.binary, found.total)}  "
         f"named {pct(found.tags_named, found.tags_expected)}  "
         f"false tells on correct {pct(found.false_tells_on_correct, found.correct_labelled)}  "
-        f"p50 {found.p50_ms:.1f} ms  cells "
+        f"p50 {found.p50_ms:.1f} ms CPU  cells "
         + " ".join(f"{a[0]}>{b[0]} {n}" for (a, b), n in zip(CELLS, cells(rows), strict=True))
     )
 

@@ -34,6 +34,7 @@ WRONG = [
     ("persistent-tape", "tape-discarded-on-block-exit", "Nothing to delete afterwards: tapes are released when the with block exits."),
     ("gradient-accumulation", "summed-gradients-equal-big-batch", "Keep the accumulated gradients as they are and apply them as the sum of the four micro-batches."),
     ("tf-function-speedup", "big-models-gain-most", "You see the biggest speedup on models with lots of variables."),
+    ("higher-order-derivatives", "persistent-gives-second-order", "Make the tape persistent and every call takes you one derivative further."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -48,6 +49,7 @@ CORRECT = [
     ("trainable-vs-all-variables", "Using trainable_variables also keeps the optimizer from creating the optimizer's slot variables for frozen layers; model.variables adds the BatchNorm moving statistics."),
     ("persistent-tape", "A default tape is freed after its first gradient call; use persistent=True and call gradient twice, then del the tape."),
     ("persistent-tape", "Open two tapes over the same forward pass instead of running two forward passes; each tape then gives one gradient call."),
+    ("higher-order-derivatives", "persistent=True only lets you call gradient several times; each call gives the same first derivative, not one order higher."),
     ("gradient-accumulation", "Add each micro-batch's gradients into tf.Variable accumulators, divide by four so the update matches the 256-example mean loss, apply once and reset."),
 ]  # fmt: skip
 

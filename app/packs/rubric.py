@@ -25,9 +25,12 @@ Verdict = Literal["correct", "partial", "incorrect"]
 GAP_REGEX = r"(?:[^\w\n.]+[\w.]+){0,8}?[^\w\n.]+"
 SLUG = r"^[a-z0-9][a-z0-9-]{0,62}$"
 # A bound on what an uploaded pack can make the grader search per answer (each tell's
-# phrasings are matched against every sentence). 30: the core pack's widest rubrics reached
-# 20 in round 8 of issue 14 with tells their questions' answers really state.
-MAX_MISCONCEPTIONS = 30
+# phrasings are matched against every sentence). 30 from round 8 of issue 14 (the core pack's
+# widest rubrics then held 20 tells their questions' answers really state); 40 since round 26,
+# when gradient-vs-apply reached 30 with beliefs left out. The grading budget bounds the cost
+# whatever the count: a hostile pack at 40 (benchmarks/misconception_limit.py) is stopped at
+# the whole-answer deadline like one at 30 (tests/packs/test_misconception_limit.py).
+MAX_MISCONCEPTIONS = 40
 
 
 class _Strict(BaseModel):

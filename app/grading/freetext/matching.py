@@ -20,6 +20,7 @@ from app.grading.freetext.conditions import (
     in_open_condition,
     in_scope_of_lack,
 )
+from app.grading.freetext.labels import SHORT_LABEL
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import (
     compile_phrasing,
@@ -171,7 +172,7 @@ def _whole(units: tuple[Unit, ...]) -> str:
 # "Where should you call zero_grad?"). A hedge with a question mark ("tf.hessians maybe?")
 # does not open with an interrogative word and stays a statement.
 _QUESTION = re.compile(
-    r"^\W*(?:(?:so|and|but|well|ok|okay|now|then|um+|uh+|hmm+)\W+)*(?:do|does|did|is|are|was"
+    rf"^\W*(?:{SHORT_LABEL})?\W*(?:(?:so|and|but|well|ok|okay|now|then|um+|uh+|hmm+)\W+)*(?:do|does|did|is|are|was"
     r"|were|can|could|should|would|will|shall|must|has|have|where|what|why|how|which|who"
     r"|when\s+(?:do|does|did|is|are|should|would|can|will)"
     r"|isn't|aren't|doesn't|don't|didn't|shouldn't|wouldn't|can't|won't)\b[^?]*\?[\s\"')]*$",

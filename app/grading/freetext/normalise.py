@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from app.grading.freetext.injections import LOOKALIKES
+from app.grading.freetext.labels import code_span, lead_in_and_tail
 from app.grading.freetext.lemmas import lemma_text
 from app.grading.freetext.retraction import withdraw
 
@@ -191,6 +192,7 @@ def _pieces(sentence: str) -> list[str]:
 
 
 _NEW_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+_HEADING = re.compile(r"^\s*#{1,6}\s+\S")  # a Markdown header line
 
 
 def prose_unit(sentence: str) -> Unit:
@@ -206,6 +208,31 @@ def _flush(prose: list[str], code: list[str], units: list[Unit]) -> None:
     for first in range(0, len(code), MAX_CODE_LINES):  # bounded blocks, bounded matching
         units.append(Unit("\n".join(code[first : first + MAX_CODE_LINES]), True))
     code.clear()
+
+
+def _code_after_label(line: str) -> tuple[str, str] | None:
+    """The label and the code of a line that is code after a label, a lead-in or a list
+    mark, or code in one backtick span (labels.py): read as its own line would be."""
+    cut = lead_in_and_tail(line)
+    label, tail = cut if cut is not None else ("", code_span(line))
+    if tail == line.strip() or not _is_code(tail, False) or _BARE_CALL.match(tail):
+        return None
+    return (label, tail) if _parses(tail) else None
+
+
+# A bare call after a label stays in its sentence: "after: tape.reset()" and "Fix:
+# tape.watch(x)" name an action as prose does; an assignment or a `with` line is code.
+_BARE_CALL = re.compile(r"^[A-Za-z_][\w.]*\(.*\)$")
+
+
+def _parses(line: str) -> bool:
+    """Whether a line is a whole Python statement ("tf.hessians(y, x) gives the 2nd derivs
+    (...)" looks like a call and is a sentence)."""
+    try:
+        ast.parse(line + ("\n    pass" if line.endswith(":") else ""))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # hostile input is prose
+        return False
+    return True
 
 
 def split_units(text: str) -> list[Unit]:
@@ -229,9 +256,19 @@ def split_units(text: str) -> list[Unit]:
             code.append(body.rstrip())
             units.extend(prose_unit(s) for s in _prose_sentences(comment))
             continue
+        labelled = None if in_fence or not line.strip() else _code_after_label(body)
+        if labelled is not None:  # "Workaround: `ga, gb = tape.gradient([l1, l2], vs)`"
+            _flush(prose, code, units)
+            units.extend(prose_unit(s) for s in _prose_sentences(labelled[0]))
+            code.append(labelled[1])
+            units.extend(prose_unit(s) for s in _prose_sentences(comment))
+            continue
         if code or not line.strip() or _NEW_ITEM.match(line) or _CODE_LINE.match(body):
             _flush(prose, code, units)  # a sentence shaped as a code line keeps its own line
-        if line.strip():
+        if _HEADING.match(line):  # "## Fix" is a label of its own, not the next line's start
+            _flush(prose, code, units)
+            units.extend(prose_unit(s) for s in _prose_sentences(line))
+        elif line.strip():
             prose.append(line.strip())
     _flush(prose, code, units)
     return units

@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from app.grading.freetext.conditions import in_counterfactual_condition, in_open_negated_condition
+from app.grading.freetext.labels import VERDICT_LABEL
 from app.grading.freetext.phrasings import CUE, end_of_clause, start_of_clause
 
 # Cues that deny only the phrase right after them ("without the flag, ...", "unlike
@@ -89,12 +90,6 @@ REPORTED_FALSE = re.compile(
     r"|\b(?:claim|idea|notion|belief|assumption|statement)\s+that\b(?=(?:[^.;!?]|\.(?=\w))*\b(?:is|are|was)"
     r"\s+(?:(?:simply|just|plain|completely|totally)\s+)?(?:false|wrong|incorrect|untrue"
     r"|a\s+myth|nonsense|not\s+true)\b)",
-    re.IGNORECASE,
-)
-# A sentence labelled as a myth: "Myth: ...", "A common misconception - ...", "Myth #2: ...".
-_MYTH_LABEL = re.compile(
-    r"^\W*(?:\w+\s+){0,2}(?:myths?|misconceptions?)\s*(?:#?\d+\s*)?"
-    r"(?::|-+>?\s)",
     re.IGNORECASE,
 )
 # A verdict right after a statement, in the same sentence ("X - false", "X - that's a
@@ -217,7 +212,7 @@ def is_reported(masked: str, start: int, end: int) -> bool:
     clause before its end (and may look past it: "the claim that X is false"), or a myth
     label opening the sentence."""
     found = REPORTED_FALSE.search(masked, start_of_clause(masked, start))
-    return (found is not None and found.start() < end) or _MYTH_LABEL.match(
+    return (found is not None and found.start() < end) or VERDICT_LABEL.match(
         masked[:start]
     ) is not None
 

@@ -7,7 +7,7 @@ the chain's order) with each persona's answers left out of training
 Printed for tune and for tune personas not read (sides.yaml `read`): exact, correct-vs-not,
 named, false tells on answers labelled correct, and how many tells each adds (the labelled
 one / another / on an answer labelled with none). Held-out personas are never loaded.
-About 4 minutes on one core (grading ~6,300 answers by the rules is most of it).
+About 20 minutes on a busy shared machine (grading ~6,500 answers by the rules is most of it).
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/freetext_learned_evidence.py [--classifier]
 

@@ -8,7 +8,7 @@ answers, and each retrain that adds a writer named or unnamed the tell on it (ro
 true statements 18 and 35, named from round 18, not in round 23, again in round 25).
 
 So a learned part only chooses among tells the answer itself gives evidence of: some
-phrasing of the tell, read loosely, states it in the answer as the rules read a tell
+phrasing of the tell, as written or read loosely, states it in the answer as the rules read a tell
 (affirmed, or a `negated` phrasing denied; not asked, not in an open condition, not of
 another framework, not inside double quotes, not in padding). Loosely: a phrasing is read
 as a claim - its ` & ` roles and its ` ~ ` pieces are roles one clause must carry, in any
@@ -17,7 +17,7 @@ excluded roles (`!(...)`) still exclude, so "Setting bn.trainable = False freeze
 beta" is no evidence of inference-mode-freezes-bn-params, whose phrasing rules out
 `.trainable`. The evidence only lets a learned tell be named: it names nothing by itself,
 and a padded answer gains nothing by it (a tell only lowers a verdict). Each phrasing is
-read at most (roles + 1) times, each read linear in the answer's length (budget.py), and
+read at most (roles + 2) times, each read linear in the answer's length (budget.py), and
 only on an answer a learned part suggested a tell for.
 """
 
@@ -50,7 +50,7 @@ def _loosened_all(patterns: tuple[str, ...]) -> list[str]:
 
 
 def loosened(pattern: str) -> list[str]:
-    """The claims that are evidence of a phrasing: its roles (` & ` parts, and the ` ~ `
+    """The phrasings that are evidence of a phrasing: itself; its roles (` & ` parts, and the ` ~ `
     pieces of each) in one clause, any order, with its excluded roles; and with three or
     more roles, each of those claims with one role left out."""
     parts = CLAIM_SEPARATOR.split(pattern.strip())

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext import labelled_neighbours, labelled_tag_classifier  # noqa: E402
+from app.grading.freetext.chain import cells  # noqa: E402
 from app.grading.freetext.evaluation import Row, core_labelled, figures, grade_rows  # noqa: E402
 from app.grading.freetext.grader import has_evidence  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
@@ -70,13 +71,19 @@ def line(name: str, before: Sequence[Row], after: Sequence[Row]) -> str:
         f"  {name:<44} exact {a.exact}, correct-vs-not {a.binary}, named {a.tags_named} of "
         f"{a.tags_expected}, false on correct {a.false_tells_on_correct} of {a.correct_labelled}"
         f"; tells added {len(moved)}: {right} labelled, {other} another, "
-        f"{len(moved) - right - other} on none"
+        f"{len(moved) - right - other} on none; cells i>p p>i p>c c>p i>c c>i "
+        + " ".join(str(n) for n in cells(list(after)))
     )
 
 
 def main(argv: list[str]) -> int:
     classifier = "--classifier" in argv
     rows, read = tune_rules_rows()
+    return report(rows, read, classifier)
+
+
+def report(rows: list[Row], read: set[str], classifier: bool) -> int:
+    """Print each group's figures, rules alone and each reading without and with the guard."""
     groups = {
         "tune": lambda r: True,
         "tune, not read": lambda r: r.persona not in read,

@@ -72,7 +72,14 @@ WRONG = [
         ),
     ),
     ("trainable-vs-all-variables", "pass-model-variables", "trainable_variables is just the convention; either way you get identical gradients."),
-    ("trainable-vs-all-variables", "pass-model-variables", "Passing model.variables wouldn't actually break anything, it would just waste some compute."),
+    pytest.param(
+        "trainable-vs-all-variables", "pass-model-variables", "Passing model.variables wouldn't actually break anything, it would just waste some compute.",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="round 26 start: the neighbours retrained with round 25's set in tune no longer "
+            "suggest it (the rules alone name nothing; the answer has the evidence the guard asks)",
+        ),
+    ),
     # tape-accumulates widened (no-zero-grad): the reason given for a reset
     ("no-zero-grad", "tape-accumulates", "Call tape.reset() at the start of each step so the gradients from the previous batch don't leak into the next one."),
     ("no-zero-grad", "tape-accumulates", "The TF equivalent is tape.reset(); call it before the forward pass so the old gradients are cleared."),

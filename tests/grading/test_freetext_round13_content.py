@@ -12,8 +12,6 @@ are KNOWN_UNNAMED; nothing was changed after the check."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.grading.held_statements import names_nothing, names_the_tell
 
 WRONG = [
@@ -157,26 +155,12 @@ test_grade_freetext_names_a_round13_tell = names_the_tell(WRONG + WRONG_HELD)
 
 
 # Round 18's start (round 17's final set joined tune, neighbours retrained): the neighbours
-# suggest inference-mode-freezes-bn-params on these two true statements (the rules name nothing).
-# Round 23's start (round 22's set joined tune): the retrained neighbours no longer suggest it
-# on the first (18), which is a plain test again. Round 25's end (round 24's set in tune, the
-# neighbours retrained): they suggest it on 18 again (with the neighbours off, nothing is named).
-NEIGHBOURS_FLIPPED_R18 = {(CORRECT + CORRECT_HELD)[i] for i in (18, 35)}
-
-
-def _marked(statements: list[tuple[str, str]]) -> list[object]:
-    reason = "round 18 start: the retrained neighbours suggest a tell on this true statement"
-    return [
-        pytest.param(*s, marks=pytest.mark.xfail(strict=True, reason=reason))
-        if s in NEIGHBOURS_FLIPPED_R18
-        else s
-        for s in statements
-    ]
-
-
-test_grade_freetext_round13_true_statements_name_nothing = names_nothing(
-    _marked(CORRECT + CORRECT_HELD)
-)
+# suggested inference-mode-freezes-bn-params on true statements 18 and 35 (the rules name
+# nothing); they came and went with retrains (not in round 23, 18 again in round 25) and were
+# strict xfails. Round 26: a learned tell needs the answer's own evidence of it
+# (learned_evidence.py), which neither gives ("still", ".trainable" are the tell's excluded
+# roles), so they are plain tests again, whatever a retrain suggests.
+test_grade_freetext_round13_true_statements_name_nothing = names_nothing(CORRECT + CORRECT_HELD)
 test_grade_freetext_round13_known_unnamed_statements = names_the_tell(
     KNOWN_UNNAMED, xfail="the new phrasings do not read this held statement"
 )

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from app.grading.freetext import neighbours, tell_caps
+from app.grading.freetext import grader, neighbours, tell_caps
 from app.grading.freetext.fitting import Line, evidence_of, line_verdict
 from app.grading.freetext.grader import grade_freetext
 from tests.grading.core_questions import question
@@ -60,9 +60,11 @@ def test_the_shipped_artefact_keeps_the_rubric_cap_where_one_answer_flips_it() -
 
 
 def _suggesting(monkeypatch: pytest.MonkeyPatch, tag: str) -> None:
-    """The neighbours suggest `tag` for any answer (what they read is tested elsewhere)."""
+    """The neighbours suggest `tag` for any answer, and the answer's evidence of it is taken
+    as read (both are tested elsewhere: round 26's learned_evidence)."""
     monkeypatch.setattr(neighbours, "index_for", lambda q: object())
     monkeypatch.setattr(neighbours, "nearest_tag", lambda *a: tag)
+    monkeypatch.setattr(grader, "has_evidence", lambda *a: True)
 
 
 @pytest.mark.parametrize(

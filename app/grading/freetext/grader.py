@@ -32,6 +32,7 @@ from app.grading.freetext.fitting import (
     evidence_of,
     line_score,
 )
+from app.grading.freetext.learned_evidence import loose_tell
 from app.grading.freetext.matching import Hit, names_other_framework
 from app.grading.freetext.neighbours import add_suggestion
 from app.grading.freetext.normalise import MAX_CHARS, Normalised, Unit, clean, normalise, prose_unit
@@ -211,6 +212,25 @@ def stated_misconceptions(text: str, misconceptions: Sequence[Misconception]) ->
     return {
         m.tag: hit.sentence for m in misconceptions if (hit := _hit_for(m, normalised)) is not None
     }
+
+
+def has_evidence(tell: Misconception, answer: str | Normalised) -> bool:
+    """Whether the answer states `tell` as the rules read a tell, its phrasings read loosely
+    (learned_evidence.py): what a learned part needs before it names `tell` (round 26)."""
+    normalised = normalise(answer or "") if isinstance(answer, str) else answer
+    return _hit_for(loose_tell(tell), _claims_only(normalised)) is not None
+
+
+def _evidenced(
+    rubric: Rubric, normalised: Normalised, before: GradeResult, after: GradeResult
+) -> GradeResult:
+    """`after` (a learned part's suggestion on `before`) if the tell it adds has the answer's
+    evidence (`has_evidence`), else `before`."""
+    added = [t for t in after.misconceptions if t not in before.misconceptions]
+    tells = {m.tag: m for m in rubric.misconceptions}
+    if all(has_evidence(tells[t], normalised) for t in added if t in tells):
+        return after
+    return before
 
 
 @within_budget
@@ -462,11 +482,15 @@ def grade_freetext(
     # Each learned part starts only inside the budget (out_of_time): a spent answer is
     # graded from the rules' reading, stopped early (budget.graded_within_budget).
     if neighbours and not out_of_time():
-        result = add_suggestion(question, answer, result, caps)
+        result = _evidenced(
+            rubric, normalised, result, add_suggestion(question, answer, result, caps)
+        )
     if tag_classifier is None:  # a reading without the neighbours reads no learned tell
         tag_classifier = neighbours and _tag_classifier_on()
     if tag_classifier and not out_of_time():
-        result = add_classified(question, answer, result, caps)
+        result = _evidenced(
+            rubric, normalised, result, add_classified(question, answer, result, caps)
+        )
     if embedding_verdict is None:  # a reading without the second opinion reads no verdict
         embedding_verdict = second_opinion is not False and _embedding_verdict_on()
     if second_opinion is None:

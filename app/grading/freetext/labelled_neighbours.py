@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from app.grading.freetext.grader import has_evidence
 from app.grading.freetext.neighbours import (
     MIN_SIMILARITY,
     UNTAGGED,
@@ -67,7 +68,7 @@ def _suggested_row(index: Index, rubric: Rubric, row: Any, words: Bag) -> Any:
         return row
     tells = {m.tag: m for m in rubric.misconceptions}
     tag = nearest_tag(index, row.question_id, words, tells, row.answer)
-    if tag is None:
+    if tag is None or not has_evidence(tells[tag], row.answer):
         return row
     verdict = suggested_verdict(rubric, row.evidence, tells[tag])
     return dataclasses.replace(row, verdict=verdict, named_tags=(tag,))

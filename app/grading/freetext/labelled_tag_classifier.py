@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from app.grading.freetext.grader import has_evidence
 from app.grading.freetext.neighbours import (
     Bag,
     Entry,
@@ -308,8 +309,8 @@ def classified_row(trained: Trained | None, rubric: Rubric, row: Any, words: Bag
 
 
 def _suggested(rubric: Rubric, row: Any, tag: str | None) -> Any:
-    if tag is None:
-        return row
     tells = {m.tag: m for m in rubric.misconceptions}
+    if tag is None or not has_evidence(tells[tag], row.answer):
+        return row
     verdict = suggested_verdict(rubric, row.evidence, tells[tag])
     return dataclasses.replace(row, verdict=verdict, named_tags=(tag,))

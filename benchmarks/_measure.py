@@ -1,6 +1,6 @@
 """What the benchmarks measure the same way: quantiles, a process's resident memory, the
 tune side's folds (issue 14, round 24), the grader's two configurations and a revision's tree
-to read "before" from (round 25).
+to read "before" from (round 25), one grading's thread CPU time (round 26).
 
 Each embedding benchmark had its own copy of these (a p95 read two ways would not compare);
 one module keeps the figures of every script read alike. Child probes (code run with
@@ -9,8 +9,10 @@ one module keeps the figures of every script read alike. Child probes (code run 
 
 from __future__ import annotations
 
+import statistics
 import subprocess
 import tarfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +52,17 @@ def quantile(values: Sequence[float], share: float) -> float:
     benchmark of issue 14 has read its p95)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def thread_ms(grade: Callable[[], Any], repeat: int) -> tuple[Any, float]:
+    """`grade()`'s result and the median of `repeat` (at least one) runs' thread CPU ms: the
+    grading thread's own time, which other processes' load does not add to."""
+    times, result = [], None
+    for _ in range(max(1, repeat)):
+        began = time.thread_time()
+        result = grade()
+        times.append((time.thread_time() - began) * 1000)
+    return result, statistics.median(times)
 
 
 def rss_mb() -> float:

@@ -36,7 +36,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._measure import CONFIGS, before_revision, export_tree, quantile  # noqa: E402
+from benchmarks._measure import (  # noqa: E402
+    CONFIGS,
+    before_revision,
+    export_tree,
+    quantile,
+    thread_ms,
+)
 
 
 def _tune_answers(every: int) -> tuple[dict[str, Any], list[Any]]:
@@ -75,12 +81,11 @@ def _answers(every: int, repeat: int) -> dict[str, Any]:
     for name, settings in CONFIGS.items():
         times, graded = [], []
         for answer in answers:
-            question, taken = questions[answer.question_id], []
-            for _ in range(max(1, repeat)):
-                began = time.thread_time()
-                result = grade_freetext(question, answer.answer, **settings)
-                taken.append(time.thread_time() - began)
-            times.append(statistics.median(taken) * 1000)
+            question = questions[answer.question_id]
+            result, ms = thread_ms(
+                lambda q=question, a=answer.answer, s=settings: grade_freetext(q, a, **s), repeat
+            )
+            times.append(ms)
             graded.append(_graded(result))
         read[name] = {"times": times, "graded": graded}
     return read

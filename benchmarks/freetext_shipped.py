@@ -22,10 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,21 +35,12 @@ from app.grading.freetext import grade_freetext  # noqa: E402
 from app.grading.freetext.chain import CELLS, cells  # noqa: E402
 from app.grading.freetext.evaluation import Row, core_labelled, figures, mapped_tags  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
-from benchmarks._measure import CONFIGS  # noqa: E402
+from benchmarks._measure import CONFIGS, thread_ms  # noqa: E402
 
 
 def final_sets(sides_file: Path) -> dict[str, list[str]]:
     raw = yaml.safe_load(sides_file.read_text(encoding="utf-8")) or {}
     return {str(k): [str(p) for p in v] for k, v in raw.items() if str(k).startswith("final_")}
-
-
-def timed(grade: Callable[[], Any], repeat: int) -> tuple[Any, float]:
-    times, result = [], None
-    for _ in range(max(1, repeat)):
-        start = time.thread_time()
-        result = grade()
-        times.append((time.thread_time() - start) * 1000)
-    return result, statistics.median(times)
 
 
 def summary(rows: list[Row]) -> str:
@@ -104,7 +92,7 @@ def main() -> int:
             continue
         expected = mapped_tags(labelled.tag_map, question.id, answer.misconceptions)
         for name, settings in CONFIGS.items():
-            result, ms = timed(
+            result, ms = thread_ms(
                 lambda q=question, a=answer.answer, s=settings: grade_freetext(q, a, **s),
                 args.repeat,
             )

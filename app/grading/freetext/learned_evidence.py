@@ -26,6 +26,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from app.grading.freetext.claims import CLAIM_SEPARATOR
+from app.grading.freetext.lexicon import balanced, split_top
 from app.packs.rubric import Misconception
 
 MIN_ROLES_TO_SPARE = 3  # a claim of this many roles may miss one (two roles: both needed)
@@ -66,21 +67,7 @@ def loosened(pattern: str) -> list[str]:
 
 def _pieces(role: str) -> list[str]:
     """A role's ` ~ ` pieces, where the gap is outside any group (else the role whole)."""
-    pieces, depth, start = [], 0, 0
-    escaped = False
-    for i, ch in enumerate(role):
-        if escaped:
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "~" and depth == 0:
-            pieces.append(role[start:i].strip())
-            start = i + 1
-    pieces.append(role[start:].strip())
-    if depth != 0 or not all(pieces):
+    pieces = [piece.strip() for piece in split_top(role, "~")]
+    if not balanced(role) or not all(pieces):
         return [role]
     return pieces

@@ -144,15 +144,22 @@ def _scan(text: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
         i += 1
 
 
-def _split_top(body: str) -> list[str]:
-    """A group's body split at its top-level `|`."""
+def split_top(body: str, separator: str = "|") -> list[str]:
+    """A pattern split at its top-level (unescaped, outside any group) `separator`: a group's
+    body at its `|`, a phrasing at its ` ~ ` gaps (learned_evidence.py)."""
     parts, start = [], 0
     for i, ch, depth in _scan(body):
-        if ch == "|" and depth == 0:
+        if ch == separator and depth == 0:
             parts.append(body[start:i])
             start = i + 1
     parts.append(body[start:])
     return parts
+
+
+def balanced(pattern: str) -> bool:
+    """Whether the pattern's unescaped brackets close every group they open."""
+    depths = [depth for _, _, depth in _scan(pattern)]
+    return not depths or depths[-1] == 0
 
 
 def _widened(alternatives: list[str], groups: Groups) -> list[str]:
@@ -180,7 +187,7 @@ def _widen_groups(pattern: str, groups: Groups) -> str:
                 return pattern
             head = "(?:" if pattern.startswith("(?:", i) else "("
             body = pattern[i + len(head) : end]
-            parts = _split_top(body)
+            parts = split_top(body)
             if len(parts) > 1 and any(group_of(p, groups) is not None for p in parts):
                 out.append(head + "|".join(_widened(parts, groups)) + ")")
             else:

@@ -63,6 +63,11 @@ def test_hindi_glue_out_of_place_is_no_glue() -> None:
     assert glue_flags(words, FUNCTION_WORDS) == [False, True, False, True, True, True]
 
 
+@pytest.mark.parametrize("word", ["hai", "hain", "karta", "jayega", "ko", "nahi"])
+def test_a_hindi_word_repeated_is_no_structure(word: str) -> None:
+    assert is_padding(" ".join([word] * 8))
+
+
 def test_a_tail_of_terms_after_hinglish_prose_is_still_padding() -> None:
     assert is_padding("optimizer variables weights update tape.gradient hai ka ki ko zip")
     text = (

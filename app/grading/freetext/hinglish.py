@@ -80,9 +80,9 @@ def glue_flags(
     """For each lower-case word, whether it is Hindi glue in a place Hindi grammar puts it
     (see the module's docstring): a postposition after a content word and before no other
     postposition or light verb, a light verb after a verb, a negation or another light verb
-    and before no postposition. `english` is the caller's table of English glue words (no
-    content word either). All False unless the words (or, given `switched`, the answer
-    they come from) are code-switched."""
+    and before no postposition; never a word right after itself. `english` is the caller's
+    table of English glue words (no content word either). All False unless the words (or,
+    given `switched`, the answer they come from) are code-switched."""
     if not (is_code_switched(words) if switched is None else switched):
         return [False] * len(words)
     flags = []
@@ -90,7 +90,9 @@ def glue_flags(
         before = words[i - 1] if i else ""
         after = words[i + 1] if i + 1 < len(words) else ""
         content_before = bool(before) and before not in HINDI_GLUE and before not in english
-        if word in POSTPOSITIONS:
+        if word == before:  # "hai hai hai": a word after itself is no chain
+            flag = False
+        elif word in POSTPOSITIONS:
             flag = content_before and after not in POSTPOSITIONS and after not in LIGHT_VERBS
         elif word in _COMPOUND_TAILS:
             flag = before in POSTPOSITIONS or content_before

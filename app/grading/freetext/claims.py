@@ -193,7 +193,8 @@ _PURPOSE = re.compile(
 # it": the denied word is no antecedent to assert).
 _PRONOUN_OBJECT = re.compile(r"(?<=\w)\s+(?:it|them)\b", re.IGNORECASE)
 _CONTRAST = re.compile(
-    r"\b(?:but|however|whereas|although|though|while|unless|otherwise|yet|instead)\b",
+    r"\b(?:but|however|whereas|although|though|while|unless|otherwise|yet|instead"
+    r"|lekin|magar|warna|varna|jabki)\b",  # round 27: Hinglish's (hinglish.py)
     re.IGNORECASE,
 )
 

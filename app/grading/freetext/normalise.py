@@ -15,6 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from app.grading.freetext.hinglish import english_order
 from app.grading.freetext.injections import LOOKALIKES
 from app.grading.freetext.labels import code_span, lead_in_and_tail
 from app.grading.freetext.lemmas import lemma_text
@@ -196,8 +197,9 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+\S")  # a Markdown header line
 
 
 def prose_unit(sentence: str) -> Unit:
-    """A sentence of prose with its lemma twin."""
-    lemmas = lemma_text(sentence)
+    """A sentence of prose with its lemma twin (of its English-order twin when it is
+    code-switched Hinglish: hinglish.py, round 27)."""
+    lemmas = lemma_text(english_order(sentence))
     return Unit(sentence, False, lemmas if lemmas != sentence else "")
 
 

@@ -18,7 +18,8 @@ from app.packs.rubric import expand_phrasing
 CUE = re.compile(
     r"\b(?:not|never|no|nothing|nobody|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
     r"|different\s+from|distinct\s+from"  # "None ... is different from a zero gradient" (round 12)
-    r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent)\b|n't\b",
+    r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent"
+    r"|nahi|nahin|nahiin|nhi|mat)\b|n't\b",  # round 27: Hinglish (hinglish.py)
     re.IGNORECASE,
 )
 # Phrases that contain a cue word but deny nothing.
@@ -35,7 +36,8 @@ _SUBJECT = (
 )
 TERMINATOR = re.compile(
     r"[,;:!?]|\s-+>?\s|=>|\b(?:but|however|whereas|although|though|while|so|because|since"
-    r"|which|otherwise|therefore|hence|yet|instead(?!\s+of)|thus|unless)\b"
+    r"|which|otherwise|therefore|hence|yet|instead(?!\s+of)|thus|unless"
+    r"|lekin|magar|kyunki|kyonki|kyuki|kyoki|warna|varna|isliye|jabki|toh)\b"  # round 27: Hinglish
     r"|\band\s+(?=" + _SUBJECT + r"\b)"
     r"|\band\s+(?=(?:don't|dont|do\s+not|not|never|no|neither|nor)\b)",
     re.IGNORECASE,

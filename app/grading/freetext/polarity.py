@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from app.grading.freetext.conditions import in_counterfactual_condition, in_open_negated_condition
+from app.grading.freetext.hinglish import POST_VERBAL_NEGATION
 from app.grading.freetext.labels import VERDICT_LABEL
 from app.grading.freetext.phrasings import CUE, end_of_clause, start_of_clause
 
@@ -158,8 +159,10 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     last_clause = CUE.findall(masked, max(start, last_start), end)
     last_clause += _nor_after(masked, max(start, last_start), end)
     cues = len(lead_in) + len(last_clause)
+    # Round 27: Hinglish denies after its verb ("weights update nahi karta"; hinglish.py).
+    cues += POST_VERBAL_NEGATION.match(masked, end) is not None
     if last_start > start:  # the match runs across a clause boundary (round 9)
-        cues = _across_clauses(lead_in, len(last_clause))
+        cues = _across_clauses(lead_in, cues - len(lead_in))
     if in_open_negated_condition(masked, start, end, cues, written):
         return True
     reported = is_reported(masked, start, end) or in_counterfactual_condition(

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas
 
+from app.grading.freetext.hinglish import SALAD_POSTPOSITIONS, glue_flags, is_code_switched
 from app.grading.freetext.injections import addresses_grader
 from app.grading.freetext.normalise import MAX_CHARS, Normalised
 
@@ -42,9 +43,13 @@ def prose_words(normalised: Normalised) -> list[str]:
 
 
 def function_share(words: list[str]) -> float:
+    """The share of sentence glue: English function words, and (round 27) Hindi ones where
+    code-switched Hinglish puts them (hinglish.glue_flags: "weights ko update karta hai",
+    not a tail of "hai ka ki ko")."""
     if not words:
         return 0.0
-    return sum(w in FUNCTION_WORDS for w in words) / len(words)
+    hindi = glue_flags(words, FUNCTION_WORDS)
+    return sum(w in FUNCTION_WORDS or h for w, h in zip(words, hindi, strict=True)) / len(words)
 
 
 def _is_list_shaped(normalised: Normalised) -> bool:
@@ -52,7 +57,8 @@ def _is_list_shaped(normalised: Normalised) -> bool:
     text = "\n".join(u.text for u in normalised.units if not u.is_code)
     # An arrow between terms states something ("gradient -> backprop"); it joins an item.
     items = [i for i in re.split(r"[,;\n]|\s-+\s|\.\s", text) if i.strip()]
-    return len(items) >= 4 and sum(_is_term(i) for i in items) >= 0.75 * len(items)
+    switched = is_code_switched([w.lower() for w in _WORD.findall(text)])
+    return len(items) >= 4 and sum(_is_term(i, switched) for i in items) >= 0.75 * len(items)
 
 
 def _punctuated(normalised: Normalised) -> bool:
@@ -61,11 +67,12 @@ def _punctuated(normalised: Normalised) -> bool:
     return re.search(r"[.:;!?]\s|->|[.!?]$|\(", text.strip()) is not None
 
 
-def _is_term(item: str) -> bool:
+def _is_term(item: str, switched: bool = False) -> bool:
     """A bare term: at most three words, none of them a function word. Terse statements
-    ("Nothing recorded", "Indent it") carry one."""
+    ("Nothing recorded", "Indent it", "grads return karo") carry one."""
     words = [w.lower() for w in _WORD.findall(item)]
-    return len(words) <= 3 and not any(w in FUNCTION_WORDS for w in words)
+    hindi = glue_flags(words, FUNCTION_WORDS, switched)
+    return len(words) <= 3 and not any(w in FUNCTION_WORDS for w in words) and not any(hindi)
 
 
 def is_keyword_list(normalised: Normalised) -> bool:
@@ -157,6 +164,7 @@ def _misplaced(a: str, b: str) -> bool:
         or b in _NOT_AFTER_NEGATION.get(a, ())
         or (a in _SUBORDINATORS and b in _NOT_AFTER_SUBORDINATOR)
         or (a == b and a in _CORE)
+        or (a in SALAD_POSTPOSITIONS and b in SALAD_POSTPOSITIONS)  # round 27: "ka ki"
     )
 
 
@@ -199,14 +207,18 @@ MIN_PADDING_WORDS = 6
 PADDING_GLUE_SHARE = 0.1
 
 
-def is_padding(segment: str) -> bool:
+def is_padding(segment: str, switched: bool | None = None) -> bool:
     """True when a clause-free stretch of prose is a run of terms (see above), or a long
-    unpunctuated bag of words (below)."""
+    unpunctuated bag of words (below). Hindi glue where Hinglish puts it is structure too
+    (round 27; `switched`: whether the sentence is code-switched, hinglish.py)."""
     words = [w.lower() for w in _WORD.findall(segment)]
     if len(words) < MIN_PADDING_WORDS:
         return False
-    structure = sum(w in _GLUE or _inflected_verb(w) for w in words)
-    return structure < PADDING_GLUE_SHARE * len(words) or _is_bag(segment, words)
+    hindi = glue_flags(words, _GLUE, switched)
+    structure = sum(
+        w in _GLUE or h or _inflected_verb(w) for w, h in zip(words, hindi, strict=True)
+    )
+    return structure < PADDING_GLUE_SHARE * len(words) or _is_bag(segment, words, hindi)
 
 
 # Round 7: a bag of on-topic words drawn from real answers carries glue and verb forms
@@ -224,13 +236,14 @@ BAG_CORE_SHARE = 0.05
 _LISTED = re.compile(r"[,()\[\]]")
 
 
-def _is_bag(segment: str, words: list[str]) -> bool:
+def _is_bag(segment: str, words: list[str], hindi: list[bool]) -> bool:
     if _is_bag_list(segment):
         return True
     if len(words) < MIN_BAG_WORDS or _LISTED.search(segment):
         return False  # lists and brackets in real answers go without such words ("(BN stats,
         # frozen layers)", "small nets, small batches, many ops"): the readings above judge them
-    return sum(w in _CORE for w in words) < BAG_CORE_SHARE * len(words)
+    core = sum(w in _CORE or h for w, h in zip(words, hindi, strict=True))
+    return core < BAG_CORE_SHARE * len(words)
 
 
 # The same bag written as a list: MIN_BAG_ITEMS+ comma-separated single words, none of
@@ -256,11 +269,12 @@ def without_padding(text: str) -> str:
     out (the clause marks stay)."""
     kept: list[str] = []
     start, padded = 0, False
+    switched = is_code_switched([w.lower() for w in _WORD.findall(text)])
     for mark in [*_SEGMENT_BREAK.finditer(text), None]:
         segment = text[start : mark.start() if mark else len(text)]
-        if is_padding(segment):
+        if is_padding(segment, switched):
             segment, padded = " ", True
-        elif tail := _bare_tail(segment):
+        elif tail := _bare_tail(segment, switched):
             segment, padded = segment[:tail], True
         kept.append(segment)
         if mark:
@@ -275,24 +289,34 @@ def without_padding(text: str) -> str:
 MIN_TAIL_WORDS = 8
 
 
-def _bare_tail(segment: str) -> int:
+def _bare_tail(segment: str, switched: bool = False) -> int:
     """Where a trailing run of MIN_TAIL_WORDS+ structure-free words, or a trailing bag of
-    MIN_BAG_WORDS+ words with no core word and no list mark (above), starts (0: none)."""
+    MIN_BAG_WORDS+ words with no core word and no list mark (above), starts (0: none).
+    Hindi glue where Hinglish puts it stops either run (round 27)."""
     words = list(_WORD.finditer(segment))
-    run = _trailing_run(words, lambda w: w in _GLUE or _inflected_verb(w))
+    lowers = [m.group().lower() for m in words]
+    glued = {
+        m.start() for m, h in zip(words, glue_flags(lowers, _GLUE, switched), strict=True) if h
+    }
+    run = _trailing_run(words, lambda m: m.start() in glued or _structure(m.group().lower()))
     marks = [m.end() for m in _LISTED.finditer(segment)]
     bag = _trailing_run(
-        [m for m in words if m.start() >= max(marks, default=0)], _CORE.__contains__
+        [m for m in words if m.start() >= max(marks, default=0)],
+        lambda m: m.start() in glued or m.group().lower() in _CORE,
     )
     longest = max(run if run >= MIN_TAIL_WORDS else 0, bag if bag >= MIN_BAG_WORDS else 0)
     return words[-longest].start() if 0 < longest < len(words) else 0
 
 
-def _trailing_run(words: list[re.Match[str]], stops: Callable[[str], bool]) -> int:
+def _structure(word: str) -> bool:
+    return word in _GLUE or _inflected_verb(word)
+
+
+def _trailing_run(words: list[re.Match[str]], stops: Callable[[re.Match[str]], bool]) -> int:
     """How many words at the end come before (after, reading backwards) a stopping word."""
     run = 0
     for match in reversed(words):
-        if stops(match.group().lower()):
+        if stops(match):
             break
         run += 1
     return run

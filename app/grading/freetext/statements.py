@@ -141,7 +141,9 @@ _COMPARATIVE = re.compile(r"more|less|fewer|\w+er", re.IGNORECASE)
 # "therefore", "hence" and "thus" as well was measured and dropped: tells are stated across
 # them ("tape.gradient is backprop, so that's where the weights get updated"; tune named
 # 860 -> 844).
-_CONSEQUENCE = re.compile(r"otherwise", re.IGNORECASE)
+# Round 27: Hinglish's "warna" is "otherwise" ("sum ko 4 se divide karo, warna learning rate
+# 4 guna ho jayega").
+_CONSEQUENCE = re.compile(r"otherwise|warna|varna", re.IGNORECASE)
 
 
 def _denied_before(masked: str, start: int, term: re.Match[str]) -> bool:

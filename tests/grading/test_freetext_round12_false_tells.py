@@ -19,10 +19,12 @@ from tests.grading.freetext_statements_r12 import true_statements, wrong_stateme
 from tests.grading.held_statements import statement_battery
 
 # The held half's true statements that name a tell, before and after the round.
+# "If you passed model.variables, the BN moving stats would get None gradients, ..." left this set
+# in round 27: bn-stats-get-gradients no longer reads a gradient said to be None (docs/freetext-rounds.md
+# "Round 27: rubric content from round 26's set (engineer C7)").
 HELD_FALSE_TELLS = {
     "The gradient is None because from the tape's view the loss is a constant unrelated to the variables. It's not an error condition in TF, just 'no path'.",
     "It's not about the GPU - eager already uses the GPU. The speedup is removing Python overhead, so small, op-heavy models benefit most.",
-    "If you passed model.variables, the BN moving stats would get None gradients, and the optimizer might even create slots for them for nothing.",
     "Not a big deal for a plain Dense model, there they're the same list, but as soon as you have BatchNorm or freeze a backbone they differ, and only the trainable list should get updates.",
 }
 # Wrong statements whose tell no phrasing reaches (both halves, before and after).

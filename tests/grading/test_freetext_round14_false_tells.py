@@ -18,8 +18,10 @@ from tests.grading.held_statements import statement_battery
 
 # True statements that still name a tell at the round's end (held half, run at the start
 # and the end only: left unread).
+# "... big convolution-heavy models gain little." left this set in round 27: big-models-gain-most's
+# conv-heavy phrasing no longer reads a gain said to be little (docs/freetext-rounds.md "Round 27:
+# rubric content from round 26's set (engineer C7)").
 FALSE_TELLS = {
-    "Which models gain most? Small ones with many cheap ops, where Python overhead is a large share of each step; big convolution-heavy models gain little.",
     "If you forget to reset the accumulators after the update, the next cycle adds onto the old sums.",
 }
 # Wrong statements whose tell no phrasing reaches (rubric content, not this round).

@@ -409,22 +409,29 @@ def lexicon_lopo(pack: Pack, answers: list[LabelledAnswer], tag_map: Any, sides:
 
 
 def second_opinion_lopo(
-    rows: list[Row], sides: Any, cuts: tuple[float, float, float | None, float]
-) -> None:
+    rows: list[Row],
+    sides: Any,
+    cuts: tuple[float, float, float | None, float],
+    guard: bool = True,
+    train_raisable_only: bool = False,
+) -> dict[str, list[Row]]:
     """The learned second opinion (second_opinion.py), trained per question on every tune
     persona but one and applied to the one left out; held-out personas with models trained
     on the whole tune side. `cuts`: raise at, lower at, incorrect at (None: the
-    partial/correct call only), and the evidence-alone floor of a raise."""
+    partial/correct call only), and the evidence-alone floor of a raise. `guard`: no raise
+    with a required concept missing (round 27); `train_raisable_only`: the partial/correct
+    model trained without the partials it may not raise. Returns the rows after it, by persona."""
     from app.grading.freetext import second_opinion as so
 
     raise_at, lower_at, incorrect_at, floor = cuts
-    saved = so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR
+    saved = so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR, so.RAISE_NEEDS_REQUIRED
     so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR = (
         raise_at,
         lower_at,
         incorrect_at or 2.0,
         floor,
     )
+    so.RAISE_NEEDS_REQUIRED = guard
     feats = {id(r): so.features(r.answer, r.evidence) for r in rows if r.evidence}
     Models = dict[str, tuple[so.Model | None, so.Model | None]]
 
@@ -439,8 +446,14 @@ def second_opinion_lopo(
             partial = [
                 (feats[id(r)], r.label == "incorrect") for r in mine if r.verdict == "partial"
             ]
+            raisable = [
+                r
+                for r in mine
+                if not (train_raisable_only and r.verdict == "partial")
+                or (r.evidence and so.may_raise(r.evidence))
+            ]
             out[qid] = (
-                so.train([(feats[id(r)], r.label == "correct") for r in mine]),
+                so.train([(feats[id(r)], r.label == "correct") for r in raisable]),
                 so.train(partial) if incorrect_at is not None else None,
             )
         return out
@@ -464,10 +477,12 @@ def second_opinion_lopo(
     for persona in sorted({r.persona for r in rows if r.side != "tune"}):
         after[persona] = applied([r for r in rows if r.persona == persona], full)
     lowering = f", partial -> incorrect at p(incorrect) >= {incorrect_at}" if incorrect_at else ""
+    guarded = ", no raise with a required concept missing" if guard else ""
+    trained = ", trained on raisable partials only" if train_raisable_only else ""
     print(
         f"== learned second opinion, leave-one-persona-out (raise at p >= {raise_at} with the "
-        f"evidence alone >= {floor}, lower at p <= {lower_at}{lowering}): exact, correct-vs-not, "
-        "rules -> with it (* read)"
+        f"evidence alone >= {floor}, lower at p <= {lower_at}{lowering}{guarded}{trained}): "
+        "exact, correct-vs-not, rules -> with it (* read)"
     )
     pairs = {
         p: list(zip([r for r in rows if r.persona == p], a, strict=True)) for p, a in after.items()
@@ -482,7 +497,34 @@ def second_opinion_lopo(
         chosen = [pair for p in pairs if keep(p) for pair in pairs[p]]
         if chosen:
             print(_so_line(name, chosen))
-    so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR = saved
+    so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR, so.RAISE_NEEDS_REQUIRED = saved
+    return after
+
+
+def print_raises_compared(
+    rows: list[Row], sides: Any, before: dict[str, list[Row]], after: dict[str, list[Row]]
+) -> None:
+    """Raises (partial -> correct) of two second-opinion readings of the same rows: kept,
+    lost (by label: a lost raise of a correct answer is the guard's cost) and added."""
+    print("== raises, first reading -> second: kept, lost (label correct / not), added")
+    rules = {p: [r for r in rows if r.persona == p] for p in before}
+    for name, keep in (
+        ("tune, all", lambda p: rules[p][0].side == "tune"),
+        ("tune, not read (*)", lambda p: rules[p][0].side == "tune" and p not in sides.read),
+    ):
+        kept = lost_right = lost_wrong = added = 0
+        for p in (p for p in before if keep(p)):
+            for r, b, a in zip(rules[p], before[p], after[p], strict=True):
+                raised_b = r.verdict == "partial" and b.verdict == "correct"
+                raised_a = r.verdict == "partial" and a.verdict == "correct"
+                kept += raised_b and raised_a
+                lost_right += raised_b and not raised_a and r.label == "correct"
+                lost_wrong += raised_b and not raised_a and r.label != "correct"
+                added += raised_a and not raised_b
+        print(
+            f"   {name:<25} kept {kept}, lost {lost_right + lost_wrong} "
+            f"({lost_right} labelled correct / {lost_wrong} not), added {added}"
+        )
 
 
 def tell_caps_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
@@ -1037,8 +1079,14 @@ def main() -> int:
         from app.grading.freetext import second_opinion as so
 
         shipped = (so.RAISE, so.LOWER, so.INCORRECT, so.EVIDENCE_FLOOR)
-        for cuts in ((0.8, 0.2, 0.7, 0.0), (0.8, 0.2, None, 0.7), (0.8, 0.2, 0.7, 0.7), shipped):
-            second_opinion_lopo(rows, sides, cuts)  # the last: as shipped (round 13: the third)
+        for cuts in ((0.8, 0.2, 0.7, 0.0), (0.8, 0.2, None, 0.7), (0.8, 0.2, 0.7, 0.7)):
+            second_opinion_lopo(rows, sides, cuts)
+        # As shipped, without round 27's guard, with it, and with it trained to match.
+        unguarded = second_opinion_lopo(rows, sides, shipped, guard=False)
+        guarded = second_opinion_lopo(rows, sides, shipped)
+        print_raises_compared(rows, sides, unguarded, guarded)
+        retrained = second_opinion_lopo(rows, sides, shipped, train_raisable_only=True)
+        print_raises_compared(rows, sides, unguarded, retrained)
     if args.tell_caps:
         tell_caps_lopo(loaded.pack, rows, sides)
     if args.chain or args.chain_causes:

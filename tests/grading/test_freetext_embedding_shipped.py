@@ -115,7 +115,8 @@ def test_in_the_grader_an_answer_naming_a_tell_is_not_moved_nor_encoded(
     wrong = _result("incorrect", [])  # no move starts at incorrect: not even encoded
     assert grader.with_embedding_verdict(q, ANSWER, wrong, wrong) is wrong
     assert encoded == []
-    plain = _result("partial", [])
+    # every required concept found (round 27: no raise with one missing)
+    plain = _result("partial", [], concepts_found=[c.id for c in q.rubric.concepts if c.required])
     moved = grader.with_embedding_verdict(q, ANSWER, plain, plain)
     assert (moved.verdict, moved.details["embedding_verdict"]) == ("correct", "raised")
     assert encoded == [ev.embedded_text(ANSWER)]

@@ -199,12 +199,9 @@ def test_grade_keeps_a_missing_required_concept_below_correct() -> None:
     assert "apply-updates" in concepts(result, "concepts_missed") and result.verdict == "partial"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="round 26's retrained second opinion raises this partial to correct: a raise does not"
-    " look at `required` concepts (left for a measured guard; docs/freetext-rounds.md round 26)",
-)
 def test_shipped_grading_keeps_a_missing_required_concept_below_correct() -> None:
+    # a strict xfail in round 26 (the retrained second opinion raised it); round 27's guard:
+    # no learned raise while a required concept is missing (second_opinion.may_raise)
     result = grade_freetext(question("gradient-vs-apply"), MISSING_APPLY_UPDATES)
     assert result.verdict == "partial"
 

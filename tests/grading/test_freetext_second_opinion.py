@@ -20,7 +20,7 @@ import pytest
 
 from app.config import get_settings
 from app.grading.dispatch import grade_answer
-from app.grading.freetext import grade_freetext
+from app.grading.freetext import grade_freetext, grader
 from app.grading.freetext import second_opinion as so
 from app.grading.freetext.evaluation import load_sides
 from app.grading.freetext.fitting import evidence_of
@@ -97,10 +97,19 @@ def test_the_artefact_names_its_data() -> None:
 
 
 def test_on_by_default() -> None:
-    """Round 7: on by default once padding stopped moving it (docs/freetext-rounds.md)."""
-    qid, text = RAISED
+    """Round 7: on by default once padding stopped moving it (docs/freetext-rounds.md).
+    Round 27: read on a lowered answer (the shipped model raises no answer with every required
+    concept, and none with one missing)."""
+    qid, text = LOWERED
     assert get_settings().freetext_second_opinion is True
-    assert grade_freetext(question(qid), text).verdict == "correct"
+    assert grade_freetext(question(qid), text).details["second_opinion"] == "lowered"
+
+
+def test_the_shipped_model_no_longer_raises_its_round_7_example(setting_on: None) -> None:
+    """Round 27: `add-each` (required) is missing from RAISED as the rules read it."""
+    qid, text = RAISED
+    result = grade_freetext(question(qid), text)
+    assert result.verdict == "partial" and "second_opinion" not in result.details
 
 
 def test_off_when_asked_or_set_off(setting_off: None) -> None:
@@ -115,8 +124,13 @@ def test_off_when_asked_or_set_off(setting_off: None) -> None:
         assert any(f.kind == "missing" for f in result.feedback)
 
 
-def test_a_raised_answer_is_told_what_would_make_it_airtight(setting_on: None) -> None:
-    qid, text = RAISED
+def test_a_raised_answer_is_told_what_would_make_it_airtight(
+    setting_on: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # round 27: a model sure of "correct" on a partial with every required concept (the
+    # shipped models raise none: docs/freetext-rounds.md "Round 27: the second opinion ...")
+    monkeypatch.setattr(grader, "model_for", lambda *_: so.Model({}, 30.0))
+    qid, text = "gradient-vs-apply", "apply_gradients updates the weights."
     rules = grade_freetext(question(qid), text, second_opinion=False)
     result = grade_freetext(question(qid), text)
     assert (rules.verdict, result.verdict) == ("partial", "correct")
@@ -311,7 +325,7 @@ def test_practice_and_interviews_grade_through_the_setting(
     monkeypatch.setenv("TAPEQUIZ_FREETEXT_SECOND_OPINION", "true" if on else "false")
     get_settings.cache_clear()
     try:
-        qid, text = RAISED
+        qid, text = LOWERED  # round 27: the shipped models raise nothing; they lower
         item = LoadedQuestion(
             question=question(qid), pack_id="gradient-tape", file=Path("q.yaml"), version="v"
         )
@@ -319,5 +333,5 @@ def test_practice_and_interviews_grade_through_the_setting(
     finally:
         monkeypatch.delenv("TAPEQUIZ_FREETEXT_SECOND_OPINION")
         get_settings.cache_clear()
-    assert graded.verdict == ("correct" if on else "partial")
-    assert any(f.kind == "missing" for f in graded.feedback) is not on
+    assert graded.verdict == ("partial" if on else "correct")
+    assert graded.details.get("second_opinion") == ("lowered" if on else None)

@@ -40,7 +40,7 @@ from app.grading.freetext.budget import uncounted
 from app.grading.freetext.encoder import DIMENSIONS, INT8_SHA256, MAX_PIECES, TOKENIZER_SHA256
 from app.grading.freetext.fitting import Evidence
 from app.grading.freetext.normalise import normalise
-from app.grading.freetext.second_opinion import rubric_key
+from app.grading.freetext.second_opinion import may_raise, rubric_key
 from app.grading.freetext.signals import without_padding
 from app.packs.rubric import Rubric
 
@@ -135,6 +135,8 @@ def moved_verdict(
     best = max(range(3), key=p.__getitem__)
     if p[best] < SURE or (verdict, VERDICTS[best]) not in MOVES:
         return verdict
+    if VERDICTS[best] == "correct" and evidence is not None and not may_raise(evidence):
+        return verdict  # round 27: no raise with a required concept missing (second_opinion)
     return VERDICTS[best]
 
 

@@ -54,13 +54,18 @@ class Evidence:
     caps: tuple[str, ...]  # caps of the tells stated ("partial" | "incorrect")
     no_credit: bool  # a keyword list, an injection, credit only in a tell's words: below partial
     empty: bool = False
+    # The rubric's `required` concepts the rules did not credit (round 27): a learned part
+    # never raises such an answer to correct. Missing means not in `found`, the rules' own
+    # reading; a near-miss (a phrasing read loosely, learned_evidence.py) is still missing.
+    required_missing: frozenset[str] = frozenset()
 
     @classmethod
     def read(
         cls, rubric: Rubric, found: Iterable[str], caps: Iterable[str], no_credit: bool
     ) -> Evidence:
         ids = frozenset(found)
-        return cls(ids, raw_score(rubric, ids), tuple(caps), no_credit)
+        missing = Line.of(rubric).required - ids
+        return cls(ids, raw_score(rubric, ids), tuple(caps), no_credit, required_missing=missing)
 
 
 def evidence_of(rubric: Rubric, result: GradeResult) -> Evidence:

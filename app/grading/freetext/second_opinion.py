@@ -26,6 +26,12 @@ incorrect when it is sure (probability of "incorrect" at least `INCORRECT`); sin
 also a correct answer the first model lowers (read as partial, then by the second model). A
 raise needs the rules' evidence alone (the model with the words left out) at `EVIDENCE_FLOOR`:
 words only carry an answer the last stretch, so words a candidate adds cannot make the call.
+
+Round 27 (docs/freetext-rounds.md, "Round 27: the second opinion and required concepts"): no
+raise while a `required` concept of the rubric is missing (`Evidence.required_missing`: not
+credited by the rules, a near-miss included). Such a partial did not answer what the
+interviewer asked, as an answer naming a misconception did not; only the answer's other
+concepts, short of the correct threshold, are the second opinion's to weigh.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ LOWER = 0.25
 # the lowest cut whose under-credit is no higher than 0.575's is 0.55 in every fold.
 INCORRECT = 0.55
 EVIDENCE_FLOOR = 0.7  # p(correct) from the rules' evidence alone (no words) needed to raise
+RAISE_NEEDS_REQUIRED = True  # round 27: no raise with a required concept missing (benchmark: off)
 _WORD = re.compile(r"[A-Za-z][\w'.-]*[\w']|[A-Za-z]")  # as signals.py: identifiers stay whole
 _STOP = frozenset(
     """the a an and or of to in on is are be it this that for with as by at from you we i
@@ -146,12 +153,14 @@ def second_verdict(
 ) -> str:
     """The rules' verdict, or the other side of the partial/correct line when `model` is
     confident, or incorrect for a partial answer when `incorrect` is sure; never for an
-    answer with a named misconception, a keyword list or an injection."""
+    answer with a named misconception, a keyword list or an injection, and never raised to
+    correct while a required concept is missing."""
     if not eligible(evidence, verdict):
         return verdict
     p = model.probability(feats) if model else 0.5
     if (
         verdict == "partial"
+        and may_raise(evidence)
         and p >= RAISE
         and model
         and _evidence_alone(model, feats) >= EVIDENCE_FLOOR
@@ -164,6 +173,12 @@ def second_verdict(
     if verdict == "partial" and incorrect and incorrect.probability(feats) >= INCORRECT:
         return "incorrect"
     return verdict
+
+
+def may_raise(evidence: Evidence) -> bool:
+    """Whether a learned part may raise this answer to correct: every required concept of the
+    rubric credited by the rules (round 27; the embedding verdict asks the same)."""
+    return not (RAISE_NEEDS_REQUIRED and evidence.required_missing)
 
 
 def _evidence_alone(model: Model, feats: Features) -> float:

@@ -182,7 +182,9 @@ def test_the_train_entry_point_prints_its_usage() -> None:
 # one round out alike (audio-dsp-engineer, not read): first and second gradient of one
 # persistent tape, the first taken inside the block - true, and worded as the answers stating
 # a tell are (trained without its writer: gradient-twice-same-tape; the shipped artefact, its
-# writer in: persistent-gives-second-order). Why it stays off by default.
+# writer in: persistent-gives-second-order). Why it stays off by default. Whether the shipped
+# artefact names it has changed with retrains (named in rounds 19 and 24-26, not in 23 and 27):
+# a plain test while the shipped classifier is right, so a retrain that brings it back fails.
 SAME_TAPE_INSIDE = (
     "You can do it with a single persistent tape as long as you take the first gradient inside "
     "the with-block: with tf.GradientTape(persistent=True) as tape: y = tf.sin(x); dy_dx = "
@@ -192,11 +194,6 @@ SAME_TAPE_INSIDE = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="round 24: retrained with round 23's set in tune, the classifier names "
-    "persistent-gives-second-order on it again (as in round 19; not in round 23)",
-)
 def test_one_persistent_tape_with_the_first_gradient_inside_is_no_tell() -> None:
     on = grade_freetext(question("higher-order-derivatives"), SAME_TAPE_INSIDE, tag_classifier=True)
     assert "tag_classifier" not in on.details

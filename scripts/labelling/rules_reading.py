@@ -1,0 +1,80 @@
+"""Rules-alone reading of the tune personas only, for a round's engineers (issue 14).
+
+Held-out answers are never graded, so an engineer may run it at any time. From a worktree root:
+  PYTHONPATH=$PWD nice -n 5 .venv/bin/python scripts/labelling/rules_reading.py \
+      [--save FILE.json] [--compare FILE.json] [--group NAME=persona,persona ...]
+Prints exact, correct-vs-not, named / expected, false tells on correct, and the six cells
+(cells, label>verdict: i>p p>i p>c c>p i>c c>i) for: tune all, "not read" (tune minus sides.yaml's
+`read`), read, and each --group. --save writes each answer's grading (by source) so a later
+run with --compare counts the answers whose verdict or named tells moved, per group.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from app.grading.freetext.evaluation import Row, core_labelled, grade_rows
+
+CELLS = [
+    ("incorrect", "partial"),
+    ("partial", "incorrect"),
+    ("partial", "correct"),
+    ("correct", "partial"),
+    ("incorrect", "correct"),
+    ("correct", "incorrect"),
+]
+
+
+def line(name: str, rows: list[Row]) -> str:
+    n = len(rows)
+    exact = sum(r.exact for r in rows)
+    binary = sum(r.binary for r in rows)
+    exp = sum(len(r.expected_tags) for r in rows)
+    named = sum(r.tags_named for r in rows)
+    corr = [r for r in rows if r.label == "correct"]
+    ft = sum(r.false_tell_on_correct for r in corr)
+    cells = " ".join(str(sum(r.label == a and r.verdict == b for r in rows)) for a, b in CELLS)
+    return f"| {name} ({n}) | {exact} | {binary} | {named} / {exp} | {ft} / {len(corr)} | {cells} |"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--save")
+    ap.add_argument("--compare")
+    ap.add_argument("--group", action="append", default=[])
+    a = ap.parse_args()
+    core = core_labelled()
+    tune = [x for x in core.answers if (x.persona or "original") in core.sides.tune]
+    rows, problems = grade_rows(core.pack, tune, tag_map=core.tag_map, sides=core.sides)
+    for p in problems:
+        print("problem:", p, file=sys.stderr)
+    read = core.sides.read
+    groups = {
+        "tune, all": rows,
+        "not read": [r for r in rows if r.persona not in read],
+        "read": [r for r in rows if r.persona in read],
+    }
+    for g in a.group:
+        name, _, ps = g.partition("=")
+        groups[name] = [r for r in rows if r.persona in set(ps.split(","))]
+    print("| rules alone | exact | correct-vs-not | named | false tells on correct | cells |")
+    print("|---|---|---|---|---|---|")
+    for name, rs in groups.items():
+        print(line(name, rs))
+    now = {r.source: [r.verdict, sorted(r.named_tags)] for r in rows}
+    if a.compare:
+        before = json.loads(Path(a.compare).read_text())
+        for name, rs in groups.items():
+            moved = sum(before.get(r.source) != now[r.source] for r in rs)
+            print(f"moved since {a.compare}: {name}: {moved}")
+    if a.save:
+        Path(a.save).write_text(json.dumps(now))
+
+
+if __name__ == "__main__":
+    main()

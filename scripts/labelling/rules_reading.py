@@ -18,28 +18,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from app.grading.freetext.evaluation import Row, core_labelled, grade_rows
-
-CELLS = [
-    ("incorrect", "partial"),
-    ("partial", "incorrect"),
-    ("partial", "correct"),
-    ("correct", "partial"),
-    ("incorrect", "correct"),
-    ("correct", "incorrect"),
-]
+from app.grading.freetext.chain import cells
+from app.grading.freetext.evaluation import Row, core_labelled, figures, grade_rows
 
 
 def line(name: str, rows: list[Row]) -> str:
-    n = len(rows)
-    exact = sum(r.exact for r in rows)
-    binary = sum(r.binary for r in rows)
-    exp = sum(len(r.expected_tags) for r in rows)
-    named = sum(r.tags_named for r in rows)
-    corr = [r for r in rows if r.label == "correct"]
-    ft = sum(r.false_tell_on_correct for r in corr)
-    cells = " ".join(str(sum(r.label == a and r.verdict == b for r in rows)) for a, b in CELLS)
-    return f"| {name} ({n}) | {exact} | {binary} | {named} / {exp} | {ft} / {len(corr)} | {cells} |"
+    f = figures(rows)
+    six = " ".join(str(n) for n in cells(rows))
+    return (
+        f"| {name} ({f.total}) | {f.exact} | {f.binary} | {f.tags_named} / {f.tags_expected} "
+        f"| {f.false_tells_on_correct} / {f.correct_labelled} | {six} |"
+    )
 
 
 def main() -> None:

@@ -32,6 +32,7 @@ from functools import lru_cache
 from app.grading.freetext.budget import BoundedPattern, compile_bounded, stopped
 from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
+from app.grading.freetext.hinglish import alternation, glossed_as
 from app.grading.freetext.joins import crosses, pronoun_joins
 from app.grading.freetext.lemmas import is_base_verb
 from app.grading.freetext.matching import Hit, asks, find_hits, is_foreign
@@ -194,7 +195,7 @@ _PURPOSE = re.compile(
 _PRONOUN_OBJECT = re.compile(r"(?<=\w)\s+(?:it|them)\b", re.IGNORECASE)
 _CONTRAST = re.compile(
     r"\b(?:but|however|whereas|although|though|while|unless|otherwise|yet|instead"
-    r"|lekin|magar|warna|varna|jabki)\b",  # round 27: Hinglish's (hinglish.py)
+    r"|" + alternation(glossed_as("but", "whereas", "otherwise")) + r")\b",  # round 27: Hinglish
     re.IGNORECASE,
 )
 

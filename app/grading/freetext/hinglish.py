@@ -49,7 +49,10 @@ LIGHT_VERBS = frozenset(
     rakho rakhna do de dena""".split()  # noqa: SIM905
 )
 # Negations: before a light verb ("update nahi karta", "update na kare") or closing a clause.
-NEGATIONS = frozenset("nahi nahin nahiin nhi nai mat".split())  # noqa: SIM905
+# DENIALS are the ones the English readers also read as a denial (phrasings.CUE and
+# POST_VERBAL_NEGATION); "nai" counts as glue only.
+DENIALS = frozenset("nahi nahin nahiin nhi mat".split())  # noqa: SIM905
+NEGATIONS = DENIALS | {"nai"}
 _CLAUSE_NEGATIONS = NEGATIONS | {"na"}
 # Conjunctions, particles, pronouns and other words of Hindi's sentence frame.
 _FRAME = frozenset(
@@ -157,6 +160,19 @@ _CONJUNCTION = {
     "isliye": "so", "toh": "so", "jabki": "whereas", "agar": "if", "jab": "when",
     "phir": "then", "fir": "then", "taaki": "so that", "matlab": "meaning", "yaani": "meaning",
 }  # fmt: skip
+
+
+def glossed_as(*english: str) -> frozenset[str]:
+    """The Hindi conjunctions glossed as these English ones: the clause breaks the English
+    readers add for Hinglish (phrasings.TERMINATOR, claims' contrasts, statements' "otherwise")."""
+    return frozenset(hindi for hindi, gloss in _CONJUNCTION.items() if gloss in english)
+
+
+def alternation(words: frozenset[str]) -> str:
+    """Words as a regular expression's alternatives (sorted, so the pattern is stable)."""
+    return "|".join(sorted(words))
+
+
 _COPULA = frozenset("hai hain ho hu hoon tha thi hota hoti hote hoga hogi honge".split())  # noqa: SIM905
 _TOKEN = re.compile(r"\S+")
 _EDGE_PUNCT = re.compile(r"^([\"'`(\[]*)(.*?)([\"'`)\].,;:!?]*)$", re.DOTALL)
@@ -286,7 +302,7 @@ def _phrases(clause: list[tuple[str, str]]) -> tuple[list[list[str]], bool]:
 # (the verb it denies), closing the clause or followed by a light verb.
 _LIGHT = "|".join(sorted(LIGHT_VERBS, key=len, reverse=True))
 POST_VERBAL_NEGATION = re.compile(
-    rf"\s+(?:(?:nahi|nahin|nahiin|nhi|mat)\b(?!\s+(?:sirf|bas|only)\b)"
+    rf"\s+(?:(?:{alternation(DENIALS)})\b(?!\s+(?:sirf|bas|only)\b)"
     rf"|na\b(?=\s+(?:{_LIGHT})\b))",
     re.IGNORECASE,
 )

@@ -12,6 +12,7 @@ from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from app.grading.freetext.budget import BoundedPattern, compile_bounded
+from app.grading.freetext.hinglish import DENIALS, alternation, glossed_as
 from app.grading.freetext.lexicon import widen
 from app.packs.rubric import expand_phrasing
 
@@ -19,7 +20,7 @@ CUE = re.compile(
     r"\b(?:not|never|no|nothing|nobody|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
     r"|different\s+from|distinct\s+from"  # "None ... is different from a zero gradient" (round 12)
     r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent"
-    r"|nahi|nahin|nahiin|nhi|mat)\b|n't\b",  # round 27: Hinglish (hinglish.py)
+    r"|" + alternation(DENIALS) + r")\b|n't\b",  # round 27: Hinglish (hinglish.py)
     re.IGNORECASE,
 )
 # Phrases that contain a cue word but deny nothing.
@@ -37,7 +38,9 @@ _SUBJECT = (
 TERMINATOR = re.compile(
     r"[,;:!?]|\s-+>?\s|=>|\b(?:but|however|whereas|although|though|while|so|because|since"
     r"|which|otherwise|therefore|hence|yet|instead(?!\s+of)|thus|unless"
-    r"|lekin|magar|kyunki|kyonki|kyuki|kyoki|warna|varna|isliye|jabki|toh)\b"  # round 27: Hinglish
+    r"|"
+    + alternation(glossed_as("but", "whereas", "otherwise", "because", "so"))  # round 27
+    + r")\b"
     r"|\band\s+(?=" + _SUBJECT + r"\b)"
     r"|\band\s+(?=(?:don't|dont|do\s+not|not|never|no|neither|nor)\b)",
     re.IGNORECASE,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from app.grading.freetext.budget import BoundedPattern, PhrasingMatch
+from app.grading.freetext.hinglish import alternation, glossed_as
 from app.grading.freetext.phrasings import CUE, TERMINATOR, start_of_clause
 from app.grading.freetext.polarity import REPORTED_FALSE
 
@@ -143,7 +144,7 @@ _COMPARATIVE = re.compile(r"more|less|fewer|\w+er", re.IGNORECASE)
 # 860 -> 844).
 # Round 27: Hinglish's "warna" is "otherwise" ("sum ko 4 se divide karo, warna learning rate
 # 4 guna ho jayega").
-_CONSEQUENCE = re.compile(r"otherwise|warna|varna", re.IGNORECASE)
+_CONSEQUENCE = re.compile("otherwise|" + alternation(glossed_as("otherwise")), re.IGNORECASE)
 
 
 def _denied_before(masked: str, start: int, term: re.Match[str]) -> bool:

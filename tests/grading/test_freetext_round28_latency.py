@@ -46,7 +46,8 @@ from app.grading.freetext.required_text import may_match, required_text
 def test_a_phrasing_requires_what_every_match_contains(
     pattern: str, required: tuple[set[str], ...]
 ) -> None:
-    assert required_text(pattern) == tuple(frozenset(c) for c in required)
+    found = required_text(pattern)
+    assert sorted(map(sorted, found)) == sorted(map(sorted, required))
 
 
 @pytest.mark.parametrize(
@@ -72,9 +73,10 @@ def test_a_construct_not_read_with_certainty_requires_nothing(pattern: str) -> N
 
 def test_non_ascii_text_is_always_searched() -> None:
     # regex's case-insensitive matching folds "\u212a" (Kelvin) to "k": str.lower does not
-    assert may_match((frozenset({"keras"}),), "\u212aeras", 0, 5)
-    assert not may_match((frozenset({"keras"}),), "Kera", 0, 4)
-    assert not may_match((frozenset({"keras"}),), "use Keras", 0, 6)  # outside the range
+    assert may_match((("keras",),), "\u212aeras", 0, 5)
+    assert not may_match((("keras",),), "Kera", 0, 4)
+    assert not may_match((("keras",),), "use Keras", 0, 6)  # outside the range
+    assert may_match((("keras",),), "use Keras", 4, 9)
 
 
 class _Counted:

@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-Choice = frozenset[str]  # one of these strings occurs in every match
+Choice = tuple[str, ...]  # one of these strings occurs in every match
+_Choice = frozenset[str]  # a choice while reading
 Requirement = tuple[Choice, ...]  # every choice holds
 
 _PLAIN_ESCAPES = frozenset(r".-()[]{}?*+|^$\/'\"&~#%!,:;<=>@_` ")  # escaped: the char itself
@@ -39,7 +40,7 @@ class _Reader:
     pattern: str
     at: int = 0
 
-    def alternation(self) -> list[Choice] | None:
+    def alternation(self) -> list[_Choice] | None:
         """Read alternatives up to a `)` or the end: the requirement of their union
         (a list of choices), or None where one alternative requires nothing."""
         branches = [self.sequence()]
@@ -55,9 +56,9 @@ class _Reader:
             union |= max(choices, key=lambda c: min(len(s) for s in c))
         return [frozenset(union)]
 
-    def sequence(self) -> list[Choice]:
+    def sequence(self) -> list[_Choice]:
         """Read atoms up to `|`, `)` or the end: the choices every match of them needs."""
-        choices: list[Choice] = []
+        choices: list[_Choice] = []
         run = ""
         while self.at < len(self.pattern) and self.pattern[self.at] not in "|)":
             literal, inner = self.atom()
@@ -76,7 +77,7 @@ class _Reader:
             choices.append(frozenset([run]))
         return choices
 
-    def atom(self) -> tuple[str | None, list[Choice]]:
+    def atom(self) -> tuple[str | None, list[_Choice]]:
         """One atom: (its literal character, if it is one; the choices it needs)."""
         ch = self.pattern[self.at]
         self.at += 1
@@ -93,7 +94,7 @@ class _Reader:
             raise Unreadable("a quantifier with nothing before it")
         return (ch.lower() if ch.isascii() else None), []
 
-    def group(self) -> list[Choice]:
+    def group(self) -> list[_Choice]:
         lookaround = False
         if self.pattern.startswith("?:", self.at):
             self.at += 2
@@ -169,8 +170,11 @@ def required_text(pattern: str) -> Requirement:
         return ()
     if reader.at != len(pattern) or choices is None:
         return ()  # an unmatched `)`
-    # a choice of one-letter strings (a space between two groups) rules out nearly nothing
-    return tuple(c for c in choices if all(len(s) > 1 and s.isascii() for s in c))
+    # a choice of one-letter strings (a space between two groups) rules out nearly nothing;
+    # the longest strings first: the rarest, the likeliest to rule a search out
+    kept = [c for c in choices if all(len(s) > 1 and s.isascii() for s in c)]
+    kept.sort(key=lambda c: -min(len(s) for s in c))
+    return tuple(tuple(sorted(c)) for c in kept)
 
 
 @lru_cache(maxsize=64)
@@ -188,4 +192,12 @@ def may_match(requirement: Requirement, text: str, pos: int, endpos: int) -> boo
     low = lowered(text)
     if low is None:
         return True
-    return all(any(low.find(s, pos, endpos) >= 0 for s in choice) for choice in requirement)
+    if pos or endpos < len(low):
+        low = low[pos:endpos]
+    for choice in requirement:  # loops, not any/all: this runs ~300 times an answer
+        for string in choice:
+            if string in low:
+                break
+        else:
+            return False
+    return True

@@ -4,9 +4,9 @@ Issue 14's latency target is a p50 of 20 ms per answer. This reads, in one run, 
 (a git revision, exported) and the working tree after, each in its own child process:
 
 - every Nth tune answer (`--every`), graded by the rules alone and as shipped, the median
-  of `--repeat` gradings each in thread CPU ms: p50 and p90 per tree and the ratio after /
-  before, read in the order before, after, after, before so drift in the machine's load
-  falls on both;
+  of `--repeat` gradings each in thread CPU ms: p50, p90 and max (round 28) per tree and the
+  ratio of the p50s after / before, read in the order before, after, after, before so
+  drift in the machine's load falls on both;
 - how many of those answers are graded differently (verdict, score, named tells or
   feedback; none should: the work is done faster, not differently);
 - a process's first free-text answer: the thread CPU of building the shipped tables (the
@@ -176,7 +176,7 @@ def _print(first: dict[str, Any], answers: dict[str, list[dict[str, Any]]]) -> N
             print(
                 f"== {config}, reading {i + 1} ({len(before)} tune answers): p50 {p50b:.2f} -> "
                 f"{p50a:.2f} ms (x{p50a / p50b:.3f}), p90 {quantile(before, 0.9):.2f} -> "
-                f"{quantile(after, 0.9):.2f} ms"
+                f"{quantile(after, 0.9):.2f} ms, max {max(before):.1f} -> {max(after):.1f} ms"
             )
         differ = sum(
             x != y

@@ -45,6 +45,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import regex
 
+from app.grading.freetext.required_text import Requirement, may_match, required_text
 from app.grading.results import Feedback, GradeResult
 from app.packs.schema import FreeText
 
@@ -61,6 +62,7 @@ ANSWER_SECONDS = 3.0
 # inside it, and a hostile pack cannot hold a grading thread much beyond it.
 WHOLE_ANSWER_SECONDS = 2 * ANSWER_SECONDS
 FLAGS = regex.IGNORECASE | regex.V0
+_VERBOSE = int(regex.VERBOSE)  # the same bit in `re`
 # A phrasing's match: a `regex.Match[str]` (regex ships no type stubs).
 PhrasingMatch = Any
 
@@ -160,10 +162,14 @@ class BoundedPattern:
     `.span()` and `.group()` read as `re`'s do.
     """
 
-    __slots__ = ("compiled",)
+    __slots__ = ("compiled", "required")
 
     def __init__(self, compiled: Any) -> None:
         self.compiled = compiled
+        # what every match contains (required_text.py, round 28): inside an answer's
+        # budget, a search in a text without it finds nothing and is not run (not read
+        # where whitespace is no literal)
+        self.required = () if compiled.flags & _VERBOSE else required_text(str(compiled.pattern))
 
     @property
     def pattern(self) -> str:
@@ -174,19 +180,21 @@ class BoundedPattern:
         return int(self.compiled.flags)
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        return _bounded(self.compiled.search, text, pos, endpos)
+        return _bounded(self.compiled.search, self.required, text, pos, endpos)
 
     def match(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        return _bounded(self.compiled.match, text, pos, endpos)
+        return _bounded(self.compiled.match, self.required, text, pos, endpos)
 
     def fullmatch(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        return _bounded(self.compiled.fullmatch, text, pos, endpos)
+        return _bounded(self.compiled.fullmatch, self.required, text, pos, endpos)
 
     def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[Any]:
         endpos = len(text) if endpos is None else endpos
         budget = _CURRENT.get()
         if budget is None:
             yield from self.compiled.finditer(text, pos, endpos)
+            return
+        if not may_match(self.required, text, pos, endpos):
             return
         if budget.spent or budget.left() <= 0:
             budget.spent = True
@@ -202,12 +210,12 @@ class BoundedPattern:
             yield match
 
 
-def _bounded(method: Any, text: str, pos: int, endpos: int | None) -> Any:
+def _bounded(method: Any, required: Requirement, text: str, pos: int, endpos: int | None) -> Any:
     endpos = len(text) if endpos is None else endpos
     budget = _CURRENT.get()
-    if budget is None:
+    if budget is None:  # the pack-time timing check: the search's real cost, always
         return method(text, pos, endpos)
-    if budget.spent:
+    if budget.spent or not may_match(required, text, pos, endpos):
         return None
     # `left()` and `searching()` inlined: one clock read before the search and one after,
     # where they took three and a context manager (round 25: ~10% of an honest answer's

@@ -1,0 +1,32 @@
+"""scripts/labelling/tune_gradings.py: work meant to grade nothing differently compares every
+tune answer's whole grading; the comparison names each answer that differs and the parts."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "labelling" / "tune_gradings.py"
+
+
+def _script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("tune_gradings", SCRIPT)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _graded(verdict: str, caps: dict[str, str] | None = None) -> dict[str, Any]:
+    return {"verdict": verdict, "score": 0.5, "details": {"caps": caps or {}}}
+
+
+def test_differing_names_each_answer_and_the_parts_that_moved() -> None:
+    before = {"a": _graded("partial"), "b": _graded("correct"), "c": _graded("partial")}
+    now = {"a": _graded("partial"), "b": _graded("correct", {"t": "partial"}), "d": _graded("x")}
+    assert _script().differing(before, now) == [
+        ("b", ["details"]),
+        ("c", ["graded in one reading only"]),
+        ("d", ["graded in one reading only"]),
+    ]

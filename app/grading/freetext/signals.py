@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas
 
+from app.grading.freetext.glue_templates import MIN_REPEATS, template_share
 from app.grading.freetext.hinglish import SALAD_POSTPOSITIONS, glue_flags, is_code_switched
 from app.grading.freetext.injections import addresses_grader
 from app.grading.freetext.normalise import MAX_CHARS, Normalised
@@ -82,7 +83,7 @@ def is_keyword_list(normalised: Normalised) -> bool:
     share = function_share(words)
     if len(words) < MIN_WORDS_FOR_SHAPE or (has_code and len(words) < 2 * MIN_WORDS_FOR_SHAPE):
         return False  # too short to judge its shape; the rubric alone decides
-    if is_word_salad(normalised):
+    if is_word_salad(normalised) or is_glue_template(normalised):
         return True
     list_shaped = _is_list_shaped(normalised)
     if share < MIN_FUNCTION_SHARE and len(words) >= 2 * MIN_WORDS_FOR_SHAPE:
@@ -156,6 +157,19 @@ def is_word_salad(normalised: Normalised) -> bool:
     )
 
 
+# Round 28: one glue template between every term ("the lr of the zip of the pairs of ...",
+# "lr ka zip ki ...", glue_templates.py) over TEMPLATE_SHARE+ of the prose. In the 7,029
+# tune answers, templates of MIN_REPEATS+ repeats cover at most 0.41 of an answer, and
+# one answer repeats one five times (PADDING_REPEATS, below, is past it).
+TEMPLATE_SHARE = 0.6
+
+
+def is_glue_template(normalised: Normalised) -> bool:
+    """True when most of the prose repeats one short frame of glue, a term in each slot."""
+    text = " ".join(u.text for u in normalised.units if not u.is_code)
+    return template_share(text, _TEMPLATE_GLUE) >= TEMPLATE_SHARE
+
+
 def _misplaced(a: str, b: str) -> bool:
     """Whether English never writes word `b` right after word `a` (lowercase tokens)."""
     return (
@@ -205,6 +219,9 @@ _GLUE = frozenset(
 _SEGMENT_BREAK = re.compile(r"->|=>|[:;=]|[.!?](?=\s|$)")
 MIN_PADDING_WORDS = 6
 PADDING_GLUE_SHARE = 0.1
+# Round 28: a segment holding a glue template repeated this often is padding, whatever
+# else it says (no tune answer repeats one more than five times; see TEMPLATE_SHARE).
+PADDING_REPEATS = MIN_REPEATS + 2
 
 
 def is_padding(segment: str, switched: bool | None = None) -> bool:
@@ -218,7 +235,11 @@ def is_padding(segment: str, switched: bool | None = None) -> bool:
     structure = sum(
         w in _GLUE or h or _inflected_verb(w) for w, h in zip(words, hindi, strict=True)
     )
-    return structure < PADDING_GLUE_SHARE * len(words) or _is_bag(segment, words, hindi)
+    return (
+        structure < PADDING_GLUE_SHARE * len(words)
+        or _is_bag(segment, words, hindi)
+        or template_share(segment, _TEMPLATE_GLUE, PADDING_REPEATS) > 0
+    )
 
 
 # Round 7: a bag of on-topic words drawn from real answers carries glue and verb forms
@@ -231,6 +252,7 @@ _CORE = frozenset(
     by not no so if then but at from can will does do has have they them it's that's there's
     don't doesn't isn't aren't can't won't you're""".split()  # noqa: SIM905
 )
+_TEMPLATE_GLUE = FUNCTION_WORDS | _GLUE | _CORE  # glue_templates.py's glue words
 MIN_BAG_WORDS = 10
 BAG_CORE_SHARE = 0.05
 _LISTED = re.compile(r"[,()\[\]]")

@@ -185,6 +185,10 @@ def test_the_train_entry_point_prints_its_usage() -> None:
 # writer in: persistent-gives-second-order). Why it stays off by default. Whether the shipped
 # artefact names it has changed with retrains (named in rounds 19 and 24-26, not in 23 and 27):
 # a plain test while the shipped classifier is right, so a retrain that brings it back fails.
+# Named again at round 28's start, on evidence read loosely with the belief's subject left out
+# ("with ... persistent" of "second derivatives ~ (use|with)\w* ~ persistent"); since round 28
+# an end of an ordered phrasing is never left out (learned_evidence.py), so the answer has no
+# evidence of the tell and no retrain can name it.
 SAME_TAPE_INSIDE = (
     "You can do it with a single persistent tape as long as you take the first gradient inside "
     "the with-block: with tf.GradientTape(persistent=True) as tape: y = tf.sin(x); dy_dx = "

@@ -88,11 +88,18 @@ def test_training_finds_the_words_of_a_tag() -> None:
 # The shipped artefact, in the grader (setting on). "Named": statements of a tell in words
 # no phrasing fits; "kept": nearby statements it must not change.
 NAMED = [
-    (
+    pytest.param(
         "training-flag",
         "You pass training=True so that the tape records gradients; without it nothing "
         "is differentiated.",
         "training-flag-enables-gradients",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="round 28: its only evidence was a phrasing of the tell read without an end "
+            "(learned_evidence.py no longer leaves an end out): the cost of evidence that reads "
+            "a claim, not a topic (docs/freetext-rounds.md, 'Round 28: the learned tells' "
+            "evidence')",
+        ),
     ),
 ]
 KEPT = [

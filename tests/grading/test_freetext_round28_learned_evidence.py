@@ -1,0 +1,53 @@
+"""A learned tell's evidence should read a claim, not its topic (round 28, engineer E; not merged).
+
+learned_evidence.py lets a loose reading of a tell's phrasing miss one role. Missing an end of
+an ordered phrasing leaves its topic: "(moving|bn) ~ (mean|variance) ~ (are|is) differentiable"
+without its end is "moving mean", and the neighbours or the classifier name a tell on true
+statements that only share it. Engineer E kept the ends of an ordered phrasing; measured on
+tune leave-one-persona-out it cost 17 of 91 right learned tells (not read: 7 of 33) and removed
+no wrong one, so the lead did not merge it (docs/freetext-rounds.md, "Round 28: the learned
+tells' evidence"). The two topic statements stay strict xfails: a reading that fixes them
+without that cost turns them into plain tests.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.grading.freetext.grader import has_evidence
+from app.packs.rubric import Misconception
+from tests.grading.core_questions import question
+
+TOPIC_ONLY = pytest.mark.xfail(
+    strict=True,
+    reason="round 28: keeping an ordered phrasing's ends fixed this but cost 17 of 91 right "
+    "learned tells out of sample and removed no wrong one (not merged)",
+)
+
+
+def _tell(qid: str, tag: str) -> Misconception:
+    return next(m for m in question(qid).rubric.misconceptions if m.tag == tag)
+
+
+@TOPIC_ONLY
+def test_the_statistics_named_as_a_topic_are_no_evidence_they_get_gradients() -> None:
+    text = (
+        "model.variables is not legacy - it is current Keras 3 API and lists every variable, "
+        "including BatchNorm's moving mean and variance."
+    )
+    assert not has_evidence(_tell("trainable-vs-all-variables", "bn-stats-get-gradients"), text)
+
+
+@TOPIC_ONLY
+def test_a_persistent_tape_named_as_a_topic_is_no_evidence_it_gives_second_order() -> None:
+    text = (
+        "You can do it with a single persistent tape as long as you take the first gradient "
+        "inside the with-block, so its ops get recorded."
+    )
+    tell = _tell("higher-order-derivatives", "persistent-gives-second-order")
+    assert not has_evidence(tell, text)
+
+
+def test_the_belief_with_its_ends_is_evidence() -> None:
+    text = "The BN moving statistics are differentiable, so the optimizer moves them too."
+    assert has_evidence(_tell("trainable-vs-all-variables", "bn-stats-get-gradients"), text)

@@ -138,11 +138,17 @@ def derive_beside_core(
     by a retrain, cannot make or unmake it."""
     kept = [(q, tags, verdict, writer) for q, tags, verdict, full, writer in precedents if full]
     out = derive(((q, tags, verdict) for q, tags, verdict, _ in kept), cap_of)
-    writers = {(q, tags[0], w) for q, tags, _, w in kept if len(tags) == 1}
-    for (question_id, tag), entry in out.items():
-        for writer in {w for q, t, w in writers if (q, t) == (question_id, tag)}:
-            rest = derive(((q, t, v) for q, t, v, w in kept if w != writer), cap_of)
-            if (rest.get((question_id, tag)) or {}).get("cap") != entry["cap"]:
+    # A tag's entry reads only the answers labelled with it alone: count them per writer once.
+    by_writer: dict[tuple[str, str], Counter[tuple[str, bool]]] = {}
+    for q, tags, verdict, writer in kept:
+        if len(tags) == 1:
+            by_writer.setdefault((q, tags[0]), Counter())[(writer, verdict == "incorrect")] += 1
+    for key, entry in out.items():
+        counts = by_writer[key]
+        for writer in {w for w, _ in counts}:
+            answers = entry["answers"] - counts[(writer, True)] - counts[(writer, False)]
+            wrong = entry["incorrect"] - counts[(writer, True)]
+            if answers < MIN_ANSWERS or cap_of(wrong, answers) != entry["cap"]:
                 entry["cap"] = None
                 break
     return out

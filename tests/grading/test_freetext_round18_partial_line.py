@@ -53,7 +53,8 @@ def test_the_precedent_cap_still_applies_beside_a_complete_answer_elsewhere() ->
     q = question("persistent-tape")
     assert tell_caps.shipped_caps(q.id, q.rubric)["list-target-separate-grads"] == "incorrect"
     # round 23's start: reset-frees-tape's precedent beside a complete answer is partial too
-    assert tell_caps.shipped_core_caps(q.id, q.rubric)["list-target-separate-grads"] == "partial"
+    core = tell_caps.shipped_core_caps(q.id, q.rubric)
+    assert core.complete["list-target-separate-grads"] == "partial"
 
 
 def test_a_tag_whose_precedent_beside_a_complete_answer_is_incorrect_keeps_its_cap() -> None:

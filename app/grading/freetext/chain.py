@@ -67,6 +67,8 @@ class Prepared:
     complete: dict[int, bool]
     classifier: bool = False
     vectors: Mapping[int, Sequence[float]] = dataclasses.field(default_factory=dict)
+    # tell_caps.required_core of each row (round 28)
+    required: Mapping[int, bool] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ class Learned:
     models: Models
     classifier: Mapping[str, Trained]
     heads: Mapping[str, ev.Head] = dataclasses.field(default_factory=dict)
+    required: Derived = dataclasses.field(default_factory=dict)  # round 28's beside_required_core
+    bare: Derived = dataclasses.field(default_factory=dict)  # round 28's without_required_core
 
 
 def by_persona(row: Row) -> str | None:
@@ -107,22 +111,15 @@ def prepare(
         rubrics,
         {id(r): bag(r.answer) for r in rows},
         {id(r): so.features(r.answer, r.evidence) for r in rows if r.evidence},
-        {id(r): _complete(rubrics[r.question_id], r) for r in rows},
+        {id(r): tell_caps.complete_core(rubrics[r.question_id], r.evidence) for r in rows},
         classifier,
         vectors or {},
+        {id(r): tell_caps.required_core(rubrics[r.question_id], r.evidence) for r in rows},
     )
 
 
 def _rules_feats(r: Row) -> so.Features:
     return ev.evidence_features(r.answer, r.verdict, r.named_tags, r.evidence)
-
-
-def _complete(rubric: Rubric, r: Row) -> bool:
-    """The rules read the answer, caps left out, as correct (tell_caps.py, round 18)."""
-    if r.evidence is None or r.evidence.empty:
-        return False
-    uncapped = dataclasses.replace(r.evidence, caps=())
-    return line_verdict(rubric, uncapped, Line.of(rubric)) == "correct"
 
 
 def chain_rows(rows: Sequence[Row], prepared: Prepared, fold: Fold) -> dict[int, Row]:
@@ -161,8 +158,19 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
         if prepared.classifier
         else {}
     )
+    required, bare = (
+        tell_caps.derive_beside_core(
+            ((r.question_id, r.expected_tags, r.label, kept(id(r)), r.persona) for r in train),
+            tell_caps.stable_cap,
+        )
+        for kept in (
+            lambda k: prepared.required.get(k, False) and not prepared.complete[k],
+            lambda k: not (prepared.required.get(k, False) or prepared.complete[k]),
+        )
+    )
     heads = _heads(train, prepared) if prepared.vectors else {}
-    return Learned(index, caps, beside, _models(train, prepared), classifier, heads)
+    learned = Learned(index, caps, beside, _models(train, prepared), classifier, heads)
+    return dataclasses.replace(learned, required=required, bare=bare)
 
 
 def _heads(train: Sequence[Row], prepared: Prepared) -> dict[str, ev.Head]:
@@ -240,20 +248,27 @@ def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
     mine = tell_caps.caps_from(
         rubric, {t: v for (q, t), v in learned.caps.items() if q == row.question_id}
     )
-    if complete:
-        core = tell_caps.core_caps_from(
-            {
-                t: {"beside_full_core": v}
-                for (q, t), v in learned.beside.items()
-                if q == row.question_id
-            }
-        )
-        mine = {t: core.get(t, c) if c == "incorrect" else c for t, c in mine.items()}
+    mine = _core_caps(learned, row.question_id).for_core(
+        mine, complete=complete, required=tell_caps.required_core(rubric, row.evidence)
+    )
     evidence = dataclasses.replace(
         row.evidence, caps=tuple(mine.get(t, "partial") for t in row.named_tags)
     )
     verdict = line_verdict(rubric, evidence, Line.of(rubric))
     return dataclasses.replace(row, verdict=verdict, evidence=evidence)
+
+
+def _core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
+    """The fold's caps by the core beside a tell, for one question (tell_caps.CoreCaps)."""
+    complete, required, bare = (
+        {t: cap for (q, t), e in derived.items() if q == question_id and e["cap"] == cap}
+        for derived, cap in (
+            (learned.beside, "partial"),
+            (learned.required, "partial"),
+            (learned.bare, "incorrect"),
+        )
+    )
+    return tell_caps.CoreCaps(complete, required, bare)
 
 
 def cells(rows: Sequence[Row]) -> tuple[int, ...]:

@@ -44,7 +44,13 @@ from app.grading.freetext.second_opinion import (
 )
 from app.grading.freetext.signals import is_injection, is_keyword_list, without_padding
 from app.grading.freetext.tag_classifier import add_suggestion as add_classified
-from app.grading.freetext.tell_caps import shipped_caps, shipped_core_caps
+from app.grading.freetext.tell_caps import (
+    CoreCaps,
+    complete_core,
+    required_core,
+    shipped_caps,
+    shipped_core_caps,
+)
 from app.grading.freetext.topic import is_off_topic
 from app.grading.results import Feedback, GradeResult, Verdict
 from app.packs.rubric import Concept, Misconception, Rubric
@@ -253,20 +259,20 @@ def _beside_core(
     findings: Findings,
     uncapped: Evidence,
     caps: dict[str, str],
-    core_caps: dict[str, str],
+    core_caps: CoreCaps | None,
 ) -> dict[str, str]:
-    """The caps, with a tell's `incorrect` lowered to `partial` where labellers grade it so
-    beside an otherwise complete answer (tell_caps.core_caps_from, round 18) and the rules
-    read this answer, caps left out (`uncapped`), as correct. Never above partial: a named
+    """The caps, by how labellers grade each tell beside the core this answer has, caps left
+    out (`uncapped`): an `incorrect` cap lowered to `partial` beside an otherwise complete
+    answer (round 18) or every required concept credited (round 28), a `partial` one raised
+    to `incorrect` with neither (round 28; tell_caps.CoreCaps). Never above partial: a named
     tell keeps an answer below correct."""
-    if not findings.tells or not core_caps:
+    if not findings.tells or core_caps is None or uncapped.empty:
         return caps
-    if line_score(rubric, uncapped, Line.of(rubric)) < rubric.thresholds.correct:
-        return caps
-    return {
-        tag: "partial" if cap == "incorrect" and core_caps.get(tag) == "partial" else cap
-        for tag, cap in caps.items()
-    }
+    return core_caps.for_core(
+        caps,
+        complete=complete_core(rubric, uncapped),
+        required=required_core(rubric, uncapped),
+    )
 
 
 def _verdict(rubric: Rubric, score: float) -> Verdict:
@@ -475,7 +481,7 @@ def grade_freetext(
         if tell_caps
         else {m.tag: m.cap for m in rubric.misconceptions}
     )
-    core_caps = shipped_core_caps(question.id, rubric) if tell_caps else {}
+    core_caps = shipped_core_caps(question.id, rubric) if tell_caps else None
     result = rules = _grade_rules(question, answer, normalised, caps, core_caps)
     if neighbours is None:
         neighbours = _neighbours_on()
@@ -507,7 +513,7 @@ def _grade_rules(
     answer: str,
     normalised: Normalised,
     caps: dict[str, str],
-    core_caps: dict[str, str] | None = None,
+    core_caps: CoreCaps | None = None,
 ) -> GradeResult:
     rubric = question.rubric
     if normalised.empty or not any(ch.isalnum() for u in normalised.units for ch in u.text):
@@ -519,7 +525,7 @@ def _grade_rules(
     findings = _find(rubric, normalised, keyword_list)
     no_credit = keyword_list or injection or findings.credit_is_the_tell
     uncapped = Evidence.read(rubric, (c.id for c in findings.found), (), no_credit)
-    caps = _beside_core(rubric, findings, uncapped, caps, core_caps or {})
+    caps = _beside_core(rubric, findings, uncapped, caps, core_caps)
     score = _score(rubric, findings, uncapped, caps)
     off_topic = not (keyword_list or injection or findings.found or findings.tells) and (
         is_off_topic(question, normalised)

@@ -28,6 +28,16 @@ writer's answers left out in turn, an answer the rules read as complete has an `
 on that tag lowered to `partial` (`core_caps_from`). That precedent depends on the rules'
 reading of the precedent answers (retrain after a reader change; `train --check` says when).
 
+Round 28 ("Round 28: the partial/incorrect boundary (engineer B)"): labellers call a right core
+beside one stated belief partial ("None means the loss has no signal" beside "the loss was
+computed outside the tape"), the same belief without that core incorrect. So a third precedent
+per tag: the answers labelled with it alone whose rules credit every `required` concept but do
+not read as complete (`beside_required_core`); where it is a sure `partial` (`stable_cap`,
+jackknifed by writer as round 18's), such an answer's `incorrect` cap on that tag is `partial`.
+And its mirror (`without_required_core`): among the answers with neither, a tag whose precedent
+is a sure `incorrect` has its `partial` cap raised to `incorrect` on such an answer (the belief
+with nothing right beside it).
+
 `python -m app.grading.freetext.tell_caps train [--check]` writes `tell_caps.json` beside
 this file: per question, the rubric fingerprint and each tag's precedent (answers, of them
 incorrect, the cap). The grader applies a question's caps only to the rubric they were
@@ -36,15 +46,18 @@ derived for (an edited rubric or an uploaded pack reusing the id gets its own ca
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from app.grading.freetext.artefacts import artefact_main, artefact_questions, dump_artefact
+from app.grading.freetext.fitting import Evidence, Line, line_verdict
 from app.grading.freetext.second_opinion import rubric_key
 from app.packs.rubric import Rubric
 
@@ -53,6 +66,9 @@ MIN_ANSWERS = 5  # precedents a derived cap needs; fewer: the rubric's own cap
 MAJORITY = 0.5  # a sure share of them labelled incorrect above this: the cap is `incorrect`
 CONFIDENCE_Z = 1.0  # the Wilson interval's z: how sure of the majority a derived cap must be
 BESIDE_SHARE = 0.6  # round 18's cap beside a complete answer: rounds 15-23's line (see below)
+BESIDE_FULL = "beside_full_core"  # round 18: answers the rules read as complete, caps left out
+BESIDE_REQUIRED = "beside_required_core"  # round 28: every required concept, not complete
+WITHOUT_CORE = "without_required_core"  # round 28: neither (a required concept missing)
 
 Precedent = tuple[str, tuple[str, ...], str]  # question id, labelled (mapped) tags, verdict
 
@@ -110,34 +126,74 @@ def wilson_interval(hits: int, n: int, z: float) -> tuple[float, float]:
 
 def derive_beside_core(
     precedents: Iterable[tuple[str, tuple[str, ...], str, bool, str]],
+    cap_of: Callable[[int, int], str | None] = share_cap,
 ) -> dict[tuple[str, str], dict[str, Any]]:
     """`derive` over the precedents whose rules reading, caps left out, is correct (the
     fourth item): how labellers cap a tag beside an otherwise complete answer (round 18),
     by `share_cap` (round 24: the sure majority here costs 8 not read LOPO, docs/
-    freetext-rounds.md "Round 24: tell caps by a sure majority (engineer A)").
+    freetext-rounds.md "Round 24: tell caps by a sure majority (engineer A)"). Round 28 reads
+    the answers with every required concept but not complete the same way, by `stable_cap`.
     A cap stands only when the answers of each writer (the fifth item) left out in turn give
     the same cap, as round 17's neighbours vote: one persona's answers, added or taken away
     by a retrain, cannot make or unmake it."""
     kept = [(q, tags, verdict, writer) for q, tags, verdict, full, writer in precedents if full]
-    out = derive(((q, tags, verdict) for q, tags, verdict, _ in kept), share_cap)
-    writers = {(q, tags[0], w) for q, tags, _, w in kept if len(tags) == 1}
-    for (question_id, tag), entry in out.items():
-        for writer in {w for q, t, w in writers if (q, t) == (question_id, tag)}:
-            rest = derive(((q, t, v) for q, t, v, w in kept if w != writer), share_cap)
-            if (rest.get((question_id, tag)) or {}).get("cap") != entry["cap"]:
+    out = derive(((q, tags, verdict) for q, tags, verdict, _ in kept), cap_of)
+    # A tag's entry reads only the answers labelled with it alone: count them per writer once.
+    by_writer: dict[tuple[str, str], Counter[tuple[str, bool]]] = {}
+    for q, tags, verdict, writer in kept:
+        if len(tags) == 1:
+            by_writer.setdefault((q, tags[0]), Counter())[(writer, verdict == "incorrect")] += 1
+    for key, entry in out.items():
+        counts = by_writer[key]
+        for writer in {w for w, _ in counts}:
+            answers = entry["answers"] - counts[(writer, True)] - counts[(writer, False)]
+            wrong = entry["incorrect"] - counts[(writer, True)]
+            if answers < MIN_ANSWERS or cap_of(wrong, answers) != entry["cap"]:
                 entry["cap"] = None
                 break
     return out
 
 
-def core_caps_from(derived: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
-    """Tag -> `partial` for the tags whose precedent beside a complete answer is a stable
-    `partial`: the cap such an answer takes instead of an `incorrect` one (round 18)."""
+def core_caps_from(
+    derived: Mapping[str, Mapping[str, Any]], key: str = BESIDE_FULL, cap: str = "partial"
+) -> dict[str, str]:
+    """Tag -> `cap` for the tags whose precedent `key` (beside a complete answer, round 18;
+    beside every required concept or without them, round 28) is a stable `cap`: the cap such
+    an answer takes instead of the tag's own."""
     return {
-        str(tag): "partial"
-        for tag, entry in derived.items()
-        if (entry.get("beside_full_core") or {}).get("cap") == "partial"
+        str(tag): cap for tag, entry in derived.items() if (entry.get(key) or {}).get("cap") == cap
     }
+
+
+@dataclass(frozen=True)
+class CoreCaps:
+    """A question's caps by the core beside a tell: tag -> `partial` beside a complete answer
+    (round 18) and beside every required concept of an answer not complete (round 28); tag ->
+    `incorrect` for an answer with neither (round 28)."""
+
+    complete: Mapping[str, str]
+    required: Mapping[str, str]
+    bare: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def of(cls, derived: Mapping[str, Mapping[str, Any]]) -> CoreCaps:
+        return cls(
+            core_caps_from(derived, BESIDE_FULL),
+            core_caps_from(derived, BESIDE_REQUIRED),
+            core_caps_from(derived, WITHOUT_CORE, "incorrect"),
+        )
+
+    def for_core(
+        self, caps: Mapping[str, str], *, complete: bool, required: bool
+    ) -> dict[str, str]:
+        """`caps` by the answer's core (the rules' reading, caps left out): complete, or every
+        required concept credited, lowers an `incorrect` cap to `partial` where that core's
+        precedent for the tag is a stable `partial`; neither raises a `partial` cap to
+        `incorrect` where that precedent is a sure `incorrect`. Never above partial."""
+        if complete or required:
+            core = self.complete if complete else self.required
+            return {t: core.get(t, c) if c == "incorrect" else c for t, c in caps.items()}
+        return {t: self.bare.get(t, c) if c == "partial" else c for t, c in caps.items()}
 
 
 def caps_from(rubric: Rubric, derived: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
@@ -153,7 +209,7 @@ def build_artefact() -> dict[str, Any]:
     from app.packs.schema import FreeText
 
     core = core_labelled()
-    complete = _complete_readings(core)
+    complete, required = _core_readings(core)
     rubrics = {
         q.question.id: q.question.rubric
         for q in core.pack.questions
@@ -178,6 +234,24 @@ def build_artefact() -> dict[str, Any]:
         )
         for a in tune
     )
+
+    def by_core(kept: Callable[[Reading], bool]) -> dict[tuple[str, str], dict[str, Any]]:
+        return derive_beside_core(
+            (
+                (
+                    a.question_id,
+                    mapped_tags(core.tag_map, a.question_id, a.misconceptions),
+                    a.verdict,
+                    kept((a.source, a.question_id, a.answer)),
+                    a.persona or ORIGINAL,
+                )
+                for a in tune
+            ),
+            stable_cap,
+        )
+
+    beside_required = by_core(lambda k: required.get(k, False))
+    without = by_core(lambda k: k in required and not (required[k] or complete[k]))
     questions = {
         qid: {
             "rubric": rubric_key(rubric),
@@ -185,9 +259,13 @@ def build_artefact() -> dict[str, Any]:
                 m.tag: {
                     **derived[(qid, m.tag)],
                     "rubric_cap": m.cap,
+                    **({BESIDE_FULL: beside[(qid, m.tag)]} if (qid, m.tag) in beside else {}),
                     **(
-                        {"beside_full_core": beside[(qid, m.tag)]} if (qid, m.tag) in beside else {}
+                        {BESIDE_REQUIRED: beside_required[(qid, m.tag)]}
+                        if (qid, m.tag) in beside_required
+                        else {}
                     ),
+                    **({WITHOUT_CORE: without[(qid, m.tag)]} if (qid, m.tag) in without else {}),
                 }
                 for m in rubric.misconceptions
                 if (qid, m.tag) in derived
@@ -210,35 +288,45 @@ def build_artefact() -> dict[str, Any]:
     }
 
 
-def _complete_readings(core: Any) -> dict[tuple[str, str, str], bool]:
-    """(source, question id, answer) -> whether the rules as written, caps left out, read
-    the answer as correct (its concepts and required ones complete, some credit)."""
-    import dataclasses
+Reading = tuple[str, str, str]  # source, question id, answer
 
+
+def _core_readings(core: Any) -> tuple[dict[Reading, bool], dict[Reading, bool]]:
+    """Per answer: whether the rules as written, caps left out, read it as correct (its
+    concepts and required ones complete, some credit; round 18), and whether they credit
+    every required concept without reading it as complete (`required_core`, round 28)."""
     from app.grading.freetext.evaluation import core_rules_rows
-    from app.grading.freetext.fitting import Line, line_verdict
-
-    rows = core_rules_rows()  # graded once per process, shared with the other builds
     from app.packs.schema import FreeText
 
+    rows = core_rules_rows()  # graded once per process, shared with the other builds
     rubrics = {
         q.question.id: q.question.rubric
         for q in core.pack.questions
         if isinstance(q.question, FreeText)
     }
-    return {
-        (r.source, r.question_id, r.answer): bool(
-            r.evidence
-            and not r.evidence.empty
-            and line_verdict(
-                rubrics[r.question_id],
-                dataclasses.replace(r.evidence, caps=()),
-                Line.of(rubrics[r.question_id]),
-            )
-            == "correct"
-        )
-        for r in rows
-    }
+    complete, required = {}, {}
+    for r in rows:
+        key = (r.source, r.question_id, r.answer)
+        complete[key] = complete_core(rubrics[r.question_id], r.evidence)
+        required[key] = required_core(rubrics[r.question_id], r.evidence) and not complete[key]
+    return complete, required
+
+
+def complete_core(rubric: Rubric, evidence: Evidence | None) -> bool:
+    """The rules read the answer, caps left out, as correct (round 18)."""
+    if evidence is None or evidence.empty:
+        return False
+    uncapped = dataclasses.replace(evidence, caps=())
+    return line_verdict(rubric, uncapped, Line.of(rubric)) == "correct"
+
+
+def required_core(rubric: Rubric, evidence: Evidence | None) -> bool:
+    """The rules credit every `required` concept of a rubric that has some, and the answer
+    earns credit (not a keyword list, an injection or only a tell's words; round 28)."""
+    if evidence is None or evidence.empty or evidence.no_credit:
+        return False
+    needed = Line.of(rubric).required
+    return bool(needed) and needed <= evidence.found
 
 
 dumps = dump_artefact
@@ -267,10 +355,10 @@ def shipped_caps(question_id: str, rubric: Rubric) -> dict[str, str]:
     return caps_from(rubric, _derived(question_id, rubric_key(rubric)))
 
 
-def shipped_core_caps(question_id: str, rubric: Rubric) -> dict[str, str]:
-    """Tag -> `partial` where the shipped precedent beside a complete answer says so, for
-    exactly the rubric it was derived for (round 18)."""
-    return core_caps_from(_derived(question_id, rubric_key(rubric)))
+def shipped_core_caps(question_id: str, rubric: Rubric) -> CoreCaps:
+    """Where the shipped precedent beside a complete answer (round 18) or beside every
+    required concept (round 28) says `partial`, for exactly the rubric it was derived for."""
+    return CoreCaps.of(_derived(question_id, rubric_key(rubric)))
 
 
 def main(argv: list[str]) -> int:

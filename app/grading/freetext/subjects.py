@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import regex
 from lemminflect import getAllLemmas
 
 from app.grading.freetext.phrasings import start_of_clause
@@ -92,7 +93,12 @@ def _stands_alone(word: str, pattern: str) -> bool:
     if word not in _STANDALONE:
         return False
     role = pattern.partition(GAP_REGEX)[0]
-    return re.fullmatch(role, word, re.IGNORECASE) is not None
+    # the engine phrasings are written for (`regex`): `re` refuses some of its syntax, such as
+    # round 28's variable-width look-behinds, and raised inside the grading
+    try:
+        return regex.fullmatch(role, word, regex.IGNORECASE | regex.V0) is not None
+    except regex.error:
+        return False
 
 
 def _runs_into_imperative(masked: str, start: int, end: int) -> bool:

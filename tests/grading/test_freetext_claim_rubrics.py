@@ -193,7 +193,8 @@ QUESTIONS = [
     ("gradient-vs-apply", "Does tape.gradient update the weights? It doesn't; apply_gradients does.", []),
     ("numpy-inside-tape", "So, are all the gradients None? Only those of the layers before h.", []),
     # A statement with a question mark is still a statement.
-    ("no-zero-grad", "I think you call tape.reset() at the start of each step?", ["needs-zero-grad"]),
+    # (round 28: C8's phrasing of tape-reset-is-zero-grad, a reset at a step's start, reads it too)
+    ("no-zero-grad", "I think you call tape.reset() at the start of each step?", ["needs-zero-grad", "tape-reset-is-zero-grad"]),
     ("persistent-tape", "When you're finished you call tape.reset() to release it?", ["reset-frees-tape"]),
 ]  # fmt: skip
 

@@ -22,8 +22,11 @@ ONLY_THE_TELL = [
     ("gradient-accumulation", "Summing the four micro-batch gradients and applying the sum every 4 steps gives exactly the same update as one big batch of 256.", "summed-gradients-equal-big-batch"),
 ]  # fmt: skip
 
+# Round 28 (engineer B): beside no required concept, a tell whose labelled answers without one
+# are a sure incorrect is capped incorrect (tell_caps `without_required_core`): the first
+# example without "small models gain the most" (required) is now incorrect, below; with it, partial.
 CREDIT_OF_ITS_OWN = [
-    ("tf-function-speedup", "tf.function traces the Python function into a graph, so the per-op Python overhead goes away. It also compiles everything with XLA.", "tf-function-is-xla"),
+    ("tf-function-speedup", "tf.function traces the Python function into a graph, so the per-op Python overhead goes away, which is why small models with many tiny ops gain the most. It also compiles everything with XLA.", "tf-function-is-xla"),
     ("gradient-accumulation", "Keep tf.Variable accumulators of zeros and add each micro-batch's gradients into them. Summing the four gradients and applying the sum every 4 steps gives exactly the same update as one big batch of 256.", "summed-gradients-equal-big-batch"),
 ]  # fmt: skip
 
@@ -44,6 +47,16 @@ def test_a_concept_credited_beside_the_tell_keeps_partial(qid: str, text: str, t
     assert result.misconceptions == [tag]
     assert result.details["credit_is_the_tell"] is False
     assert result.verdict == "partial"
+
+
+def test_concepts_of_their_own_without_the_required_one_follow_the_tells_precedent() -> None:
+    text = "tf.function traces the Python function into a graph, so the per-op Python overhead goes away. It also compiles everything with XLA."
+    result = grade_freetext(
+        question("tf-function-speedup"), text, second_opinion=False, neighbours=False
+    )
+    assert result.misconceptions == ["tf-function-is-xla"]
+    assert result.details["credit_is_the_tell"] is False
+    assert result.verdict == "incorrect"
 
 
 UNTOLD = "model.variables includes non-trainable variables such as BatchNorm's moving mean and variance, which the optimizer must not update, so you pass trainable_variables."

@@ -24,10 +24,15 @@ TELL_ALONE = "The gradients vanish because they are too small."
 SURE_PARTIAL = tell_caps.CoreCaps({}, {"none-means-zero-signal": "partial"})
 
 
-def _grade(text: str, core: tell_caps.CoreCaps, monkeypatch: pytest.MonkeyPatch) -> tuple:
+def _grade(
+    text: str,
+    core: tell_caps.CoreCaps,
+    monkeypatch: pytest.MonkeyPatch,
+    question_id: str = "why-none-gradients",
+) -> tuple:
     monkeypatch.setattr(grader, "shipped_core_caps", lambda *_: core)
     result = grader.grade_freetext(
-        question("why-none-gradients"), text, second_opinion=False, neighbours=False
+        question(question_id), text, second_opinion=False, neighbours=False
     )
     return result.verdict, result.misconceptions
 
@@ -115,11 +120,7 @@ SURE_INCORRECT = tell_caps.CoreCaps({}, {}, {"tf-function-is-xla": "incorrect"})
 
 
 def _grade_speedup(text: str, core: tell_caps.CoreCaps, monkeypatch: pytest.MonkeyPatch) -> tuple:
-    monkeypatch.setattr(grader, "shipped_core_caps", lambda *_: core)
-    result = grader.grade_freetext(
-        question("tf-function-speedup"), text, second_opinion=False, neighbours=False
-    )
-    return result.verdict, result.misconceptions
+    return _grade(text, core, monkeypatch, "tf-function-speedup")
 
 
 def test_a_partial_cap_without_the_required_core_is_incorrect_where_precedent_is_sure(

@@ -83,7 +83,7 @@ def shipped(then: Callable[..., bool], classifier: bool) -> list[tuple[str, str,
                     then(tell, normalised), now))  # fmt: skip
         return now
 
-    tune = [a for a in core.answers if (a.persona or "original") in core.sides.tune]
+    tune = core.tune_answers
     with mock.patch.object(grader, "has_evidence", recorded):
         for answer in tune:
             current["answer"] = answer
@@ -124,7 +124,11 @@ def table(name: str, found: list[tuple[str, str, bool, bool]], read: set[str]) -
 
 
 def main(argv: list[str]) -> int:
-    rev = next(a for a in argv if not a.startswith("--"))
+    revs = [a for a in argv if not a.startswith("--")]
+    if len(revs) != 1 or "--help" in argv or "-h" in argv:
+        print("usage:", " ".join(__doc__.strip().splitlines()[-1].split()), file=sys.stderr)
+        return 2
+    rev = revs[0]
     then = evidence_at(rev)
     read = set(core_labelled().sides.read)
     classifier = "--classifier" in argv

@@ -53,7 +53,7 @@ SEED = 21
 
 def tune_rows() -> tuple[list[Row], dict[str, FreeText], frozenset[str], dict[str, frozenset[str]]]:
     core = core_labelled()
-    answers = [a for a in core.answers if (a.persona or "original") in core.sides.tune]
+    answers = core.tune_answers
     rows, _ = grade_rows(core.pack, answers, tag_map=core.tag_map, sides=core.sides)
     questions = {
         q.question.id: q.question for q in core.pack.questions if isinstance(q.question, FreeText)

@@ -35,7 +35,7 @@ from app.packs.schema import FreeText  # noqa: E402
 def tune_rules_rows() -> tuple[list[Row], set[str]]:
     """The rules' rows of every tune answer (no learned part), and the personas read."""
     core = core_labelled()
-    tune = [a for a in core.answers if (a.persona or "original") in core.sides.tune]
+    tune = core.tune_answers
     rows, _ = grade_rows(core.pack, tune, tag_map=core.tag_map, sides=core.sides)
     return [r for r in rows if r.side == "tune"], set(core.sides.read)
 

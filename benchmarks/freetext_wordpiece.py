@@ -138,7 +138,7 @@ def tune_texts() -> list[str]:
     from app.grading.freetext.evaluation import core_labelled
 
     core = core_labelled()
-    answers = [a.answer for a in core.answers if (a.persona or "original") in core.sides.tune]
+    answers = [a.answer for a in core.tune_answers]
     return answers + [embedded_text(a) for a in answers]
 
 

@@ -38,7 +38,7 @@ def main() -> None:
     ap.add_argument("--group", action="append", default=[])
     a = ap.parse_args()
     core = core_labelled()
-    tune = [x for x in core.answers if (x.persona or "original") in core.sides.tune]
+    tune = core.tune_answers
     rows, problems = grade_rows(core.pack, tune, tag_map=core.tag_map, sides=core.sides)
     for p in problems:
         print("problem:", p, file=sys.stderr)

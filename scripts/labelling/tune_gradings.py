@@ -23,12 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from app.grading.freetext.evaluation import core_labelled
 from app.grading.results import GradeResult
+from benchmarks._measure import CONFIGS  # rules alone (the learned parts off), as shipped
 
-# the learned parts off, as benchmarks/_measure.py's RULES_ALONE
-RULES_ALONE = {
-    "second_opinion": False, "neighbours": False, "tell_caps": False, "tag_classifier": False,
-}  # fmt: skip
-CONFIGS: dict[str, dict[str, bool]] = {"rules alone": RULES_ALONE, "as shipped": {}}
 SHOWN = 5  # differing answers printed per configuration
 
 
@@ -55,7 +51,7 @@ def tune_gradings() -> dict[str, dict[str, Any]]:
 
     core = core_labelled()
     questions = {q.question.id: q.question for q in core.pack.questions}
-    tune = [a for a in core.answers if (a.persona or "original") in core.sides.tune]
+    tune = core.tune_answers
     read: dict[str, dict[str, Any]] = {}
     for name, settings in CONFIGS.items():
         graded = {}

@@ -1,5 +1,5 @@
-"""Load a script under benchmarks/ as a module, so a test can call its functions in-process
-(the scripts are not a package the tests import; three tests had their own loader)."""
+"""Load a script under benchmarks/ or scripts/ as a module, so a test can call its functions
+in-process (the scripts are not a package the tests import; tests had their own loaders)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,14 @@ from app.config import REPO_ROOT
 
 
 def load_benchmark(script: str, module_name: str) -> ModuleType:
-    """benchmarks/`script` as the module `module_name` (registered in sys.modules: dataclasses
-    look their module up there)."""
-    path = REPO_ROOT / "benchmarks" / script
-    spec = importlib.util.spec_from_file_location(module_name, path)
+    """benchmarks/`script` as the module `module_name`."""
+    return load_script(f"benchmarks/{script}", module_name)
+
+
+def load_script(path: str, module_name: str) -> ModuleType:
+    """The script at `path` (from the repository's root, e.g. scripts/labelling/...) as the
+    module `module_name` (registered in sys.modules: dataclasses look their module up there)."""
+    spec = importlib.util.spec_from_file_location(module_name, REPO_ROOT / path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module

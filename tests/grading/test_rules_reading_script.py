@@ -4,20 +4,12 @@ elsewhere)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 from app.grading.freetext.evaluation import Row
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "labelling" / "rules_reading.py"
+from tests.grading.benchmark_scripts import load_script
 
 
 def _script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("rules_reading", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/labelling/rules_reading.py", "rules_reading")
 
 
 def _row(label: str, verdict: str, expected: tuple[str, ...], named: tuple[str, ...]) -> Row:

@@ -3,19 +3,13 @@ tune answer's whole grading; the comparison names each answer that differs and t
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "labelling" / "tune_gradings.py"
+from tests.grading.benchmark_scripts import load_script
 
 
 def _script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("tune_gradings", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/labelling/tune_gradings.py", "tune_gradings")
 
 
 def _graded(verdict: str, caps: dict[str, str] | None = None) -> dict[str, Any]:

@@ -169,8 +169,7 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
         )
     )
     heads = _heads(train, prepared) if prepared.vectors else {}
-    learned = Learned(index, caps, beside, _models(train, prepared), classifier, heads)
-    return dataclasses.replace(learned, required=required, bare=bare)
+    return Learned(index, caps, beside, _models(train, prepared), classifier, heads, required, bare)
 
 
 def _heads(train: Sequence[Row], prepared: Prepared) -> dict[str, ev.Head]:

@@ -233,6 +233,12 @@ class CoreLabelled:
     sides: Sides
     tag_map: TagMap
 
+    @property
+    def tune_answers(self) -> list[LabelledAnswer]:
+        """The answers of `tune` personas (the original set's carry no persona): all that
+        tuning, training and a round's engineers may grade."""
+        return [a for a in self.answers if (a.persona or ORIGINAL) in self.sides.tune]
+
 
 def core_labelled() -> CoreLabelled:
     """The repository's labelled answers to the core pack (what the artefacts train on), read

@@ -215,27 +215,15 @@ def build_artefact() -> dict[str, Any]:
         for q in core.pack.questions
         if isinstance(q.question, FreeText)
     }
-    tune = [
-        a
-        for a in core.answers
-        if (a.persona or ORIGINAL) in core.sides.tune and a.question_id in rubrics
-    ]
+    tune = [a for a in core.tune_answers if a.question_id in rubrics]
     derived = derive(
         (a.question_id, mapped_tags(core.tag_map, a.question_id, a.misconceptions), a.verdict)
         for a in tune
     )
-    beside = derive_beside_core(
-        (
-            a.question_id,
-            mapped_tags(core.tag_map, a.question_id, a.misconceptions),
-            a.verdict,
-            complete.get((a.source, a.question_id, a.answer), False),
-            a.persona or ORIGINAL,
-        )
-        for a in tune
-    )
 
-    def by_core(kept: Callable[[Reading], bool]) -> dict[tuple[str, str], dict[str, Any]]:
+    def by_core(
+        kept: Callable[[Reading], bool], cap_of: Callable[[int, int], str | None] = stable_cap
+    ) -> dict[tuple[str, str], dict[str, Any]]:
         return derive_beside_core(
             (
                 (
@@ -247,11 +235,13 @@ def build_artefact() -> dict[str, Any]:
                 )
                 for a in tune
             ),
-            stable_cap,
+            cap_of,
         )
 
+    beside = by_core(lambda k: complete.get(k, False), share_cap)
     beside_required = by_core(lambda k: required.get(k, False))
     without = by_core(lambda k: k in required and not (required[k] or complete[k]))
+    cores = ((BESIDE_FULL, beside), (BESIDE_REQUIRED, beside_required), (WITHOUT_CORE, without))
     questions = {
         qid: {
             "rubric": rubric_key(rubric),
@@ -259,13 +249,7 @@ def build_artefact() -> dict[str, Any]:
                 m.tag: {
                     **derived[(qid, m.tag)],
                     "rubric_cap": m.cap,
-                    **({BESIDE_FULL: beside[(qid, m.tag)]} if (qid, m.tag) in beside else {}),
-                    **(
-                        {BESIDE_REQUIRED: beside_required[(qid, m.tag)]}
-                        if (qid, m.tag) in beside_required
-                        else {}
-                    ),
-                    **({WITHOUT_CORE: without[(qid, m.tag)]} if (qid, m.tag) in without else {}),
+                    **{key: by[(qid, m.tag)] for key, by in cores if (qid, m.tag) in by},
                 }
                 for m in rubric.misconceptions
                 if (qid, m.tag) in derived

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+import regex
+
 from app.grading.freetext.budget import BoundedPattern, PhrasingMatch, stopped
 from app.grading.freetext.conditions import (
     in_counterfactual_consequence,
@@ -41,20 +43,26 @@ from app.grading.freetext.purposes import reset_purpose
 from app.grading.freetext.statements import statement_matches
 from app.grading.freetext.subjects import object_of_verb
 
+# Round 29: "Lightning" alone is PyTorch Lightning ("in Lightning you never call zero_grad").
 _FOREIGN = re.compile(
-    r"\b(?:pytorch|torch|jax|flax|optax|haiku|other\s+frameworks?|chainer|mxnet)\b", re.I
+    r"\b(?:pytorch|torch|jax|flax|optax|haiku|other\s+frameworks?|chainer|mxnet"
+    r"|lightning(?![\s-]+fast))\b",
+    re.I,
 )
 # "Like PyTorch", "unlike PyTorch", "compared to PyTorch": a comparison with TensorFlow.
 # "Analogous to retain_graph=False in PyTorch" too (round 9).
-_COMPARED = re.compile(
+_COMPARED = regex.compile(
     r"\b(?:un)?like\s+(?:in\s+)?$|\b(?:un)?like\s+(?:[\w.()]+\s+){1,3}in\s+$|\bas\s+in\s+$"
     r"|\b(?:analogous|akin|similar|equivalent)\s+to\s+(?:[\w.()=]+\s+){1,3}in\s+$"
     r"|\bsame\s+as\s+(?:in\s+)?$"
     r"|\bsimilar\s+to\s+$|\b(?:compared|contrast)\s+(?:to|with)\s+$|\bthan\s+(?:in\s+)?$"
     r"|\b(?:vs\.?|versus)\s+$"
     # "accumulate ... in the same way PyTorch's .grad buffers do" (round 21)
-    r"|\bsame\s+way\s+(?:as\s+)?(?:in\s+)?$",
-    re.IGNORECASE,
+    r"|\bsame\s+way\s+(?:as\s+)?(?:in\s+)?$"
+    # "..., the way they do in JAX", "..., as it does in PyTorch" (round 29)
+    r"|\b(?:the\s+(?:same\s+)?way|(?<!\b(?:long|soon|far)\s)as(?!\s+(?:long|soon|far)\b))"
+    r"\s+(?:[\w.()]+\s+){1,3}in\s+$",
+    regex.IGNORECASE,
 )
 _OTHER_API = re.compile(
     r"\b(?:pytorch|torch|jax|optax|flax)\b|\.grad\b|\bbackward\(|\bvalue_and_grad\b", re.IGNORECASE
@@ -98,9 +106,7 @@ def is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     clause = [f for pos, f in mentions if start_of_clause(masked, start) <= pos < clause_end]
     if clause:
         return all(clause)
-    topics = [
-        m for m in mentions if m[0] < start or _SCOPE.search(sentence, max(0, m[0] - 16), m[0])
-    ]
+    topics = [m for m in mentions if m[0] < start or _scopes(sentence, end, m[0])]
     if not topics:
         return False
     nearest = min(topics, key=lambda m: min(abs(m[0] - start), abs(m[0] - end)))
@@ -110,6 +116,18 @@ def is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
 # "in PyTorch", "for torch", "with JAX", "using optax": a later mention that scopes the
 # statement before it.
 _SCOPE = re.compile(r"\b(?:in|for|with|on|under|using)\s+(?:the\s+)?$", re.IGNORECASE)
+# Round 29: a relative clause between the statement and a later mention ("the tape adds
+# them up, which is exactly what zero_grad in PyTorch is for") is a statement of its own
+# about that framework; the one before it keeps its topic.
+_RELATIVE = regex.compile(r"\b(?:which|what)\b", regex.IGNORECASE)
+
+
+def _scopes(sentence: str, end: int, mention: int) -> bool:
+    """Whether a framework named after a statement (ending at `end`) scopes it: named
+    right after "in", "for", "with" ... and with no relative clause opened in between."""
+    if mention < end or _SCOPE.search(sentence, max(0, mention - 16), mention) is None:
+        return False
+    return _RELATIVE.search(sentence, end, mention) is None
 
 
 @lru_cache(maxsize=1024)

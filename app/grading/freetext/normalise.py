@@ -144,6 +144,18 @@ _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _KEYWORD_LINE = re.compile(r"^\s*(?:with|def|for|if|import|from|return|del)\b")
 
 
+# Round 29: a line that opens with a decorator or a call and ends on a bracket may be a
+# sentence about it: "@tf.function lets TF trace the step into a graph", "jax.grad(f)
+# returns a function (not a tape)". It is code only if Python parses it; a decorator line
+# is parsed with a function under it.
+_CALL_START = re.compile(r"^\s*[A-Za-z_][\w.]*\(")
+_PROSE_AFTER_TOKEN = re.compile(rf"^\s*@|{_CALL_START.pattern}")
+
+
+def _decorated(line: str) -> str:
+    return line.strip() + "\ndef _():\n    pass" if line.lstrip().startswith("@") else line
+
+
 def _is_python(line: str) -> bool:
     source = line.strip()
     if sum(map(source.count, "([{")) > sum(map(source.count, ")]}")):
@@ -161,6 +173,8 @@ def _is_code(line: str, in_fence: bool) -> bool:
     if not _CODE_LINE.match(line):
         return False
     if _KEYWORD_LINE.match(line) and not _is_python(line):
+        return False
+    if _PROSE_AFTER_TOKEN.match(line) and not _is_python(_decorated(line)):
         return False
     assignment = _ASSIGNMENT.match(line)
     if assignment is None:
@@ -272,6 +286,8 @@ def split_units(text: str) -> list[Unit]:
             units.extend(prose_unit(s) for s in _prose_sentences(line))
         elif line.strip():
             prose.append(line.strip())
+            if _CODE_LINE.match(body) and _CALL_START.match(body):
+                _flush(prose, code, units)  # ends on its bracket: a paragraph of its own
     _flush(prose, code, units)
     return units
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import regex
+
 from app.grading.freetext.conditions import in_counterfactual_condition, in_open_negated_condition
-from app.grading.freetext.hinglish import POST_VERBAL_NEGATION
+from app.grading.freetext.hinglish import DENIALS, POST_VERBAL_NEGATION, alternation
 from app.grading.freetext.labels import VERDICT_LABEL
 from app.grading.freetext.phrasings import CUE, end_of_clause, start_of_clause
 
@@ -161,6 +163,7 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     cues = len(lead_in) + len(last_clause)
     # Round 27: Hinglish denies after its verb ("weights update nahi karta"; hinglish.py).
     cues += POST_VERBAL_NEGATION.match(masked, end) is not None
+    cues += denied_after_verb(masked, end, written)
     if last_start > start:  # the match runs across a clause boundary (round 9)
         cues = _across_clauses(lead_in, cues - len(lead_in))
     if in_open_negated_condition(masked, start, end, cues, written):
@@ -169,6 +172,34 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
         masked, start, end, written
     )
     return (cues + reported) % 2 == 0
+
+
+# Round 29: German, Dutch and Scandinavian speakers put the denial after the verb and its
+# object ("the optimizer changes the weights not", "this is needed not", "the tape records
+# them never"): a "not" or "never" that closes the match's clause, a few words after it at
+# most, and an adverb after it at most ("not directly", "not at all"). Not "or not", "if
+# not", "why not", "of course not", "more often than not", where the "not" answers or
+# weighs the clause rather than denying it. Not in a code-switched Hinglish sentence, whose
+# English-order twin may leave a "not" after a verbless clause ("... zero_grad zaroorat
+# not": the need is denied, not the match); hinglish.py reads its denials.
+_DENIAL_AFTER = regex.compile(
+    r"\s+(?:(?!(?:and|or|but|if|whether|than|why|course|surely|certainly|probably|hopefully"
+    r"|maybe|perhaps|think|hope|guess|believe)\b)[\w.'-]+\s+){0,4}(?:not|never)"
+    r"(?:\s+(?:directly|itself|themselves|at\s+all|really|yet|anymore|automatically|alone"
+    r"|here|there|so))?[\s.!)\"']*",
+    regex.IGNORECASE,
+)
+
+
+_HINGLISH_DENIAL = regex.compile(rf"\b(?:{alternation(DENIALS)})\b", regex.IGNORECASE)
+
+
+def denied_after_verb(masked: str, end: int, written: str = "") -> bool:
+    """Whether a denial closes the clause after the match, as German word order places it."""
+    closing = end_of_clause(masked, end)
+    if _DENIAL_AFTER.fullmatch(masked, end, closing) is None:
+        return False
+    return _HINGLISH_DENIAL.search(written or masked) is None
 
 
 # The "neither" of "neither X nor Y" is blanked (phrasings.mask); its "nor" denies X.

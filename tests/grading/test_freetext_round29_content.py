@@ -55,6 +55,8 @@ CORRECT = [
     ("tf-function-speedup", "On big convolutional nets the GPU kernels dominate the runtime and the gain is small."),
     ("why-none-gradients", "The tape only watched the loss line, so the predictions were a constant to it."),
     ("why-none-gradients", "The loss is then a function of a constant and has no path to any variable."),
+    ("gradient-vs-apply", "The tape recorded every op on the watched variables, and gradient() walks back over them. It returns a list of tensors and nothing else."),
+    ("higher-order-derivatives", "The outer tape is recording while that gradient is taken, so the inner tape's backward pass is itself part of the outer record."),
     ("no-zero-grad", "Each step makes a fresh tape, so what it recorded before is gone; and the gradients are returned as values."),
 ]  # fmt: skip
 

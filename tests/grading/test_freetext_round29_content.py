@@ -57,6 +57,7 @@ CORRECT = [
     ("why-none-gradients", "The loss is then a function of a constant and has no path to any variable."),
     ("gradient-vs-apply", "The tape recorded every op on the watched variables, and gradient() walks back over them. It returns a list of tensors and nothing else."),
     ("higher-order-derivatives", "The outer tape is recording while that gradient is taken, so the inner tape's backward pass is itself part of the outer record."),
+    ("higher-order-derivatives", "Then call outer.gradient(dy_dx, x) outside, and it backprops through the first derivative."),
     ("no-zero-grad", "Each step makes a fresh tape, so what it recorded before is gone; and the gradients are returned as values."),
 ]  # fmt: skip
 

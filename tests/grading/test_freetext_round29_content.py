@@ -31,10 +31,10 @@ WRONG = [
     ("higher-order-derivatives", "outer-gradient-gives-hessian-diagonal", "For a vector input this yields the Hessian matrix in one go."),
     ("trainable-vs-all-variables", "pass-model-variables", "Really it's about performance."),
     ("trainable-vs-all-variables", "pass-model-variables", "The moving statistics simply receive zero gradients, so the optimizer leaves them as they are."),
-    ("trainable-vs-all-variables", "pass-model-variables", "Either list gives the same updates in the end."),
+    ("trainable-vs-all-variables", "pass-model-variables", "Including the non-trainable ones produces exactly the same iterates."),
     ("training-flag", "batchnorm-ignores-training-flag", "BatchNorm works the same in both modes."),
     ("training-flag", "batchnorm-ignores-training-flag", "The flag is only relevant for dropout."),
-    ("training-flag", "missing-flag-stops-learning", "Leave the flag out and the network won't learn."),
+    ("training-flag", "missing-flag-stops-learning", "If you forget training=True, the model simply won't train."),
     ("persistent-tape", "two-tapes-need-two-forwards", "Use separate tapes, one with its own forward pass for each loss."),
 ]  # fmt: skip
 

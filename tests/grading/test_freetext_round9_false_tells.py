@@ -4,10 +4,11 @@ the false tells on tune answers labelled correct.
 Written before any round-9 fix (docs/freetext-rounds.md "Round 9: false tells on correct
 answers"): 64 true statements in candidates' voices about the ten core questions and 33
 misconceptions in the same shapes. TRUE_TUNED (42) and the first 19 of STATED were read
-while fixing; TRUE_CHECK (20) with CHECK_MISSES (2) and the last 9 of STATED were run only
+while fixing; TRUE_CHECK (20) with the check's two misses and the last 9 of STATED were run only
 once, at the end, as the untouched check (before: 7 of the 22 true statements named a
-tell, after: 2 - CHECK_MISSES, left for a later round; the 9 stayed named). Five written misconceptions no rule named before
-this round are listed in NOT_NAMED for the content engineer, not tested.
+tell, after: 2 - the check's misses, left for a later round, read right since rounds 21 and 29
+and now the last two of TRUE_CHECK; the 9 stayed named). Five written misconceptions no rule
+named before this round are listed in NOT_NAMED for the content engineer, not tested.
 """
 
 # ruff: noqa: E501 - statements read best one per line
@@ -266,13 +267,10 @@ TRUE_CHECK = [
         "numpy-inside-tape",
         "Every weight used to compute h gets a None gradient and silently stops learning; the later layers are fine.",
     ),
-]
-
-# The untouched check's misses: a counterfactual whose consequence has no comma before it
-# ("if X were taken after the block ends you'd get None, so ..."). Its second, "used to
-# compute h" (the tell's exclusions knew "produce" and "feed", not "compute"), is read right
-# since round 21 (engineer C) and is among the true statements below.
-CHECK_MISSES = [
+    # The untouched check's two misses, both read right now: "used to compute h" (above; the
+    # tell's exclusions knew "produce" and "feed", not "compute") since round 21 (engineer C),
+    # and this counterfactual whose consequence has no comma before it since round 29 (engineer
+    # C9: gradient-outside-outer-tape is not read where the sentence gives the result, None).
     (
         "higher-order-derivatives",
         "If the inner gradient were taken after the outer block ends you'd get None, so keep it inside.",
@@ -373,12 +371,6 @@ NOT_NAMED = [
 
 @pytest.mark.parametrize(("qid", "text"), TRUE_TUNED + TRUE_CHECK)
 def test_a_true_statement_names_no_tell(qid: str, text: str) -> None:
-    assert grade_freetext(question(qid), text, neighbours=False).misconceptions == []
-
-
-@pytest.mark.parametrize(("qid", "text"), CHECK_MISSES)
-@pytest.mark.xfail(strict=True, reason="known miss of the round-9 check (docs/freetext-rounds.md)")
-def test_a_check_miss_still_names_a_tell(qid: str, text: str) -> None:
     assert grade_freetext(question(qid), text, neighbours=False).misconceptions == []
 
 

@@ -15,7 +15,9 @@ both, two ways:
 Then, in each, the first tune answer to each of the core pack's free-text questions, graded
 as the app grades it (`dispatch._grade_free_text`, settings as shipped), in pack order: the
 first answer of the process, and the sum over the ten (each question's first answer), then
-the same ten again, warm. Wall seconds and thread CPU seconds. Each tree's ten gradings are
+the same ten again, warm; then every SAMPLE-th tune answer once (`sample`: the process's
+early life, where a phrasing first met by a later answer is compiled there since round 29;
+its p50 is printed too). Wall seconds and thread CPU seconds. Each tree's ten gradings are
 compared with the other tree's (they must be the same). Held-out personas are never read:
 only `tune` of meta/sides.yaml.
 
@@ -40,11 +42,13 @@ sys.path.insert(0, str(ROOT))
 from benchmarks._measure import before_revision, export_tree  # noqa: E402
 
 MODES = ("web", "bare")
-PARTS = ("import", "start-up", "first answer", "ten first answers", "ten warm")
+PARTS = ("import", "start-up", "first answer", "ten first answers", "ten warm", "sample")
+SAMPLE = 10  # then every 10th tune answer, once: the process's early life
 
 
-def _first_tune_answers() -> list[dict[str, str]]:
-    """The first tune answer to each core free-text question, in pack order."""
+def _tune_answers() -> dict[str, list[dict[str, str]]]:
+    """The first tune answer to each core free-text question, in pack order, and every
+    SAMPLE-th tune answer."""
     from app.grading.freetext.evaluation import core_labelled
 
     core = core_labelled()
@@ -52,7 +56,11 @@ def _first_tune_answers() -> list[dict[str, str]]:
     for answer in core.tune_answers:
         firsts.setdefault(answer.question_id, answer.answer)
     ids = [q.question.id for q in core.pack.questions if q.question.id in firsts]
-    return [{"question": i, "answer": firsts[i]} for i in ids]
+    sample = [{"question": a.question_id, "answer": a.answer} for a in core.tune_answers]
+    return {
+        "first": [{"question": i, "answer": firsts[i]} for i in ids],
+        "sample": [a for a in sample[::SAMPLE] if a["question"] in firsts],
+    }
 
 
 class _Clock:
@@ -91,7 +99,8 @@ def _start_up() -> None:
 
 
 def _child(mode: str, answers_file: Path) -> dict[str, Any]:
-    answers = json.loads(answers_file.read_text(encoding="utf-8"))
+    read = json.loads(answers_file.read_text(encoding="utf-8"))
+    answers, sample = read["first"], read["sample"]
     clock = _Clock()
     if mode == "web":
         import app.main  # noqa: F401 - the web process's imports
@@ -119,7 +128,13 @@ def _child(mode: str, answers_file: Path) -> dict[str, Any]:
     for answer in answers:
         dispatch._grade_free_text(questions[answer["question"]], answer["answer"])
     clock.lap("ten warm")
-    return {"read": clock.read, "graded": graded}
+    times = []  # thread CPU ms of each sample answer, graded once after the ten
+    for answer in sample:
+        began = time.thread_time()
+        dispatch._grade_free_text(questions[answer["question"]], answer["answer"])
+        times.append((time.thread_time() - began) * 1000)
+    clock.lap("sample")
+    return {"read": clock.read, "graded": graded, "sample_ms": times}
 
 
 def _run(tree: Path, mode: str, answers_file: Path) -> dict[str, Any]:
@@ -146,7 +161,7 @@ def main() -> int:
     revision = before_revision(args.before)
     with tempfile.TemporaryDirectory() as scratch:
         answers_file = Path(scratch) / "answers.json"
-        answers_file.write_text(json.dumps(_first_tune_answers()), encoding="utf-8")
+        answers_file.write_text(json.dumps(_tune_answers()), encoding="utf-8")
         trees = {"before": export_tree(revision, Path(scratch)), "after": ROOT}
         print(f"before = {revision[:12]}, after = the working tree", flush=True)
         read: dict[str, dict[str, list[dict[str, Any]]]] = {
@@ -178,6 +193,14 @@ def _print(read: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
             for x, y in zip(b["graded"], a["graded"], strict=True)
         )
         print(f"   graded differently (verdict, score, tells): {differ} of {runs * 10}")
+        p50 = {
+            t: statistics.median(statistics.median(r["sample_ms"]) for r in trees[t]) for t in trees
+        }
+        count = len(trees["before"][0]["sample_ms"])
+        print(
+            f"   sample's p50 ({count} answers once, after the ten): {p50['before']:.2f} -> "
+            f"{p50['after']:.2f} ms CPU (x{p50['after'] / p50['before']:.2f})"
+        )
 
 
 if __name__ == "__main__":

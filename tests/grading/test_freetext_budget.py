@@ -171,6 +171,8 @@ def _stdlib_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     try:
         with monkeypatch.context() as patch:
             patch.setattr(budget, "regex", Engine)
+            # round 29: the grader reads the pack loader's compiles (rubric.compiled_phrasing)
+            patch.setattr(budget, "compiled_phrasing", lambda p: Engine.compile(p, budget.FLAGS))
             patch.setattr(budget, "answer_budget", _unbounded)
             yield
     finally:  # patterns compiled by `re` must not outlive the test, even a failing one

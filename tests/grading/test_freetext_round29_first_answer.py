@@ -24,6 +24,7 @@ from app.grading.freetext.artefacts import artefact_questions
 from app.grading.freetext.budget import FLAGS, BoundedPattern, answer_budget
 from app.grading.freetext.preload import preload
 from app.main import create_app
+from app.packs.rubric import Rubric
 from tests.conftest import FIXTURE_PACKS
 from tests.grading.core_questions import question
 
@@ -63,6 +64,18 @@ def test_a_phrasing_is_compiled_by_its_first_search_that_runs(compiles: _Compile
     assert found.flags == regex.compile(found.pattern, FLAGS).flags
 
 
+def test_a_phrasing_the_pack_loader_validated_is_not_compiled_again(compiles: _Compiles) -> None:
+    raw = question("gradient-vs-apply").rubric.model_dump()
+    raw["concepts"][0]["any"] = ["zqvalidated ~ zqtape"]
+    Rubric.model_validate(raw)  # a pack's loading compiles each phrasing whole
+    ours = [n for p, n in compiles.counts.items() if "zqvalidated" in p]
+    assert ours == [1]
+    with answer_budget():
+        found = phrasings.compile_phrasing("zqvalidated ~ zqtape")
+        assert found.search("the zqvalidated zqtape") is not None
+    assert compiles.counts[found.pattern] == 1  # the grader read the loader's compile
+
+
 def test_outside_a_budget_a_deferred_phrasing_is_compiled_and_searched() -> None:
     # the pack-time timing check searches every text (round 28) and compiles first
     found = BoundedPattern.deferred("zqtape records", FLAGS)
@@ -89,14 +102,14 @@ def test_a_miss_cause_skips_the_roles_that_do_not_compile_alone() -> None:
 def test_threads_meeting_a_phrasing_first_compile_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
     counted = _Compiles(pause=0.05)
     monkeypatch.setattr(budget.regex, "compile", counted)
-    found = BoundedPattern.deferred("(zqgradient|zqderivative) zqtape", FLAGS)
+    found = BoundedPattern.deferred("(zqgrad|zqderiv) zqtapes", FLAGS)
     start = threading.Barrier(8)
     spans: list[tuple[int, int]] = []
 
     def search() -> None:
         start.wait()
         with answer_budget():
-            match = found.search("the zqgradient zqtape records")
+            match = found.search("the zqgrad zqtapes records")
         spans.append(match.span())
 
     threads = [threading.Thread(target=search) for _ in range(8)]
@@ -105,7 +118,7 @@ def test_threads_meeting_a_phrasing_first_compile_it_once(monkeypatch: pytest.Mo
     for thread in threads:
         thread.join()
     assert counted.counts == {found.pattern: 1}
-    assert spans == [(4, 21)] * 8
+    assert spans == [(4, 18)] * 8
 
 
 ANSWERS = [

@@ -48,6 +48,7 @@ import regex
 
 from app.grading.freetext.required_text import Requirement, may_match, required_text
 from app.grading.results import Feedback, GradeResult
+from app.packs.rubric import PHRASING_FLAGS, compiled_phrasing
 from app.packs.schema import FreeText
 
 P = ParamSpec("P")
@@ -189,7 +190,7 @@ class BoundedPattern:
         if self._compiled is None:
             with _COMPILING:
                 if self._compiled is None:
-                    self._compiled = regex.compile(self._source, self._flags)
+                    self._compiled = _compile(self._source, self._flags)
         return self._compiled
 
     def checked(self) -> BoundedPattern:
@@ -238,6 +239,14 @@ class BoundedPattern:
 
 
 _COMPILING = threading.Lock()
+
+
+def _compile(pattern: str, flags: int) -> Any:
+    """Compiled by `regex`; with the flags a pack's validation compiles a phrasing with,
+    the compile it made is read (rubric.compiled_phrasing)."""
+    if flags == PHRASING_FLAGS:
+        return compiled_phrasing(pattern)
+    return regex.compile(pattern, flags)
 
 
 def _requirement(pattern: str, flags: int) -> Requirement:

@@ -58,6 +58,8 @@ def _use_re() -> None:
         yield budget.Budget(float("inf"))
 
     budget.regex = _ReEngine  # type: ignore[assignment]
+    # round 29: the grader reads the pack loader's compiles (rubric.compiled_phrasing)
+    budget.compiled_phrasing = lambda p: _ReEngine.compile(p, budget.FLAGS)  # type: ignore[assignment]
     budget.answer_budget = unbounded  # type: ignore[assignment]
 
 

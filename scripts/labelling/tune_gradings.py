@@ -25,6 +25,7 @@ from app.grading.freetext.evaluation import core_labelled
 from app.grading.results import GradeResult
 from benchmarks._measure import CONFIGS  # rules alone (the learned parts off), as shipped
 
+ROOT = Path(__file__).resolve().parents[2]
 SHOWN = 5  # differing answers printed per configuration
 
 
@@ -46,7 +47,8 @@ def whole(result: GradeResult) -> dict[str, Any]:
 
 
 def tune_gradings() -> dict[str, dict[str, Any]]:
-    """configuration -> answer source -> its whole grading."""
+    """configuration -> answer source (its path under the tree, so that a reading saved in
+    an exported tree compares with a worktree's, round 29) -> its whole grading."""
     from app.grading.freetext import grade_freetext
 
     core = core_labelled()
@@ -58,7 +60,9 @@ def tune_gradings() -> dict[str, dict[str, Any]]:
         for answer in tune:
             question = questions.get(answer.question_id)
             if question is not None:
-                graded[answer.source] = whole(grade_freetext(question, answer.answer, **settings))
+                graded[answer.source.removeprefix(f"{ROOT}/")] = whole(
+                    grade_freetext(question, answer.answer, **settings)
+                )
         read[name] = graded
     return read
 

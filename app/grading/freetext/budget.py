@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -47,6 +48,7 @@ import regex
 
 from app.grading.freetext.required_text import Requirement, may_match, required_text
 from app.grading.results import Feedback, GradeResult
+from app.packs.rubric import PHRASING_FLAGS, compiled_phrasing
 from app.packs.schema import FreeText
 
 P = ParamSpec("P")
@@ -156,37 +158,62 @@ def answer_budget(seconds: float | None = None) -> Iterator[Budget]:
 
 
 class BoundedPattern:
-    """A compiled phrasing whose searches stop when the answer's budget runs out (None).
+    """A phrasing whose searches stop when the answer's budget runs out (None).
 
     The subset of `re.Pattern` the grader uses; matches are `regex` matches, whose `.re`,
-    `.span()` and `.group()` read as `re`'s do.
+    `.span()` and `.group()` read as `re`'s do. Built from a compiled expression, or
+    `deferred`: compiled by the first search that runs (round 29).
     """
 
-    __slots__ = ("compiled", "required")
+    __slots__ = ("_compiled", "_flags", "_source", "required")
 
     def __init__(self, compiled: Any) -> None:
-        self.compiled = compiled
-        # what every match contains (required_text.py, round 28): inside an answer's
-        # budget, a search in a text without it finds nothing and is not run (not read
-        # where whitespace is no literal)
-        self.required = () if compiled.flags & _VERBOSE else required_text(str(compiled.pattern))
+        self._compiled: Any = compiled
+        self._source, self._flags = str(compiled.pattern), int(compiled.flags)
+        self.required = _requirement(self._source, self._flags)
+
+    @classmethod
+    def deferred(cls, pattern: str, flags: int) -> BoundedPattern:
+        """The expression left uncompiled until a search of it runs: a cold process's first
+        answer to a question compiled all of its ~250 phrasings (~1 ms of `regex` each),
+        though the requirement rules out most of their searches (round 29). An invalid
+        expression raises `regex.error` at its first search or `checked()`, not here."""
+        made = cls.__new__(cls)
+        made._compiled, made._source, made._flags = None, pattern, flags
+        made.required = _requirement(pattern, flags)
+        return made
+
+    @property
+    def compiled(self) -> Any:
+        """The `regex` expression, compiled once; threads that meet it first together
+        compile it once (one lock: compiling holds the interpreter's lock anyway)."""
+        if self._compiled is None:
+            with _COMPILING:
+                if self._compiled is None:
+                    self._compiled = _compile(self._source, self._flags)
+        return self._compiled
+
+    def checked(self) -> BoundedPattern:
+        """Itself, compiled now: raises `regex.error` if the expression is invalid."""
+        _ = self.compiled
+        return self
 
     @property
     def pattern(self) -> str:
-        return str(self.compiled.pattern)
+        return self._source
 
     @property
     def flags(self) -> int:
-        return int(self.compiled.flags)
+        return int(self.compiled.flags)  # as `regex` reads them (inline flags too)
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        return _bounded(self.compiled.search, self.required, text, pos, endpos)
+        return _bounded(self, "search", text, pos, endpos)
 
     def match(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        return _bounded(self.compiled.match, self.required, text, pos, endpos)
+        return _bounded(self, "match", text, pos, endpos)
 
     def fullmatch(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        return _bounded(self.compiled.fullmatch, self.required, text, pos, endpos)
+        return _bounded(self, "fullmatch", text, pos, endpos)
 
     def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[Any]:
         endpos = len(text) if endpos is None else endpos
@@ -199,8 +226,9 @@ class BoundedPattern:
         if budget.spent or budget.left() <= 0:
             budget.spent = True
             return
+        compiled = self.compiled  # a deferred compile is not search time (the deadline's)
         # regex counts the timeout from the iterator's start, across its matches
-        found = iter(self.compiled.finditer(text, pos, endpos, timeout=budget.left()))
+        found = iter(compiled.finditer(text, pos, endpos, timeout=budget.left()))
         while not budget.spent:
             match = None
             with budget.searching():
@@ -210,13 +238,34 @@ class BoundedPattern:
             yield match
 
 
-def _bounded(method: Any, required: Requirement, text: str, pos: int, endpos: int | None) -> Any:
+_COMPILING = threading.Lock()
+
+
+def _compile(pattern: str, flags: int) -> Any:
+    """Compiled by `regex`; with the flags a pack's validation compiles a phrasing with,
+    the compile it made is read (rubric.compiled_phrasing)."""
+    if flags == PHRASING_FLAGS:
+        return compiled_phrasing(pattern)
+    return regex.compile(pattern, flags)
+
+
+def _requirement(pattern: str, flags: int) -> Requirement:
+    """What every match contains (required_text.py, round 28): inside an answer's budget, a
+    search in a text without it finds nothing and is not run (not read where whitespace is
+    no literal; an inline flag group reads as no requirement)."""
+    return () if flags & _VERBOSE else required_text(pattern)
+
+
+def _bounded(pattern: BoundedPattern, method: str, text: str, pos: int, endpos: int | None) -> Any:
     endpos = len(text) if endpos is None else endpos
     budget = _CURRENT.get()
     if budget is None:  # the pack-time timing check: the search's real cost, always
-        return method(text, pos, endpos)
-    if budget.spent or not may_match(required, text, pos, endpos):
+        return getattr(pattern.compiled, method)(text, pos, endpos)
+    if budget.spent or not may_match(pattern.required, text, pos, endpos):
         return None
+    # compiled (if deferred) before the search's clock: it counts to the answer's
+    # deadline, as a compile at the phrasing's first reading did, not to search time
+    run = getattr(pattern.compiled, method)
     # `left()` and `searching()` inlined: one clock read before the search and one after,
     # where they took three and a context manager (round 25: ~10% of an honest answer's
     # grading went to this bookkeeping around ~300 searches)
@@ -227,7 +276,7 @@ def _bounded(method: Any, required: Requirement, text: str, pos: int, endpos: in
         return None
     found = None
     try:
-        found = method(text, pos, endpos, timeout=left)
+        found = run(text, pos, endpos, timeout=left)
     except TimeoutError:
         budget.spent = True
     finally:
@@ -238,6 +287,11 @@ def _bounded(method: Any, required: Requirement, text: str, pos: int, endpos: in
 def compile_bounded(pattern: str, flags: int = FLAGS) -> BoundedPattern:
     """A phrasing compiled by the engine that runs it; raises `regex.error` if invalid."""
     return BoundedPattern(regex.compile(pattern, flags | regex.V0))
+
+
+def deferred_bounded(pattern: str, flags: int = FLAGS) -> BoundedPattern:
+    """A phrasing compiled by its first search that runs (BoundedPattern.deferred)."""
+    return BoundedPattern.deferred(pattern, flags | regex.V0)
 
 
 def within_budget(read: Callable[P, T]) -> Callable[P, T]:

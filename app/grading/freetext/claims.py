@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.grading.freetext.budget import BoundedPattern, compile_bounded, stopped
+from app.grading.freetext.budget import BoundedPattern, deferred_bounded, stopped
 from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
 from app.grading.freetext.hinglish import alternation, glossed_as
@@ -320,8 +320,9 @@ def _roles_taken(
 def word_edged(role: BoundedPattern) -> BoundedPattern:
     """The role made to end at a word edge, so that an alternative which stops inside a
     word backtracks to a longer one: `(records?|record\\w*)` reads "recorded" (round 8;
-    `_whole_words` rejected the first, shorter match and the role went unread)."""
-    return compile_bounded(f"(?:{role.pattern})(?:(?<![^\\W_])|(?![^\\W_]))", role.flags)
+    `_whole_words` rejected the first, shorter match and the role went unread). Compiled at
+    its first search that runs (round 29)."""
+    return deferred_bounded(f"(?:{role.pattern})(?:(?<![^\\W_])|(?![^\\W_]))", role.flags)
 
 
 def _whole_words(text: str, start: int, end: int) -> bool:

@@ -114,6 +114,15 @@ def member_forms(member: str) -> tuple[str, ...]:
     return tuple(sorted((f for f in forms if _PLAIN.match(f)), key=lambda f: (-len(f), f)))
 
 
+def group_forms() -> None:
+    """Every member of the groups in use in every inflection, read now: lemminflect reads
+    its whole inflection table on the first (~0.1-0.25 s of CPU), which a fresh process's
+    first answer paid (round 29; preload.py calls this at the web process's start-up)."""
+    for group in active[0]:
+        for member in group:
+            member_forms(member)
+
+
 Groups = tuple[tuple[str, ...], ...]
 
 

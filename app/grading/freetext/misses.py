@@ -42,7 +42,7 @@ def _roles(pattern: str) -> list[BoundedPattern]:
         if part.startswith("!") or not part.strip():
             continue
         try:
-            roles.append(compile_phrasing(part))
+            roles.append(compile_phrasing(part).checked())
         except regex.error:  # a part of an ordered phrasing may not compile alone
             return []
     return roles

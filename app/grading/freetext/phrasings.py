@@ -11,7 +11,7 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from app.grading.freetext.budget import BoundedPattern, compile_bounded
+from app.grading.freetext.budget import BoundedPattern, deferred_bounded
 from app.grading.freetext.hinglish import DENIALS, alternation, glossed_as
 from app.grading.freetext.lexicon import widen
 from app.packs.rubric import expand_phrasing
@@ -52,8 +52,10 @@ _CALL_ARGS = re.compile(r"(?<=[\w\]])\([^()\n]*\)")
 def compile_phrasing(pattern: str, lexicon: bool = True) -> BoundedPattern:
     """A phrasing as a regular expression: its word alternatives widened to the shared
     lexicon's synonyms (lexicon.py; not for a claim's excluded role), its ` ~ ` gaps
-    expanded; compiled by `regex` and searched within the answer's budget (budget.py)."""
-    return compile_bounded(expand_phrasing(widen(pattern) if lexicon else pattern))
+    expanded; compiled by `regex` at its first search that runs (round 29: an invalid one
+    raises `regex.error` there, or at `.compiled`) and searched within the answer's budget
+    (budget.py)."""
+    return deferred_bounded(expand_phrasing(widen(pattern) if lexicon else pattern))
 
 
 @lru_cache(maxsize=2048)

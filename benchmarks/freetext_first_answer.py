@@ -1,0 +1,207 @@
+"""A fresh process's first free-text answers, before and after (issue 14, round 29).
+
+A learner meets a process's cold cost on the first free-text answer after the server (or a
+worker) starts; every test process meets it too. This reads it in fresh child processes,
+each importing the grader from one tree (a git revision, exported, and the working tree),
+read in the order before, after, after, before, ... so drift in the machine's load falls on
+both, two ways:
+
+- `web`: as the web process: `import app.main` (its imports), then what its start-up does
+  for free-text grading (app/main.py's lifespan: the lemma dictionary, `preload` where the
+  tree has it, the neighbours' index when the setting is on), then the core pack loaded;
+- `bare`: as a test process or a script: the grading path imported alone
+  (`app.grading.dispatch`) and nothing read before the first answer.
+
+Then, in each, the first tune answer to each of the core pack's free-text questions, graded
+as the app grades it (`dispatch._grade_free_text`, settings as shipped), in pack order: the
+first answer of the process, and the sum over the ten (each question's first answer), then
+the same ten again, warm; then every SAMPLE-th tune answer once (`sample`: the process's
+early life, where a phrasing first met by a later answer is compiled there since round 29;
+its p50 is printed too). Wall seconds and thread CPU seconds. Each tree's ten gradings are
+compared with the other tree's (they must be the same). Held-out personas are never read:
+only `tune` of meta/sides.yaml.
+
+    .venv/bin/python benchmarks/freetext_first_answer.py [--before REV] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._measure import before_revision, export_tree  # noqa: E402
+
+MODES = ("web", "bare")
+PARTS = ("import", "start-up", "first answer", "ten first answers", "ten warm", "sample")
+SAMPLE = 10  # then every 10th tune answer, once: the process's early life
+
+
+def _tune_answers() -> dict[str, list[dict[str, str]]]:
+    """The first tune answer to each core free-text question, in pack order, and every
+    SAMPLE-th tune answer."""
+    from app.grading.freetext.evaluation import core_labelled
+
+    core = core_labelled()
+    firsts: dict[str, str] = {}
+    for answer in core.tune_answers:
+        firsts.setdefault(answer.question_id, answer.answer)
+    ids = [q.question.id for q in core.pack.questions if q.question.id in firsts]
+    sample = [{"question": a.question_id, "answer": a.answer} for a in core.tune_answers]
+    return {
+        "first": [{"question": i, "answer": firsts[i]} for i in ids],
+        "sample": [a for a in sample[::SAMPLE] if a["question"] in firsts],
+    }
+
+
+class _Clock:
+    """Wall and thread CPU seconds of each part, in order."""
+
+    def __init__(self) -> None:
+        self.read: dict[str, list[float]] = {}
+        self.wall, self.cpu = time.perf_counter(), time.thread_time()
+
+    def lap(self, part: str) -> None:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        self.read[part] = [wall - self.wall, cpu - self.cpu]
+        self.wall, self.cpu = wall, cpu
+
+    def restart(self) -> None:
+        """Time nothing from the last lap to now."""
+        self.wall, self.cpu = time.perf_counter(), time.thread_time()
+
+
+def _start_up() -> None:
+    """What app/main.py's lifespan reads for free-text grading, in this tree."""
+    from app.config import get_settings
+    from app.grading.freetext.lemmas import lemma
+    from app.grading.freetext.neighbours import shipped_index
+
+    settings = get_settings()
+    lemma("gradients")
+    try:
+        from app.grading.freetext.preload import preload
+    except ImportError:  # a tree before round 29
+        pass
+    else:
+        preload(settings)
+    if settings.freetext_neighbours:
+        shipped_index()
+
+
+def _child(mode: str, answers_file: Path) -> dict[str, Any]:
+    read = json.loads(answers_file.read_text(encoding="utf-8"))
+    answers, sample = read["first"], read["sample"]
+    clock = _Clock()
+    if mode == "web":
+        import app.main  # noqa: F401 - the web process's imports
+    from app.grading import dispatch
+
+    clock.lap("import")
+    if mode == "web":
+        _start_up()
+    clock.lap("start-up")
+    from app.packs.loader import load_pack
+
+    pack = load_pack(ROOT / "questions" / "gradient-tape").pack
+    assert pack is not None
+    questions = {q.question.id: q.question for q in pack.questions}
+    clock.restart()  # the pack's loading is the catalog's, not timed here
+    graded = []
+    for index, answer in enumerate(answers):
+        result = dispatch._grade_free_text(questions[answer["question"]], answer["answer"])
+        graded.append([result.verdict, result.score, list(result.misconceptions)])
+        if index == 0:
+            clock.lap("first answer")
+    clock.lap("the other nine")
+    first, rest = clock.read["first answer"], clock.read.pop("the other nine")
+    clock.read["ten first answers"] = [a + b for a, b in zip(first, rest, strict=True)]
+    for answer in answers:
+        dispatch._grade_free_text(questions[answer["question"]], answer["answer"])
+    clock.lap("ten warm")
+    times = []  # thread CPU ms of each sample answer, graded once after the ten
+    for answer in sample:
+        began = time.thread_time()
+        dispatch._grade_free_text(questions[answer["question"]], answer["answer"])
+        times.append((time.thread_time() - began) * 1000)
+    clock.lap("sample")
+    return {"read": clock.read, "graded": graded, "sample_ms": times}
+
+
+def _run(tree: Path, mode: str, answers_file: Path) -> dict[str, Any]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--child", mode]
+    command += ["--tree", str(tree), "--answers", str(answers_file)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tree)
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", default="", help="git revision (default: merge base with main)")
+    parser.add_argument("--runs", type=int, default=3, help="fresh processes per tree and way")
+    parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
+    parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--answers", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        global ROOT
+        ROOT = args.tree
+        sys.path[:0] = [str(ROOT)]
+        print(json.dumps(_child(args.child, args.answers)))
+        return 0
+    revision = before_revision(args.before)
+    with tempfile.TemporaryDirectory() as scratch:
+        answers_file = Path(scratch) / "answers.json"
+        answers_file.write_text(json.dumps(_tune_answers()), encoding="utf-8")
+        trees = {"before": export_tree(revision, Path(scratch)), "after": ROOT}
+        print(f"before = {revision[:12]}, after = the working tree", flush=True)
+        read: dict[str, dict[str, list[dict[str, Any]]]] = {
+            m: {t: [] for t in trees} for m in MODES
+        }
+        for run in range(args.runs):
+            order = ("before", "after") if run % 2 == 0 else ("after", "before")
+            for mode in MODES:
+                for name in order:
+                    read[mode][name].append(_run(trees[name], mode, answers_file))
+    _print(read)
+    return 0
+
+
+def _print(read: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
+    for mode, trees in read.items():
+        runs = len(trees["before"])
+        print(f"== {mode} (median of {runs} fresh processes each): before -> after")
+        for part in PARTS:
+            cells = []
+            for at, unit in ((1, "CPU"), (0, "wall")):
+                b = statistics.median(r["read"][part][at] for r in trees["before"])
+                a = statistics.median(r["read"][part][at] for r in trees["after"])
+                cells.append(f"{unit} {b:.3f} -> {a:.3f} s (x{a / b:.2f})" if b else f"{unit} -")
+            print(f"   {part:18s} " + "; ".join(cells))
+        differ = sum(
+            x != y
+            for b, a in zip(trees["before"], trees["after"], strict=True)
+            for x, y in zip(b["graded"], a["graded"], strict=True)
+        )
+        print(f"   graded differently (verdict, score, tells): {differ} of {runs * 10}")
+        p50 = {
+            t: statistics.median(statistics.median(r["sample_ms"]) for r in trees[t]) for t in trees
+        }
+        count = len(trees["before"][0]["sample_ms"])
+        print(
+            f"   sample's p50 ({count} answers once, after the ten): {p50['before']:.2f} -> "
+            f"{p50['after']:.2f} ms CPU (x{p50['after'] / p50['before']:.2f})"
+        )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

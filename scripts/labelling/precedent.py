@@ -4,7 +4,8 @@ Counts the verdicts of tune answers that carry the tag alone (and with others), 
 the labellers' own verdicts (both agreed, or one labeller in the early rounds) and the lead's
 decisions of splits (notes starting 'lead:'): round 29 found that deciding splits by a
 precedent made of earlier decisions feeds on itself, so a split is decided by the labellers'
-convention first and by the labellers' own precedent only (docs/freetext.md, "Blind-labelled data"). Labellers' own tags, not mapped onto rubric tags.
+convention first and by the labellers' own precedent only (docs/freetext.md, "Blind-labelled
+data"). Labellers' own tags, not mapped onto rubric tags.
   .venv/bin/python scripts/labelling/precedent.py TAG [TAG ...] [--folder DIR]
 """
 

@@ -1,6 +1,7 @@
 """What the benchmarks measure the same way: quantiles, a process's resident memory, the
 tune side's folds (issue 14, round 24), the grader's two configurations and a revision's tree
-to read "before" from (round 25), one grading's thread CPU time (round 26).
+to read "before" from (round 25), one grading's thread CPU time (round 26), a reading by a
+child process in such a tree (round 29).
 
 Each embedding benchmark had its own copy of these (a p95 read two ways would not compare);
 one module keeps the figures of every script read alike. Child probes (code run with
@@ -9,8 +10,10 @@ one module keeps the figures of every script read alike. Child probes (code run 
 
 from __future__ import annotations
 
+import json
 import statistics
 import subprocess
+import sys
 import tarfile
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -45,6 +48,15 @@ def export_tree(revision: str, into: Path) -> Path:
     with tarfile.open(archive) as tar:
         tar.extractall(into / "tree", filter="data")
     return into / "tree"
+
+
+def child_reading(script: str, tree: Path, args: Sequence[str]) -> dict[str, Any]:
+    """One reading by `script` (this checkout's file, resolved before the child changes
+    directory) run again as a child in `tree`, so it imports the grader from that tree: the
+    JSON object on the last line it prints."""
+    command = [sys.executable, str(Path(script).resolve()), *args]
+    out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tree)
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
 def quantile(values: Sequence[float], share: float) -> float:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._measure import before_revision, export_tree, quantile  # noqa: E402
+from benchmarks._measure import before_revision, child_reading, export_tree, quantile  # noqa: E402
 
 
 def _hostile(counts: list[int]) -> dict[str, Any]:
@@ -87,10 +86,8 @@ def _honest(every: int) -> dict[str, Any]:
 
 def _child(tree: Path, what: str, args: argparse.Namespace) -> dict[str, Any]:
     """One reading in a child process importing the grader from `tree`."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--child", what, "--tree", str(tree)]
-    command += ["--every", str(args.every), "--counts", *map(str, args.counts)]
-    out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tree)
-    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    options = ["--child", what, "--tree", str(tree), "--every", str(args.every)]
+    return child_reading(__file__, tree, [*options, "--counts", *map(str, args.counts)])
 
 
 def main() -> int:

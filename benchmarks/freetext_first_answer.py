@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,7 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._measure import before_revision, export_tree  # noqa: E402
+from benchmarks._measure import before_revision, child_reading, export_tree  # noqa: E402
 
 MODES = ("web", "bare")
 PARTS = ("import", "start-up", "first answer", "ten first answers", "ten warm", "sample")
@@ -138,10 +137,8 @@ def _child(mode: str, answers_file: Path) -> dict[str, Any]:
 
 
 def _run(tree: Path, mode: str, answers_file: Path) -> dict[str, Any]:
-    command = [sys.executable, str(Path(__file__).resolve()), "--child", mode]
-    command += ["--tree", str(tree), "--answers", str(answers_file)]
-    out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tree)
-    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    options = ["--child", mode, "--tree", str(tree), "--answers", str(answers_file)]
+    return child_reading(__file__, tree, options)
 
 
 def main() -> int:

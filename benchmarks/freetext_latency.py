@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks._measure import (  # noqa: E402
     CONFIGS,
     before_revision,
+    child_reading,
     export_tree,
     quantile,
     thread_ms,
@@ -116,10 +116,9 @@ def _train(into: str) -> dict[str, Any]:
 
 def _child(tree: Path, what: str, args: argparse.Namespace, artefact: str = "") -> dict[str, Any]:
     """One reading in a child process importing the grader from `tree`."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--child", what, "--tree", str(tree)]
-    command += ["--every", str(args.every), "--repeat", str(args.repeat), "--artefact", artefact]
-    out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tree)
-    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    options = ["--child", what, "--tree", str(tree), "--every", str(args.every)]
+    options += ["--repeat", str(args.repeat), "--artefact", artefact]
+    return child_reading(__file__, tree, options)
 
 
 def main() -> int:

@@ -25,8 +25,6 @@ from app import ratelimits
 from app.config import REPO_ROOT, Settings, get_settings
 from app.db import LoopGuard, StorageHealth, make_engine, storage_fault
 from app.errors import NotFound, PackInvalid, TapequizError
-from app.grading.freetext.lemmas import lemma
-from app.grading.freetext.neighbours import shipped_index
 from app.grading.freetext.preload import preload
 from app.grading.remote import code_grader
 from app.identity import IdentityCookies
@@ -88,10 +86,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         follower = asyncio.create_task(
             follow_publications(app.state.engine, settings, install, stamp)
         )
-    lemma("gradients")  # load the lemma dictionary now, not in the first burst of answers
-    preload(settings)  # the inflection table and the artefacts' tables, likewise (round 29)
-    if settings.freetext_neighbours:
-        shipped_index()  # build the labelled answers' index now (~2 s), not in the first answer
+    preload(settings)  # what the first free-text answer would read, not in the first burst
     app.state.loop_guard = LoopGuard(app.state.loop)  # start-up may block; serving may not
     app.state.loop_guard.watch(app.state.engine)
     try:

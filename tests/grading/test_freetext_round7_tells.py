@@ -381,8 +381,9 @@ def test_start_up_reads_the_index_only_when_the_setting_is_on(
 ) -> None:
     # Round 25: a spy on the call start-up makes, not nb.shipped_tables.cache_clear(): the
     # clear made this test, and the next reader of the index in its worker, rebuild the index
-    # (~2 min each under load); the small fixture pack, as packs play no part in it.
-    import app.main
+    # (~2 min each under load); the small fixture pack, as packs play no part in it. Start-up
+    # reads it through preload.py (round 29's final review: one place for what start-up reads).
+    from app.grading.freetext import preload
 
     calls: list[bool] = []
 
@@ -390,7 +391,7 @@ def test_start_up_reads_the_index_only_when_the_setting_is_on(
         calls.append(True)
         return nb.shipped_index()
 
-    monkeypatch.setattr(app.main, "shipped_index", spy)
+    monkeypatch.setattr(preload, "shipped_index", spy)
     mini = {"freetext_neighbours": on, "packs_dir": FIXTURE_PACKS}
     with TestClient(create_app(settings.model_copy(update=mini))):
         assert calls == ([True] if on else [])

@@ -63,7 +63,7 @@ ANSWER_SECONDS = 3.0
 # artefact and the core rubric's phrasings loaded (round 23), so honest answers stay well
 # inside it, and a hostile pack cannot hold a grading thread much beyond it.
 WHOLE_ANSWER_SECONDS = 2 * ANSWER_SECONDS
-FLAGS = regex.IGNORECASE | regex.V0
+FLAGS = PHRASING_FLAGS  # one definition: _compile reads the pack loader's compiles by it
 _VERBOSE = int(regex.VERBOSE)  # the same bit in `re`
 # A phrasing's match: a `regex.Match[str]` (regex ships no type stubs).
 PhrasingMatch = Any

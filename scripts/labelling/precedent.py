@@ -12,13 +12,19 @@ data"). Labellers' own tags, not mapped onto rubric tags.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-FOLDER = Path(__file__).resolve().parents[2] / "tests" / "grading" / "freetext_labelled"
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from app.grading.freetext.evaluation import load_sides  # noqa: E402
+
+FOLDER = ROOT / "tests" / "grading" / "freetext_labelled"
 
 
 @dataclass
@@ -30,7 +36,7 @@ class Precedent:
 
 def tune_entries(folder: Path) -> list[dict]:
     """The persona files' answers of `tune` personas (the original set has no labeller pair)."""
-    tune = set(yaml.safe_load((folder / "meta" / "sides.yaml").read_text())["tune"])
+    tune = load_sides(folder / "meta" / "sides.yaml").tune
     entries: list[dict] = []
     for path in sorted((folder / "personas").glob("*.yaml")):
         data = yaml.safe_load(path.read_text())

@@ -29,7 +29,6 @@ only `tune` of meta/sides.yaml.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import resource
 import statistics
@@ -42,7 +41,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._measure import before_revision, child_reading, export_tree  # noqa: E402
+from benchmarks._measure import (  # noqa: E402
+    before_revision,
+    child_reading,
+    export_tree,
+    web_start_up,
+)
 
 MODES = ("web", "bare")
 PARTS = ("import", "start-up", "first answer", "ten first answers", "ten warm", "sample")
@@ -83,31 +87,6 @@ class _Clock:
         self.wall, self.cpu = time.perf_counter(), time.thread_time()
 
 
-def _start_up(pack: Any) -> None:
-    """What app/main.py's lifespan reads for free-text grading, in this tree, after the
-    catalog (the core pack) is loaded."""
-    from app.config import get_settings
-    from app.grading.freetext.lemmas import lemma
-    from app.grading.freetext.neighbours import shipped_index
-    from app.packs.catalog import Catalog
-
-    settings = get_settings()
-    lemma("gradients")
-    try:
-        from app.grading.freetext.preload import preload
-    except ImportError:  # a tree before round 29
-        pass
-    else:
-        catalog = Catalog()
-        catalog.add(pack)
-        if len(inspect.signature(preload).parameters) > 1:  # round 30: the catalog's too
-            preload(settings, catalog)
-        else:
-            preload(settings)
-    if settings.freetext_neighbours:
-        shipped_index()
-
-
 def _megabytes() -> float:
     """The process's peak resident memory so far."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -129,7 +108,7 @@ def _child(mode: str, answers_file: Path) -> dict[str, Any]:
     questions = {q.question.id: q.question for q in pack.questions}
     clock.restart()  # the pack's loading is the catalog's, before start-up reads it: untimed
     if mode == "web":
-        _start_up(pack)
+        web_start_up(pack)
     clock.lap("start-up")
     memory = {"after start-up": _megabytes()}
     clock.restart()

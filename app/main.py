@@ -86,7 +86,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         follower = asyncio.create_task(
             follow_publications(app.state.engine, settings, install, stamp)
         )
-    preload(settings)  # what the first free-text answer would read, not in the first burst
+    # what the first free-text answers would read (the built-in packs' phrasings too)
+    preload(settings, app.state.catalog)
     app.state.loop_guard = LoopGuard(app.state.loop)  # start-up may block; serving may not
     app.state.loop_guard.watch(app.state.engine)
     try:

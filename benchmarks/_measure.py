@@ -1,7 +1,8 @@
 """What the benchmarks measure the same way: quantiles, a process's resident memory, the
 tune side's folds (issue 14, round 24), the grader's two configurations and a revision's tree
 to read "before" from (round 25), one grading's thread CPU time (round 26), a reading by a
-child process in such a tree (round 29).
+child process in such a tree (round 29), the web process's start-up for free-text grading
+(round 30).
 
 Each embedding benchmark had its own copy of these (a p95 read two ways would not compare);
 one module keeps the figures of every script read alike. Child probes (code run with
@@ -57,6 +58,35 @@ def child_reading(script: str, tree: Path, args: Sequence[str]) -> dict[str, Any
     command = [sys.executable, str(Path(script).resolve()), *args]
     out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tree)
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def web_start_up(pack: Any) -> None:
+    """What app/main.py's lifespan reads for free-text grading in the tree imported, once
+    its catalog (here the one pack) is loaded: the lemma dictionary, `preload` where the
+    tree has it (round 29), given the catalog where it takes one (round 30), and the
+    neighbours' index when the setting is on."""
+    import inspect
+
+    from app.config import get_settings
+    from app.grading.freetext.lemmas import lemma
+    from app.grading.freetext.neighbours import shipped_index
+    from app.packs.catalog import Catalog
+
+    settings = get_settings()
+    lemma("gradients")
+    try:
+        from app.grading.freetext.preload import preload
+    except ImportError:  # a tree before round 29
+        pass
+    else:
+        catalog = Catalog()
+        catalog.add(pack)
+        if len(inspect.signature(preload).parameters) > 1:
+            preload(settings, catalog)
+        else:
+            preload(settings)
+    if settings.freetext_neighbours:
+        shipped_index()
 
 
 def quantile(values: Sequence[float], share: float) -> float:

@@ -1,4 +1,4 @@
-"""A fresh process's first free-text answers, before and after (issue 14, round 29).
+"""A fresh process's first free-text answers, before and after (issue 14, rounds 29-30).
 
 A learner meets a process's cold cost on the first free-text answer after the server (or a
 worker) starts; every test process meets it too. This reads it in fresh child processes,
@@ -6,9 +6,10 @@ each importing the grader from one tree (a git revision, exported, and the worki
 read in the order before, after, after, before, ... so drift in the machine's load falls on
 both, two ways:
 
-- `web`: as the web process: `import app.main` (its imports), then what its start-up does
-  for free-text grading (app/main.py's lifespan: the lemma dictionary, `preload` where the
-  tree has it, the neighbours' index when the setting is on), then the core pack loaded;
+- `web`: as the web process: `import app.main` (its imports), the core pack loaded (the
+  catalog's loading, untimed), then what its start-up does for free-text grading
+  (app/main.py's lifespan: the lemma dictionary, `preload` where the tree has it, given the
+  catalog where it takes one (round 30), the neighbours' index when the setting is on);
 - `bare`: as a test process or a script: the grading path imported alone
   (`app.grading.dispatch`) and nothing read before the first answer.
 
@@ -17,7 +18,8 @@ as the app grades it (`dispatch._grade_free_text`, settings as shipped), in pack
 first answer of the process, and the sum over the ten (each question's first answer), then
 the same ten again, warm; then every SAMPLE-th tune answer once (`sample`: the process's
 early life, where a phrasing first met by a later answer is compiled there since round 29;
-its p50 is printed too). Wall seconds and thread CPU seconds. Each tree's ten gradings are
+its p50 is printed too). Wall seconds and thread CPU seconds, and the peak resident memory
+after start-up and at the end. Each tree's ten gradings are
 compared with the other tree's (they must be the same). Held-out personas are never read:
 only `tune` of meta/sides.yaml.
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import sys
 import tempfile
@@ -38,7 +41,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._measure import before_revision, child_reading, export_tree  # noqa: E402
+from benchmarks._measure import (  # noqa: E402
+    before_revision,
+    child_reading,
+    export_tree,
+    web_start_up,
+)
 
 MODES = ("web", "bare")
 PARTS = ("import", "start-up", "first answer", "ten first answers", "ten warm", "sample")
@@ -79,22 +87,9 @@ class _Clock:
         self.wall, self.cpu = time.perf_counter(), time.thread_time()
 
 
-def _start_up() -> None:
-    """What app/main.py's lifespan reads for free-text grading, in this tree."""
-    from app.config import get_settings
-    from app.grading.freetext.lemmas import lemma
-    from app.grading.freetext.neighbours import shipped_index
-
-    settings = get_settings()
-    lemma("gradients")
-    try:
-        from app.grading.freetext.preload import preload
-    except ImportError:  # a tree before round 29
-        pass
-    else:
-        preload(settings)
-    if settings.freetext_neighbours:
-        shipped_index()
+def _megabytes() -> float:
+    """The process's peak resident memory so far."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _child(mode: str, answers_file: Path) -> dict[str, Any]:
@@ -106,15 +101,17 @@ def _child(mode: str, answers_file: Path) -> dict[str, Any]:
     from app.grading import dispatch
 
     clock.lap("import")
-    if mode == "web":
-        _start_up()
-    clock.lap("start-up")
     from app.packs.loader import load_pack
 
     pack = load_pack(ROOT / "questions" / "gradient-tape").pack
     assert pack is not None
     questions = {q.question.id: q.question for q in pack.questions}
-    clock.restart()  # the pack's loading is the catalog's, not timed here
+    clock.restart()  # the pack's loading is the catalog's, before start-up reads it: untimed
+    if mode == "web":
+        web_start_up(pack)
+    clock.lap("start-up")
+    memory = {"after start-up": _megabytes()}
+    clock.restart()
     graded = []
     for index, answer in enumerate(answers):
         result = dispatch._grade_free_text(questions[answer["question"]], answer["answer"])
@@ -133,7 +130,8 @@ def _child(mode: str, answers_file: Path) -> dict[str, Any]:
         dispatch._grade_free_text(questions[answer["question"]], answer["answer"])
         times.append((time.thread_time() - began) * 1000)
     clock.lap("sample")
-    return {"read": clock.read, "graded": graded, "sample_ms": times}
+    memory["after the sample"] = _megabytes()
+    return {"read": clock.read, "graded": graded, "sample_ms": times, "memory": memory}
 
 
 def _run(tree: Path, mode: str, answers_file: Path) -> dict[str, Any]:
@@ -190,6 +188,9 @@ def _print(read: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
             for x, y in zip(b["graded"], a["graded"], strict=True)
         )
         print(f"   graded differently (verdict, score, tells): {differ} of {runs * 10}")
+        for when in trees["before"][0].get("memory", {}):
+            b, a = (statistics.median(r["memory"][when] for r in trees[t]) for t in trees)
+            print(f"   peak resident memory {when}: {b:.0f} -> {a:.0f} MB")
         p50 = {
             t: statistics.median(statistics.median(r["sample_ms"]) for r in trees[t]) for t in trees
         }

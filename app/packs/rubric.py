@@ -11,7 +11,8 @@ update", "instead of", "unlike"), so the denial of a tell can itself be a concep
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+import threading
+from collections import OrderedDict
 from typing import Any, Literal
 
 import regex
@@ -68,15 +69,73 @@ def _check_affirmative(patterns: list[str]) -> list[str]:
 
 
 PHRASING_FLAGS = regex.IGNORECASE | regex.V0  # how the grader compiles a phrasing
+# Compiles of expressions no kept pack holds (uploaded packs'; the core pack's before
+# start-up keeps them): ~8 KB each (round 29), so at most ~16 MB.
+RECENT_COMPILES = 2048
 
 
-@lru_cache(maxsize=2048)
-def compiled_phrasing(expression: str) -> Any:
-    """A phrasing's expression compiled as the grader searches it, once per process: loading
-    a pack compiles every phrasing whole to validate it, and the grader compiles the same
-    expression where the lexicon widens nothing (round 29: ~1,200 of the core pack's 1,400
-    plain phrasings); raises `regex.error` if invalid."""
-    return regex.compile(expression, PHRASING_FLAGS)
+class PhrasingCompiles:
+    """The process's compiled phrasings, each compiled once (thread-safe).
+
+    Loading a pack compiles every phrasing whole to validate it, and the grader compiles the
+    same expression where the lexicon widens nothing (round 29: ~1,200 of the core pack's
+    1,400 plain phrasings), so both read one store. It has two parts (round 30): `kept`, the
+    expressions of the packs the process keeps compiled for its life (the built-in packs',
+    kept at start-up by preload.py: the repository's content, its size known), and `recent`,
+    the last RECENT_COMPILES of any other. Before, one LRU of 2,048 held all, so an uploaded
+    pack with more phrasings than that (its author chooses how many) evicted the core pack's
+    compiles, which its next answers compiled again. Uploaded packs share one bound rather
+    than one each: their number is their authors' choice too, and a bound per pack would
+    multiply the memory by it.
+    """
+
+    def __init__(self, recent: int = RECENT_COMPILES) -> None:
+        self._size = recent
+        self._kept: dict[str, Any] = {}
+        self._recent: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, expression: str) -> Any:
+        """The expression compiled (IGNORECASE, V0); raises `regex.error` if invalid."""
+        found = self._kept.get(expression)  # one dict read: kept entries are never removed
+        if found is not None:
+            return found
+        with self._lock:
+            found = self._recent.get(expression)
+            if found is not None:
+                self._recent.move_to_end(expression)
+                return found
+        compiled = regex.compile(expression, PHRASING_FLAGS)  # outside the lock: ~1 ms
+        with self._lock:  # threads that compiled it together all read the first one stored
+            found = self._kept.get(expression)
+            if found is not None:
+                return found
+            found = self._recent.setdefault(expression, compiled)
+            self._recent.move_to_end(expression)
+            while len(self._recent) > self._size:
+                self._recent.popitem(last=False)
+        return found
+
+    def keep(self, expression: str) -> Any:
+        """The expression compiled and held for the process's life: for trusted packs only
+        (nothing bounds what is kept)."""
+        compiled = self(expression)
+        with self._lock:
+            self._recent.pop(expression, None)
+            return self._kept.setdefault(expression, compiled)
+
+    def sizes(self) -> tuple[int, int]:
+        """How many expressions are kept, and how many recent ones are held."""
+        with self._lock:
+            return len(self._kept), len(self._recent)
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self._recent.clear()
+
+
+compiled_phrasing = PhrasingCompiles()
 
 
 def _check_patterns(patterns: list[str]) -> list[str]:

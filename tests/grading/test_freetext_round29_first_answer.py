@@ -172,7 +172,7 @@ def test_preload_reads_the_inflection_table_and_the_artefacts(settings: Settings
 
 def test_start_up_preloads(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[Settings] = []
-    monkeypatch.setattr(app.main, "preload", calls.append)
+    monkeypatch.setattr(app.main, "preload", lambda s, catalog=None: calls.append(s))
     mini = {"freetext_neighbours": False, "packs_dir": FIXTURE_PACKS}
     with TestClient(create_app(settings.model_copy(update=mini))):
         assert len(calls) == 1 and calls[0].freetext_neighbours is False

@@ -65,6 +65,7 @@ ANSWER_SECONDS = 3.0
 WHOLE_ANSWER_SECONDS = 2 * ANSWER_SECONDS
 FLAGS = PHRASING_FLAGS  # one definition: _compile reads the pack loader's compiles by it
 _VERBOSE = int(regex.VERBOSE)  # the same bit in `re`
+_UNICODE = int(regex.UNICODE)  # the same bit in `re`
 # A phrasing's match: a `regex.Match[str]` (regex ships no type stubs).
 PhrasingMatch = Any
 
@@ -243,10 +244,28 @@ _COMPILING = threading.Lock()
 
 def _compile(pattern: str, flags: int) -> Any:
     """Compiled by `regex`; with the flags a pack's validation compiles a phrasing with,
-    the compile it made is read (rubric.compiled_phrasing)."""
-    if flags == PHRASING_FLAGS:
+    the compile it made is read (rubric.compiled_phrasing). Those flags as a compile reads
+    them back (a claim role's word-edged form is built from `role.flags`) include UNICODE,
+    which `regex` sets on every text expression: the same compile (round 30)."""
+    if _phrasing_flags(flags):
         return compiled_phrasing(pattern)
     return regex.compile(pattern, flags)
+
+
+def _phrasing_flags(flags: int) -> bool:
+    return flags & ~_UNICODE == PHRASING_FLAGS
+
+
+def kept_compiled(pattern: BoundedPattern) -> BoundedPattern:
+    """The phrasing compiled now, its compile held for the process's life where it is
+    compiled as phrasings are (rubric.PhrasingCompiles.keep): for the built-in packs'
+    phrasings at start-up (preload.py, round 30), never an uploaded pack's."""
+    if _phrasing_flags(pattern._flags):
+        kept = compiled_phrasing.keep(pattern._source)  # raises `regex.error` if invalid
+        with _COMPILING:
+            if pattern._compiled is None:
+                pattern._compiled = kept
+    return pattern.checked()
 
 
 def _requirement(pattern: str, flags: int) -> Requirement:

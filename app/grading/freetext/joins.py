@@ -49,9 +49,7 @@ def pronoun_joins(units: tuple[Unit, ...]) -> tuple[tuple[Unit, tuple[str, ...]]
         if before.is_code or unit.is_code or asks(before) or asks(unit):
             continue
         demonstrative = demonstrative_subject(unit.text)
-        if not (
-            demonstrative or _SENTENCE_PRONOUN.match(unit.text) or dropped_subject(unit.text)
-        ):
+        if not (demonstrative or _SENTENCE_PRONOUN.match(unit.text) or dropped_subject(unit.text)):
             continue
         lead = _first_clause(before.text)
         if not lead:

@@ -52,8 +52,9 @@ CORRECT = [
     ("gradient-vs-apply", "tape.gradient updates the weights; no wait; it only returns the gradients."),
     ("gradient-vs-apply", "apply_gradients returns the new weights. Hmm, I had it the wrong way round: it updates the variables in place."),
     ("no-zero-grad", "You have to call zero_grad before each step; actually no, scratch that; every tape.gradient call returns fresh gradients."),
-    # 2. dictated names, and a contrast that fronts the next clause's framework
-    ("no-zero-grad", "in pie torch the grads pile up into dot grad so you have to clear them every step but in tensorflow tape dot gradient hands back new tensors each call."),
+    # 2. a contrast that fronts the next clause's framework (the last, dictated, a guard)
+    ("no-zero-grad", "In PyTorch gradients add up in .grad, so you have to zero them every step, but in TensorFlow every tape.gradient call returns new tensors."),
+    ("no-zero-grad", "With torch the gradients accumulate across steps so you need zero_grad, whereas in TensorFlow each call starts fresh."),
     ("no-zero-grad", "With pi torch you must zero them each step, whereas in tense or flow every call to tape.gradient starts from nothing."),
     # guards: a dictated API dot and "assign add" are the imperative's, a plural noun opening a
     # sentence is its subject
@@ -76,6 +77,7 @@ test_grade_freetext_round30_true_statements_name_nothing = names_nothing(
     ("question_id", "text", "concept"),
     [
         ("no-zero-grad", "pie torch accumulates into dot grad but care us gives fresh gradients on each call.", "fresh-gradients"),
+        ("no-zero-grad", "in pie torch gradients pile up into dot grad on each parameter so you have to clear them every step but in tensorflow tape dot gradient hands back new tensors each call.", "fresh-gradients"),
         ("gradient-vs-apply", "tape dot gradient returns the gradients comma it does not update the weights.", "gradient-no-update"),
     ],
 )  # fmt: skip

@@ -16,7 +16,11 @@ from itertools import pairwise
 from app.grading.freetext.matching import Hit, asks
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import TERMINATOR, mask
-from app.grading.freetext.subjects import as_relative_clause, demonstrative_subject
+from app.grading.freetext.subjects import (
+    as_relative_clause,
+    demonstrative_subject,
+    dropped_subject,
+)
 
 # Round 14: a sentence whose subject is "it" or "they" ("tape.gradient does the heavy
 # lifting. It updates the weights", "The tape? It sums the gradients across steps")
@@ -31,6 +35,8 @@ from app.grading.freetext.subjects import as_relative_clause, demonstrative_subj
 # the loss wasn't computed under the tape"), nor after a conjunction ("So it ...").
 # Round 17: a demonstrative subject ("That gives you ...", `demonstrative_subject`) too,
 # read as a relative clause: "Sum the losses in one tape, which gives you ...".
+# Round 30: a sentence with its subject dropped ("The optimizer. Clears the gradients after
+# applying them.", `dropped_subject`) too, read like "It clears ...".
 _SENTENCE_PRONOUN = re.compile(r"\W*(?:it|they)\b(?!'s|\s+(?:is|was)\b)", re.IGNORECASE)
 
 
@@ -43,7 +49,7 @@ def pronoun_joins(units: tuple[Unit, ...]) -> tuple[tuple[Unit, tuple[str, ...]]
         if before.is_code or unit.is_code or asks(before) or asks(unit):
             continue
         demonstrative = demonstrative_subject(unit.text)
-        if not (demonstrative or _SENTENCE_PRONOUN.match(unit.text)):
+        if not (demonstrative or _SENTENCE_PRONOUN.match(unit.text) or dropped_subject(unit.text)):
             continue
         lead = _first_clause(before.text)
         if not lead:

@@ -59,9 +59,10 @@ _COMPARED = regex.compile(
     r"|\b(?:vs\.?|versus)\s+$"
     # "accumulate ... in the same way PyTorch's .grad buffers do" (round 21)
     r"|\bsame\s+way\s+(?:as\s+)?(?:in\s+)?$"
-    # "..., the way they do in JAX", "..., as it does in PyTorch" (round 29)
-    r"|\b(?:the\s+(?:same\s+)?way|(?<!\b(?:long|soon|far)\s)as(?!\s+(?:long|soon|far)\b))"
-    r"\s+(?:[\w.()]+\s+){1,3}in\s+$",
+    # "..., the way they do in JAX", "..., as it does in PyTorch" (round 29); round 30: "the
+    # way" with up to six words before "in" ("the way they keep piling up in .grad in PyTorch")
+    r"|\b(?<!\b(?:long|soon|far)\s)as(?!\s+(?:long|soon|far)\b)\s+(?:[\w.()]+\s+){1,3}in\s+$"
+    r"|\bthe\s+(?:same\s+)?way\s+(?:[\w.()]+\s+){1,6}in\s+$",
     regex.IGNORECASE,
 )
 _OTHER_API = re.compile(
@@ -120,14 +121,26 @@ _SCOPE = re.compile(r"\b(?:in|for|with|on|under|using)\s+(?:the\s+)?$", re.IGNOR
 # them up, which is exactly what zero_grad in PyTorch is for") is a statement of its own
 # about that framework; the one before it keeps its topic.
 _RELATIVE = regex.compile(r"\b(?:which|what)\b", regex.IGNORECASE)
+# Round 30: a contrast between the statement and a later mention that opens a clause of its
+# own ("gradients pile up in .grad so you clear them, but in TensorFlow tape.gradient returns
+# fresh tensors") fronts that clause's topic: the statement before keeps its own. "..., but
+# only in PyTorch." (the mention closes its clause) still scopes it.
+_CONTRAST = regex.compile(
+    r"\b(?:but|whereas|while|whilst|although|though|however|yet)\b|;", regex.I
+)
+_OPENS_CLAUSE = regex.compile(r"[\w.()]*+\s*+,?+\s*+[A-Za-z_]")
 
 
 def _scopes(sentence: str, end: int, mention: int) -> bool:
     """Whether a framework named after a statement (ending at `end`) scopes it: named
-    right after "in", "for", "with" ... and with no relative clause opened in between."""
+    right after "in", "for", "with" ... and with no relative clause opened in between, nor
+    a contrast whose own clause the mention opens."""
     if mention < end or _SCOPE.search(sentence, max(0, mention - 16), mention) is None:
         return False
-    return _RELATIVE.search(sentence, end, mention) is None
+    if _RELATIVE.search(sentence, end, mention) is not None:
+        return False
+    fronted = _OPENS_CLAUSE.match(sentence, mention) is not None
+    return not (fronted and _CONTRAST.search(sentence, end, mention) is not None)
 
 
 @lru_cache(maxsize=1024)
@@ -136,7 +149,7 @@ def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
     sentence: every hit in it asks; round 25)."""
     found = [(m.start(), False) for m in _OWN.finditer(sentence)]
     for m in _FOREIGN.finditer(sentence):
-        compared = _COMPARED.search(sentence[max(0, m.start() - 40) : m.start()])
+        compared = _COMPARED.search(sentence[max(0, m.start() - 64) : m.start()])
         described = _WHERE.match(sentence, m.end()) is not None
         found.append((m.start(), compared is None or described))
     return tuple(found)

@@ -68,6 +68,18 @@ _SPELLINGS = [
     (re.compile(r"\bpy[\s-]?torch\b", re.I), "pytorch"),
     (re.compile(r"\btf\s*\.\s*function\b", re.I), "tf.function"),
     (re.compile(r"\btensor[\s-]flow\b", re.I), "tensorflow"),
+    # Round 30: framework names and API dots as dictation software writes them ("pie torch",
+    # "tense or flow", "care us", "tee eff", "tape dot gradient", "into dot grad", "assign
+    # add", "comma").
+    (re.compile(r"\b(?:pie|pi|pye|pai)[\s-]?torch\b", re.I), "pytorch"),
+    (re.compile(r"\btens(?:e\s+or|er)[\s-]?flow\b", re.I), "tensorflow"),
+    (re.compile(r"\b(?:care[\s-]us|kerr[\s-]?(?:us|ass))\b", re.I), "keras"),
+    (re.compile(r"\btee[\s-]?eff\b", re.I), "tf"),
+    (re.compile(r"\b(tape|tf|optimizer|opt|model|loss|keras|torch|layer|self|outer|inner|np"
+                r"|numpy|pytorch|jax|variable|var)\s+dot\s+(?=[A-Za-z_])", re.I), r"\1."),
+    (re.compile(r"(?<![\w.])dot\s+grad\b", re.I), ".grad"),
+    (re.compile(r"\bassign[\s-](add|sub)\b", re.I), r"assign_\1"),
+    (re.compile(r"(?<=[A-Za-z])\s+comma(?=\s+[A-Za-z])", re.I), ","),
     # Common misspellings (non-native and hurried answers); rubric authors write one form.
     # Only the misspelt stem is replaced, so "Variable" and "variables" keep their form.
     (re.compile(r"\bgradiant", re.I), "gradient"),

@@ -60,7 +60,12 @@ _MARKER = re.compile(
             r"\bi\s+take\s+(?:that|it)\s+back\b|\bi\s+misspoke\b|\bmy\s+(?:bad|mistake)\b",
             r"\bi\s+(?:was|am)\s+wrong\b|\bi'm\s+wrong\b|\bcorrection\s*:|\bthat\s+came\s+out\s+wrong\b",
             # "that's wrong" after a hesitation: "hmm, that's wrong", "wait, that's not right"
-            rf"\b{_FILLER}{_PAUSE}that(?:'s|\s+is|\s+was)\s+(?:wrong|not\s+right|incorrect)\b",
+            # round 30: "wait, that's backwards", "hmm, that's the wrong way round", "no wait, I
+            # had it reversed"
+            rf"\b{_FILLER}{_PAUSE}that(?:'s|\s+is|\s+was)\s+(?:wrong|not\s+right|incorrect|backwards?"
+            r"|reversed|the\s+wrong\s+way\s+(?:round|around))\b",
+            rf"\b{_FILLER}{_PAUSE}i\s+(?:had|got)\s+(?:it|that|them)\s+(?:backwards?|reversed|wrong"
+            r"|the\s+wrong\s+way\s+(?:round|around)|mixed\s+up|swapped)\b",
             # a self-correction that replaces a word: "zero, I mean None", "X, or rather Y"
             r"(?<=[,\-])\s*(?:i\s+mean|i\s+meant)\b(?!\s+(?:that|it|this)\b)",
             r"\bor\s+rather\b(?!\s+than)",
@@ -129,11 +134,37 @@ def _narrows(rest: str) -> bool:
 # Words that may stand before a marker at the start of a sentence ("Oh, and actually no").
 _LEAD = re.compile(r"^[\W_]*(?:(?:and|so|ok|okay|oh|but|then)[\W_]+)*$", re.IGNORECASE)
 _HEAD = re.compile(r"^[\s,.!:;-]+")
+# Round 30: a sentence of hesitation alone ("Hmm.", "Wait...", "Let me think.", "Hold on.")
+# claims nothing: a marker after it withdraws the claim before it ("tape.gradient updates the
+# weights. Hmm. Actually no, it only returns them"). Bounded: one or two such sentences.
+_HESITATION = re.compile(
+    r"^(?=.*[A-Za-z])[\W_]*(?:(?:and|so|ok|okay|oh|but|then|hm+|um+|uh+|er+m?|ah+|well|wait|hold\s+on"
+    r"|hang\s+on|one\s+sec(?:ond)?|let\s+me\s+(?:think|see)|let's\s+see)[\W_]+)*$",
+    re.IGNORECASE,
+)
+_HESITATIONS_SKIPPED = 2
 
 
 def _segment_start(text: str, before: int) -> int:
-    """Start of the stretch a marker at `before` withdraws: after the last `;`."""
-    return text.rfind(";", 0, before) + 1
+    """Start of the stretch a marker at `before` withdraws: after the last `;` that has a
+    claim after it. Round 30: a stretch with no words ("X; actually no, scratch that; Y",
+    the second marker of "X; no wait; Y") reaches back to the `;` before."""
+    start = text.rfind(";", 0, before) + 1
+    while start and _LEAD.match(text[start:before]):
+        start = text.rfind(";", 0, start - 1) + 1
+    return start
+
+
+def _claim_before(out: list[str], index: int) -> int | None:
+    """The sentence a marker opening sentence `index` withdraws from: the one before,
+    past at most two sentences of hesitation (round 30); None where there is none."""
+    for back in range(1, _HESITATIONS_SKIPPED + 2):
+        if index - back < 0:
+            return None
+        if not _HESITATION.match(out[index - back]):
+            return index - back
+        out[index - back] = ""  # the hesitation is withdrawn with the claim
+    return None
 
 
 def _keeps(marker: re.Match[str], text: str, previous: str) -> bool:
@@ -159,9 +190,10 @@ def withdraw(sentences: list[str]) -> list[str]:
             if _keeps(marker, text, out[index - 1] if opens and index else ""):
                 position = marker.end()
                 continue
-            if opens and index and out[index - 1]:  # withdraws the sentence before
-                previous = out[index - 1]
-                out[index - 1] = previous[: _segment_start(previous, len(previous))].strip()
+            claimed = _claim_before(out, index) if opens and index else None
+            if claimed is not None and out[claimed]:  # withdraws the sentence before
+                previous = out[claimed]
+                out[claimed] = previous[: _segment_start(previous, len(previous))].strip()
             cut = _segment_start(text, marker.start()) if not opens else 0
             rest = _HEAD.sub("", text[marker.end() :])
             text = (text[:cut] + " " + rest).strip() if cut else rest

@@ -176,6 +176,38 @@ def goes_on_with_verb(text: str, position: int) -> bool:
     return _is_verb(word) and not _is_verb_form(after)
 
 
+# Round 30: a sentence with its subject dropped, as notes and terse answers write it ("The
+# optimizer. Clears the gradients after applying them.", "tape.gradient computes them. Also
+# updates the weights."): it opens (after "also", "then" or "just") on a verb in its "-s"
+# form, followed by no auxiliary, verb or preposition ("Updates are applied ...", "Changes to
+# the weights happen ...", "Weights change ..." open on a noun, their subject); a word that
+# may be a plural noun is a verb only before its object ("Updates the weights").
+_DROPPED = re.compile(r"\W*(?:(?:also|then|just)\s+)?([A-Za-z]+)\s+([A-Za-z']+)", re.IGNORECASE)
+
+
+def dropped_subject(text: str) -> bool:
+    """Whether a sentence opens on a verb with no subject before it."""
+    match = _DROPPED.match(text)
+    if match is None:
+        return False
+    word, after = match.group(1).lower(), match.group(2).lower()
+    if not word.endswith("s") or word.endswith("ss") or word in _AUX | _STANDALONE:
+        return False
+    if after in _AUX | _MODALS | _PREPOSITIONS or _is_verb_form(after) or not _is_verb(word):
+        return False
+    if after in getAllLemmas(after).get("VERB", ()):  # "Weights change ...": a plural's verb
+        return False
+    readings = getAllLemmas(word)
+    if "NOUN" in readings and after not in _OBJECT_OPENERS:  # "Layers after are fine"
+        return False
+    return word not in readings.get("VERB", ())
+
+
+# What a dropped subject's verb takes as its object, where the verb may be a plural noun
+# ("Updates the weights", "Returns them").
+_OBJECT_OPENERS = _DETERMINERS | _words("them it nothing everything no new fresh any")
+
+
 def _is_verb_form(word: str) -> bool:
     readings = getAllLemmas(word)
     return "VERB" in readings and "NOUN" not in readings and "ADJ" not in readings

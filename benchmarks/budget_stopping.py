@@ -57,14 +57,12 @@ def _hostile(counts: list[int]) -> dict[str, Any]:
 
 
 def _honest(every: int) -> dict[str, Any]:
-    import yaml
-
     from app.grading.freetext import grade_freetext
-    from app.grading.freetext.evaluation import load_persona_answers
+    from app.grading.freetext.evaluation import load_persona_answers, load_sides
     from app.packs.loader import load_pack
 
     labelled = ROOT / "tests" / "grading" / "freetext_labelled"
-    tune = set(yaml.safe_load((labelled / "meta" / "sides.yaml").read_text())["tune"])
+    tune = load_sides(labelled / "meta" / "sides.yaml").tune
     pack = load_pack(ROOT / "questions" / "gradient-tape").pack
     assert pack is not None
     questions = {q.question.id: q.question for q in pack.questions}

@@ -28,13 +28,13 @@ WRONG = [
     ("why-none-gradients", "needs-compile-for-gradients", "Probably the model hasn't been compiled yet."),
     ("numpy-inside-tape", "numpy-is-recorded", "The tape records the conversion like any other operation."),
     ("numpy-inside-tape", "numpy-is-recorded", "Once the array is turned back into a tensor, the chain from loss to weights remains unbroken."),
-    ("higher-order-derivatives", "nested-tapes-need-persistent", "The inner tape needs to be persistent."),
+    ("higher-order-derivatives", "nested-tapes-need-persistent", "The outer tape has to be persistent, since a plain tape only gives one gradient."),
     ("higher-order-derivatives", "nested-tapes-need-persistent", "It is essential that the outer tape is persistent."),
-    ("higher-order-derivatives", "gradient-outside-outer-tape", "Exit both with blocks, and then take the first and the second gradient."),
-    ("persistent-tape", "list-target-separate-grads", "The call tape.gradient([loss_a, loss_b], params) returns two gradient lists, one for each loss."),
+    ("higher-order-derivatives", "gradient-outside-outer-tape", "Leave both scopes, then compute dy/dx from the inner tape."),
+    ("persistent-tape", "list-target-separate-grads", "Skip persistence: tape.gradient([loss_a, loss_b], params) hands back a pair of gradient lists."),
     ("training-flag", "batchnorm-ignores-training-flag", "BatchNorm and Dense layers behave the same in both modes."),
     ("gradient-accumulation", "single-tape-over-micro-batches", "Open a single persistent tape before the loop and feed every micro-batch through it."),
-    ("gradient-accumulation", "single-tape-over-micro-batches", "The tape stays open across all four micro-batches."),
+    ("gradient-accumulation", "single-tape-over-micro-batches", "The tape can just remain open during the micro-batches."),
 ]  # fmt: skip
 
 CORRECT = [

@@ -35,6 +35,8 @@ WRONG = [
     ("training-flag", "batchnorm-ignores-training-flag", "BatchNorm and Dense layers behave the same in both modes."),
     ("gradient-accumulation", "single-tape-over-micro-batches", "Open a single persistent tape before the loop and feed every micro-batch through it."),
     ("gradient-accumulation", "single-tape-over-micro-batches", "The tape can just remain open during the micro-batches."),
+    ("gradient-vs-apply", "apply-returns-new-weights", "apply_gradients calculates the updated parameters and then hands them back."),
+    ("no-zero-grad", "needs-zero-grad", "The Keras optimizer has the same kind of reset as PyTorch."),
 ]  # fmt: skip
 
 CORRECT = [

@@ -21,12 +21,14 @@ from tests.grading.held_statements import statement_battery
 
 # True statements that still name a tell at the round's end (held half: the honest reading;
 # tune half: causes read and left, docs/freetext-rounds.md). Round 14 (engineer T) removed
-# three: a clause with its own subject after ";", "; it doesn't", "neither X nor Y".
+# three: a clause with its own subject after ";", "; it doesn't", "neither X nor Y". Round 30
+# (engineer C10) removed "The encoder gets None for all its weights, while the decoder, after the
+# numpy call, trains normally." (numpy-kills-all-gradients spares an upstream part named) and
+# "Calling outer.gradient on the first derivative works only when ..." (nesting-order-reversed does
+# not read "first" of "the first derivative").
 FALSE_TELLS = {
     "Possible causes, in order of likelihood: the loss computed outside the with block, a NumPy call in the middle, or variables created as constants. In this code it is the first one.",
-    "The encoder gets None for all its weights, while the decoder, after the numpy call, trains normally.",
     "tape.gradient only reads; the update of each weight is apply_gradients' job, which assigns the new value in place.",
-    "Calling outer.gradient on the first derivative works only when that first derivative was computed inside the outer tape's block; otherwise you get None.",
     "Big models gain least, small ones most, because the fixed cost per op is a bigger share of a small op.",
 }
 # Wrong statements whose tell no phrasing reaches (rubric content, not this round).

@@ -20,10 +20,10 @@ from tests.grading.held_statements import statement_battery
 # and the end only: left unread).
 # "... big convolution-heavy models gain little." left this set in round 27: big-models-gain-most's
 # conv-heavy phrasing no longer reads a gain said to be little (docs/freetext-rounds.md "Round 27:
-# rubric content from round 26's set (engineer C7)").
-FALSE_TELLS = {
-    "If you forget to reset the accumulators after the update, the next cycle adds onto the old sums.",
-}
+# rubric content from round 26's set (engineer C7)"). "If you forget to reset the accumulators after the
+# update, ..." left it in round 30: a forgotten reset is tape-accumulates only when it is the tape's
+# or the gradients' (docs/freetext-rounds.md "Round 30: rubric content from round 29's set (engineer C10)").
+FALSE_TELLS: set[str] = set()
 # Wrong statements whose tell no phrasing reaches (rubric content, not this round).
 UNNAMED = {
     "A GradientTape only does first derivatives, so for a second derivative you need finite differences.",

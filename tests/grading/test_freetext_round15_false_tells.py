@@ -18,9 +18,10 @@ from tests.grading.freetext_statements_r15 import true_statements, wrong_stateme
 from tests.grading.held_statements import statement_battery
 
 # True statements that still name a tell at the round's end (the last two: held half, run at
-# the start and the end only, left unread).
+# the start and the end only, left unread). "Forget the reset and the next cycle adds onto the old
+# sums, ..." left it in round 30 (a forgotten reset is tape-accumulates only when it is the tape's or
+# the gradients'; docs/freetext-rounds.md "Round 30: rubric content from round 29's set (engineer C10)").
 FALSE_TELLS = {
-    "Forget the reset and the next cycle adds onto the old sums, your accumulators, not TF, keep them.",
     "The optimizer has state, the tape has none left after gradient() — and neither of them holds last step's gradients.",
     # round 17 (T): "for a model without BatchNorm ..." limits the claim to such models
     # (conditions.in_scope_of_lack), so the third is read right now

@@ -45,7 +45,7 @@ def test_the_corpus_has_its_size() -> None:
 
 (
     test_a_true_statement_names_no_tell,
-    test_a_left_false_tell_names_no_tell,
+    _no_false_tell_left,  # round 30: FALSE_TELLS is empty, so not collected (an empty test skips)
     test_a_misconception_is_named,
     test_an_unreached_misconception_is_named,
 ) = statement_battery(

@@ -10,7 +10,6 @@ reads the inflection table and the artefacts' tables at start-up (preload.py).
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -26,32 +25,18 @@ from app.grading.freetext.preload import preload
 from app.main import create_app
 from app.packs.rubric import Rubric
 from tests.conftest import FIXTURE_PACKS
+from tests.grading.compile_counter import CompileCounter
 from tests.grading.core_questions import question
 
 
-class _Compiles:
-    """regex.compile, counting the compiles of each expression (and slowed, to widen a race)."""
-
-    def __init__(self, pause: float = 0.0) -> None:
-        self.real, self.pause = regex.compile, pause
-        self.counts: dict[str, int] = {}
-        self.lock = threading.Lock()
-
-    def __call__(self, pattern: str, flags: int = 0, *args: Any, **kwargs: Any) -> Any:
-        with self.lock:
-            self.counts[pattern] = self.counts.get(pattern, 0) + 1
-        time.sleep(self.pause)
-        return self.real(pattern, flags, *args, **kwargs)
-
-
 @pytest.fixture
-def compiles(monkeypatch: pytest.MonkeyPatch) -> _Compiles:
-    counted = _Compiles()
+def compiles(monkeypatch: pytest.MonkeyPatch) -> CompileCounter:
+    counted = CompileCounter()
     monkeypatch.setattr(budget.regex, "compile", counted)
     return counted
 
 
-def test_a_phrasing_is_compiled_by_its_first_search_that_runs(compiles: _Compiles) -> None:
+def test_a_phrasing_is_compiled_by_its_first_search_that_runs(compiles: CompileCounter) -> None:
     found = phrasings.compile_phrasing("(zqgradient|zqderivative) zqtape")
     assert compiles.counts == {}  # read (widened, its requirement), not compiled
     with answer_budget():
@@ -64,7 +49,9 @@ def test_a_phrasing_is_compiled_by_its_first_search_that_runs(compiles: _Compile
     assert found.flags == regex.compile(found.pattern, FLAGS).flags
 
 
-def test_a_phrasing_the_pack_loader_validated_is_not_compiled_again(compiles: _Compiles) -> None:
+def test_a_phrasing_the_pack_loader_validated_is_not_compiled_again(
+    compiles: CompileCounter,
+) -> None:
     raw = question("gradient-vs-apply").rubric.model_dump()
     raw["concepts"][0]["any"] = ["zqvalidated ~ zqtape"]
     Rubric.model_validate(raw)  # a pack's loading compiles each phrasing whole
@@ -100,7 +87,7 @@ def test_a_miss_cause_skips_the_roles_that_do_not_compile_alone() -> None:
 
 
 def test_threads_meeting_a_phrasing_first_compile_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    counted = _Compiles(pause=0.05)
+    counted = CompileCounter(pause=0.05)
     monkeypatch.setattr(budget.regex, "compile", counted)
     found = BoundedPattern.deferred("(zqgrad|zqderiv) zqtapes", FLAGS)
     start = threading.Barrier(8)

@@ -9,7 +9,6 @@ uploaded pack's phrasings, however many, cannot evict the core pack's compiles.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from app.packs.catalog import Catalog
 from app.packs.loader import load_pack
 from app.packs.rubric import PhrasingCompiles, Rubric
 from tests.conftest import FIXTURE_PACKS
+from tests.grading.compile_counter import CompileCounter
 from tests.grading.core_questions import CORE, question
 
 ANSWERS = [
@@ -38,21 +38,6 @@ ANSWERS = [
     "tape.gradient applies the update to the weights directly, so you do not need an optimizer.",
     "You must call optimizer.zero_grad() at the start of every step, as in PyTorch.",
 ]
-
-
-class _Compiles:
-    """regex.compile, counting the compiles of each expression (slowed, to widen a race)."""
-
-    def __init__(self, pause: float = 0.0) -> None:
-        self.real, self.pause = regex.compile, pause
-        self.counts: dict[str, int] = {}
-        self.lock = threading.Lock()
-
-    def __call__(self, pattern: str, flags: int = 0, *args: Any, **kwargs: Any) -> Any:
-        with self.lock:
-            self.counts[pattern] = self.counts.get(pattern, 0) + 1
-        time.sleep(self.pause)
-        return self.real(pattern, flags, *args, **kwargs)
 
 
 @pytest.fixture
@@ -105,7 +90,7 @@ def test_an_uploaded_pack_cannot_evict_the_core_packs_compiles(
     Rubric.model_validate(raw)  # an upload's loading: 240 compiles, more than the 8 recent
     for cache in (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged):
         cache.cache_clear()  # the grader's own caches evicted too
-    counted = _Compiles()
+    counted = CompileCounter()
     monkeypatch.setattr(budget.regex, "compile", counted)
     assert _graded("gradient-vs-apply") == alone
     assert counted.counts == {}
@@ -120,7 +105,7 @@ def test_after_start_up_a_questions_first_answer_compiles_and_widens_nothing(
     lexicon.widen.cache_clear()
     preload.keep_phrasings(question("persistent-tape").rubric)
     widened = lexicon.widen.cache_info().misses
-    counted = _Compiles()
+    counted = CompileCounter()
     monkeypatch.setattr(budget.regex, "compile", counted)
     assert _graded("persistent-tape") == alone
     assert counted.counts == {}
@@ -149,7 +134,7 @@ def test_start_up_keeps_the_built_in_packs_phrasings_only(tmp_path: Path) -> Non
 def test_threads_meeting_an_expression_first_read_one_compile(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    counted = _Compiles(pause=0.05)
+    counted = CompileCounter(pause=0.05)
     monkeypatch.setattr(rubric_module.regex, "compile", counted)
     store = PhrasingCompiles(recent=4)
     start = threading.Barrier(8)

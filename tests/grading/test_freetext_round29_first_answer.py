@@ -25,8 +25,8 @@ from app.grading.freetext.preload import preload
 from app.main import create_app
 from app.packs.rubric import Rubric
 from tests.conftest import FIXTURE_PACKS
-from tests.grading.compile_counter import CompileCounter
 from tests.grading.core_questions import question
+from tests.grading.first_answer_shared import ANSWERS, CompileCounter
 
 
 @pytest.fixture
@@ -106,16 +106,6 @@ def test_threads_meeting_a_phrasing_first_compile_it_once(monkeypatch: pytest.Mo
         thread.join()
     assert counted.counts == {found.pattern: 1}
     assert spans == [(4, 18)] * 8
-
-
-ANSWERS = [
-    "The tape records the forward pass; tape.gradient computes the gradients by reverse-mode "
-    "differentiation and apply_gradients updates the weights.",
-    "gradient() only returns the gradients, it does not update the variables. The optimizer's "
-    "apply_gradients does that.",
-    "tape.gradient applies the update to the weights directly, so you do not need an optimizer.",
-    "You must call optimizer.zero_grad() at the start of every step, as in PyTorch.",
-]
 
 
 def _whole(result: Any) -> tuple[Any, ...]:

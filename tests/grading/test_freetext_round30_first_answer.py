@@ -27,17 +27,8 @@ from app.packs.catalog import Catalog
 from app.packs.loader import load_pack
 from app.packs.rubric import PhrasingCompiles, Rubric
 from tests.conftest import FIXTURE_PACKS
-from tests.grading.compile_counter import CompileCounter
 from tests.grading.core_questions import CORE, question
-
-ANSWERS = [
-    "The tape records the forward pass; tape.gradient computes the gradients by reverse-mode "
-    "differentiation and apply_gradients updates the weights.",
-    "gradient() only returns the gradients, it does not update the variables. The optimizer's "
-    "apply_gradients does that.",
-    "tape.gradient applies the update to the weights directly, so you do not need an optimizer.",
-    "You must call optimizer.zero_grad() at the start of every step, as in PyTorch.",
-]
+from tests.grading.first_answer_shared import ANSWERS, CompileCounter
 
 
 @pytest.fixture

@@ -58,16 +58,11 @@ def _hostile(counts: list[int]) -> dict[str, Any]:
 
 def _honest(every: int) -> dict[str, Any]:
     from app.grading.freetext import grade_freetext
-    from app.grading.freetext.evaluation import load_persona_answers, load_sides
-    from app.packs.loader import load_pack
+    from app.grading.freetext.evaluation import core_labelled
 
-    labelled = ROOT / "tests" / "grading" / "freetext_labelled"
-    tune = load_sides(labelled / "meta" / "sides.yaml").tune
-    pack = load_pack(ROOT / "questions" / "gradient-tape").pack
-    assert pack is not None
-    questions = {q.question.id: q.question for q in pack.questions}
-    answers, _ = load_persona_answers(labelled)
-    answers = [a for a in answers if (a.persona or "original") in tune][::every]
+    core = core_labelled()
+    questions = {q.question.id: q.question for q in core.pack.questions}
+    answers = core.tune_answers[::every]
     for answer in answers[:50]:  # warm the caches and the artefacts
         grade_freetext(questions[answer.question_id], answer.answer)
     times, graded = [], []

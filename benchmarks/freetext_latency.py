@@ -52,16 +52,11 @@ from benchmarks._measure import (  # noqa: E402
 
 
 def _tune_answers(every: int) -> tuple[dict[str, Any], list[Any]]:
-    from app.grading.freetext.evaluation import load_persona_answers, load_sides
-    from app.packs.loader import load_pack
+    """The core pack's questions by id, and every `every`-th tune answer (the tree's own)."""
+    from app.grading.freetext.evaluation import core_labelled
 
-    labelled = ROOT / "tests" / "grading" / "freetext_labelled"
-    tune = load_sides(labelled / "meta" / "sides.yaml").tune
-    pack = load_pack(ROOT / "questions" / "gradient-tape").pack
-    assert pack is not None
-    questions = {q.question.id: q.question for q in pack.questions}
-    answers, _ = load_persona_answers(labelled)
-    return questions, [a for a in answers if (a.persona or "original") in tune][::every]
+    core = core_labelled()
+    return {q.question.id: q.question for q in core.pack.questions}, core.tune_answers[::every]
 
 
 def _graded(result: Any) -> list[Any]:
@@ -76,11 +71,11 @@ def _graded(result: Any) -> list[Any]:
 def _answers(every: int, repeat: int, start_up: bool) -> dict[str, Any]:
     """Per configuration: each answer's median thread CPU ms and what it was graded."""
     from app.grading.freetext import grade_freetext, neighbours
-    from app.packs.loader import load_pack
+    from app.grading.freetext.evaluation import core_labelled
 
     questions, answers = _tune_answers(every)
     if start_up:  # as the web process: its start-up read first (round 30)
-        web_start_up(load_pack(ROOT / "questions" / "gradient-tape").pack)
+        web_start_up(core_labelled().pack)  # the pack _tune_answers read (cached)
     neighbours.shipped_tables()  # the first answer's cost is read apart (_first)
     for answer in answers[:50]:  # warm the caches and the other artefacts
         grade_freetext(questions[answer.question_id], answer.answer)

@@ -292,17 +292,23 @@ _SUBJECT_WORDS = frozenset(
     accumulator accumulators micro learning rate adam sgd momentum activation activations
     op ops operation operations kernel xla trace traced tracing compile compiled overhead
     memory gpu cpu parameter parameters params input inputs network neural statistics
+    sample samples subsample subsamples estimate estimates estimator likelihood objective
+    observation observations
     moving mean variance normalization normalisation bn call calls code loop nest nested
     update updates updated computation compute computes
     computed differentiate differentiable shape shapes""".split()  # noqa: SIM905
 )
-_PLAIN_WORD = re.compile(r"[a-z][a-z0-9'_.]*")
+# A hyphenated compound is read by its last part, its head, against the grading vocabulary
+# ("full-sample score", a statistician's gradient, is not "full ... score"; "pre-graded" is
+# "graded") and names the subject if any part does ("gradient-based").
+_PLAIN_WORD = re.compile(r"[a-z][a-z0-9'_.]*(?:-[a-z0-9][a-z0-9'_.]*)*")
 
 
 def _about_grading(folded: str) -> bool:
-    words = [w.strip(".'") for w in _PLAIN_WORD.findall(folded)]
-    if any(w in _SUBJECT_WORDS or "_" in w or "." in w for w in words):
+    compounds = [w.strip(".'").split("-") for w in _PLAIN_WORD.findall(folded)]
+    if any(p in _SUBJECT_WORDS or "_" in p or "." in p for parts in compounds for p in parts):
         return False
+    words = [parts[-1] for parts in compounds]
     if not any(w in _SELF_WORDS for w in words):
         return False
     acts = sum(w in _GRADING_ACTS for w in words)

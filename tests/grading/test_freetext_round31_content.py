@@ -45,7 +45,7 @@ WRONG = [
 ]  # fmt: skip
 
 CORRECT = [
-    ("no-zero-grad", "In PyTorch the grads accumulate in .grad, so you have to clear them before each backward."),
+    ("no-zero-grad", "nothing to zero in tf. in torch the grads build up in .grad on every param so you have to clear them, in tf each step gets new tensors"),
     ("no-zero-grad", "In torch the old gradients get added onto the new ones, which is why zero_grad exists."),
     ("no-zero-grad", "Momentum from previous steps leaks into the current update by design; that is optimizer state, not gradients."),
     ("no-zero-grad", "Your own accumulators keep summing the gradients until you reset them."),

@@ -4,16 +4,16 @@ computational-neuroscientist), read one answer at a time for stated misconceptio
 not name, and the false tells on correct answers whose cause was a phrasing. New phrasings that
 read a belief's claim rather than one answer's words (old gradients added onto the new ones,
 gradients that include the previous batches, a tape that keeps adding them up or still holds the
-previous steps' ops, a previous batch leaking into the current update, the tape doing the
-accumulating, the sum as the whole batch's gradient, apply_gradients refreshing BatchNorm's
-statistics, the update written with w_new and a typographic minus, the optimizer "just holding"
-the learning rate, the gradient call as a lookup, gradients already computed while the forward
-pass runs, the gradient call raising for "them") and guards: the same words in true statements
-(PyTorch's "you have to clear them", everything upstream getting None while downstream is fine,
-momentum carried from previous steps, the forward pass that updates BatchNorm's statistics). Statements written for
-this file, in words of their own (docs/freetext-rounds.md "Round 31: rubric content from round
-30's set (engineer C11)"). Read by the rules alone: the learned parts are retrained by the lead
-after merging."""
+previous steps' ops, a previous batch leaking into the current update, the sum as the whole
+batch's gradient, apply_gradients refreshing BatchNorm's statistics, the update written with
+w_new and a typographic minus, the optimizer "just holding" the learning rate, the gradient call
+as a lookup, gradients already computed while the forward pass runs, the gradient call raising
+for "them") and guards: the same words in true statements (PyTorch's "you have to clear them",
+everything upstream getting None while downstream is fine, momentum carried from previous steps,
+the forward pass that updates BatchNorm's statistics). Statements written for this file, in
+words of their own (docs/freetext-rounds.md "Round 31: rubric content from round 30's set
+(engineer C11)"). Read by the rules alone: the learned parts are retrained by the lead after
+merging."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 
@@ -31,7 +31,6 @@ WRONG = [
     ("no-zero-grad", "tape-accumulates", "The tape still holds the last iteration's operations when the next one starts."),
     ("no-zero-grad", "tape-accumulates", "Reusing one tape across several iterations means the gradients are accumulated."),
     ("no-zero-grad", "tape-accumulates", "Signal from earlier batches bleeds into the current update."),
-    ("gradient-accumulation", "tape-accumulates", "Put all four passes under one GradientTape; the tape handles the accumulation."),
     ("gradient-accumulation", "summed-gradients-equal-big-batch", "The sum of the micro-batch gradients is the gradient for the entire batch."),
     ("trainable-vs-all-variables", "bn-stats-updated-by-optimizer", "apply_gradients also refreshes the BatchNorm moving statistics."),
     ("trainable-vs-all-variables", "bn-stats-updated-by-optimizer", "It updates the batch norm running means in the same call."),

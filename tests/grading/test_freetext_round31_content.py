@@ -10,10 +10,10 @@ w_new and a typographic minus, the optimizer "just holding" the learning rate, t
 as a lookup, gradients already computed while the forward pass runs, the gradient call raising
 for "them") and guards: the same words in true statements (PyTorch's "you have to clear them",
 everything upstream getting None while downstream is fine, momentum carried from previous steps,
-the forward pass that updates BatchNorm's statistics). Statements written for this file, in
-words of their own (docs/freetext-rounds.md "Round 31: rubric content from round 30's set
-(engineer C11)"). Read by the rules alone: the learned parts are retrained by the lead after
-merging."""
+the forward pass that updates BatchNorm's statistics, a loss built from a tf.constant).
+Statements written for this file, in words of their own (docs/freetext-rounds.md "Round 31:
+rubric content from round 30's set (engineer C11)"). Read by the rules alone: the learned parts
+are retrained by the lead after merging."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 
@@ -54,6 +54,7 @@ CORRECT = [
     ("trainable-vs-all-variables", "The forward pass with training=True updates the BatchNorm moving statistics, not apply_gradients."),
     ("gradient-accumulation", "The sum of the micro-batch gradients is four times the gradient for the entire batch, so divide by 4."),
     ("gradient-vs-apply", "What is needed for the gradient is recorded while the forward pass runs; tape.gradient then does the backward pass."),
+    ("why-none-gradients", "Another cause: the loss was built from a tf.constant that was computed earlier, so no path reaches the weights."),
     ("gradient-vs-apply", "For plain SGD, apply_gradients does w_new = w − lr * g; Adam keeps moment estimates as well."),
 ]  # fmt: skip
 

@@ -175,9 +175,15 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
 # tape.jacobian(y, x) and you get the second derivative", round 4): what you get is what
 # the clause before gives.
 _PRONOUN_SUBJECT = re.compile(
-    r"[\s,;:]*(?:(?:and|then|so|also|like|but)\s+)*(?:it|they|which|this|these|those"
+    r"[\s,;:]*(?:(?:and|then|so|also|like|but|because|since)\s+)*(?:it|they|which|this|these|those"
     r"|you(?:'ll|\s+will)?\s+(?:get|obtain|end\s+up\s+with))\b",
     re.IGNORECASE,
+)
+# Round 31: a cause whose subject is a pronoun ("The loss isn't connected to the weights
+# because it's computed outside the block") states it of the clause before's subject; an
+# adverb alone between ("..., usually because it ...") is no clause to take it from.
+_ADVERB_ALONE = re.compile(
+    r"[\s,;:]*(?:most\s+)?(?:[a-z]{2,}ly|often|mostly|again|maybe|perhaps)[\s,;:]*", re.IGNORECASE
 )
 # Round 17: a purpose clause ("make the tape persistent so you can call gradient twice",
 # "use persistent=True, so that you can ...") says what the clause before it is for: the
@@ -241,6 +247,8 @@ def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index:
     before_start, before_end = clauses[index - 1]
     start, end = clauses[index]
     if _PRONOUN_SUBJECT.match(text, before_end) or _PURPOSE.match(text, before_end):
+        if index > 1 and _ADVERB_ALONE.fullmatch(masked, before_start, before_end):
+            return clauses[index - 2][0]  # "X, usually because it ..." (round 31)
         return before_start
     if goes_on_with_verb(text, before_end):
         return before_start

@@ -39,6 +39,15 @@ from app.grading.freetext.subjects import (
 # applying them.", `dropped_subject`) too, read like "It clears ...".
 _SENTENCE_PRONOUN = re.compile(r"\W*(?:it|they)\b(?!'s|\s+(?:is|was)\b)", re.IGNORECASE)
 
+# Round 31: a first clause that is a condition or another subordinate clause ("If the loss
+# was computed after the block, the tape has no record. It doesn't raise ...") holds no
+# subject for "It": the pronoun stands for the main clause's, which the join does not read.
+_SUBORDINATE_LEAD = re.compile(
+    r"\W*(?:if|when|whenever|once|unless|although|though|because|since|while|whereas"
+    r"|as\s+soon\s+as|even\s+if)\b",
+    re.IGNORECASE,
+)
+
 
 @lru_cache(maxsize=64)
 def pronoun_joins(units: tuple[Unit, ...]) -> tuple[tuple[Unit, tuple[str, ...]], ...]:
@@ -52,7 +61,7 @@ def pronoun_joins(units: tuple[Unit, ...]) -> tuple[tuple[Unit, tuple[str, ...]]
         if not (demonstrative or _SENTENCE_PRONOUN.match(unit.text) or dropped_subject(unit.text)):
             continue
         lead = _first_clause(before.text)
-        if not lead:
+        if not lead or _SUBORDINATE_LEAD.match(lead):
             continue
         text, lemmas = unit.text, unit.lemmas
         if demonstrative:

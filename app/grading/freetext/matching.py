@@ -152,7 +152,19 @@ def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
         compared = _COMPARED.search(sentence[max(0, m.start() - 64) : m.start()])
         described = _WHERE.match(sentence, m.end()) is not None
         found.append((m.start(), compared is None or described))
+    found += [(m.start(), True) for m in _GRAD_BEFORE_TF_CONTRAST.finditer(sentence)]
     return tuple(found)
+
+
+# Round 31: PyTorch's `.grad` is that framework's mention where a contrast later in the
+# sentence fronts TensorFlow's own clause ("Gradients add up in .grad so you must zero them,
+# whereas in TensorFlow ..."); alone ("nothing piles up in .grad") it names no framework
+# (round 30 measured that: correct answers contrasting with `.grad` lost TensorFlow credit).
+_GRAD_BEFORE_TF_CONTRAST = regex.compile(
+    r"(?<![\w.])\.grad\b(?=[^.;!?]{0,160}?\b(?:but|whereas|while|whilst|although|though|however)"
+    r"\s*,?\s*(?:(?:in|with|for|on)\s+)?(?:tensorflow|tf|keras)\b)",
+    regex.IGNORECASE,
+)
 
 
 # "Unlike PyTorch, where gradients accumulate into .grad, ...": the relative clause is about

@@ -15,6 +15,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+import regex
+
 from app.grading.freetext.hinglish import english_order
 from app.grading.freetext.injections import LOOKALIKES
 from app.grading.freetext.labels import code_span, lead_in_and_tail
@@ -53,6 +55,26 @@ _CODE_LINE = re.compile(
     r"|return\b.*|@\w.*|>>>.*|[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*[-+*/]?=(?!=)\s*\S.*"
     r"|[A-Za-z_][\w.]*\(.*\)\s*(?:#.*)?|del\s+\w+.*|[\])}]\s*)$"
 )
+
+# Round 31: a dictated bracket pair ("tape dot watch open bracket x close bracket"), the
+# innermost first (nothing opened inside it), over three passes for nested calls; opened and
+# closed within 200 characters of one sentence, so "keep the bracket open" and a lone "close
+# bracket" stay words.
+_DICTATED_BRACKETS = regex.compile(
+    r"\s*\bopen\s+(?:round\s+)?(?:bracket|parenthesis|paren)\s+"
+    r"((?:(?!open\s)[^.;!?\n]|\.(?=\w)){1,200}?)"
+    r"\s+close\s+(?:round\s+)?(?:bracket|parenthesis|paren)\b",
+    regex.IGNORECASE,
+)
+BRACKET_PASSES = 3
+
+
+def _with_apostrophe(match: regex.Match[str]) -> str:
+    """ "doesnt" -> "doesn't", "DOESNT" -> "DOESN'T": the contraction, its letters' case kept."""
+    word = match.group()
+    return word[: len(match.group(1)) + 1] + "'" + word[-1]
+
+
 # Variants that are the same token to an interviewer; mapped before matching so that
 # rubric authors write one spelling.
 _SPELLINGS = [
@@ -80,6 +102,18 @@ _SPELLINGS = [
     (re.compile(r"(?<![\w.])dot\s+grad\b", re.I), ".grad"),
     (re.compile(r"\bassign[\s-](add|sub)\b", re.I), r"assign_\1"),
     (re.compile(r"(?<=[A-Za-z])\s+comma(?=\s+[A-Za-z])", re.I), ","),
+    # Round 31: dictated empty brackets ("zero grad open and close brackets"); the others
+    # are `_DICTATED_BRACKETS`, after these.
+    (regex.compile(r"\s*\bopen(?:\s+and)?\s+close\s+(?:round\s+)?(?:brackets?|parenthes[ie]s"
+                   r"|parens?)\b", regex.I), "()"),
+    # Round 31: a negation with its apostrophe dropped ("arent", "doesnt", phone typists and
+    # hurried writers) or typed as an accent or a backtick ("don´t", "isn`t") is the
+    # contraction, so every reading of "n't" (denials, verdicts, conditions) reads it.
+    (regex.compile(r"\b(do|does|did|is|are|was|were|has|have|had|would|could|should|must|need"
+                   r"|ai)n(?:[`\u02bc]|(?<=[a-z]n))t\b", regex.I), _with_apostrophe),
+    # not the nouns ("as is his wont", "the cant of the trade")
+    (regex.compile(r"(?<!\b(?:his|her|their|its|my|your|our|the|a)\s+)\b(wo|ca)n(?:[`\u02bc]"
+                   r"|(?<=[a-z]n))t\b", regex.I), _with_apostrophe),
     # Common misspellings (non-native and hurried answers); rubric authors write one form.
     # Only the misspelt stem is replaced, so "Variable" and "variables" keep their form.
     (re.compile(r"\bgradiant", re.I), "gradient"),
@@ -127,7 +161,9 @@ def clean(text: str) -> tuple[str, bool]:
     if truncated:
         cut = text.rfind(" ", 0, MAX_CHARS)
         text = text[: cut if cut > MAX_CHARS // 2 else MAX_CHARS]
-    text = unicodedata.normalize("NFKC", strip_markup(text)).translate(_QUOTES)
+    # Round 31: an acute accent typed as an apostrophe ("don\u00b4t") before NFKC splits it
+    text = strip_markup(text).replace("\u00b4", "'")
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
     text = _INVISIBLE.sub("", text)  # "zero\u200b_grad" is zero_grad
     if not text.isascii():
         text = _WORD_CHARS.sub(_latin_if_mixed, text)
@@ -135,6 +171,8 @@ def clean(text: str) -> tuple[str, bool]:
     text = text.replace("\r\n", "\n").replace("\t", "    ")
     for pattern, replacement in _SPELLINGS:
         text = pattern.sub(replacement, text)
+    for _ in range(BRACKET_PASSES):
+        text = _DICTATED_BRACKETS.sub(r"(\1)", text)
     return text, truncated
 
 

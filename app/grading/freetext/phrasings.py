@@ -11,6 +11,8 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
+import regex
+
 from app.grading.freetext.budget import BoundedPattern, deferred_bounded
 from app.grading.freetext.hinglish import DENIALS, alternation, glossed_as
 from app.grading.freetext.lexicon import widen
@@ -65,9 +67,18 @@ def mask(text: str) -> str:
     would cancel it: "nor" alone denies X (its clause) and Y (its short scope; round 8)."""
     text = _CALL_ARGS.sub(lambda m: "(" + "x" * (len(m.group()) - 2) + ")", text)
     text = _NEITHER_NOR.sub(lambda m: "x" * 7 + m.group()[7:], text)
+    text = _BRACKETED_ALTERNATIVE.sub(lambda m: " " + m.group(1) + " ", text)
     return _NOT_CUES.sub(lambda m: "x" * len(m.group()), text)
 
 
+# Round 31: an alternative bracketed by commas before a complement both share ("the model
+# was called, or the loss computed, before the with block") cuts no clause: the complement
+# is said of both. One to four words; the complement opens on a preposition of place/time.
+_BRACKETED_ALTERNATIVE = regex.compile(
+    r",(\s+(?:or|and)\s+(?:[\w.()]+\s+){0,3}+[\w.()]+),(?=\s+(?:before|after|outside|inside"
+    r"|within|above|below|during|until|under|beyond)\b)",
+    regex.IGNORECASE,
+)
 _NEITHER_NOR = re.compile(r"\bneither\b(?:[^.;:!?]|\.(?=\w))*?\bnor\b", re.IGNORECASE)
 
 

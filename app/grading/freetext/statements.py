@@ -17,6 +17,7 @@ from app.grading.freetext.budget import BoundedPattern, PhrasingMatch
 from app.grading.freetext.hinglish import alternation, glossed_as
 from app.grading.freetext.phrasings import CUE, TERMINATOR, start_of_clause
 from app.grading.freetext.polarity import REPORTED_FALSE
+from app.grading.freetext.subjects import only_next_subject
 
 _NEW_SUBJECT = re.compile(
     r"\s*(?:(?:once|when|after|before|if|as\s+soon\s+as|in)\s+)?(?:the\s+)?(?:apply_gradients|optimizer|tape\.gradient|tensorflow|tf|pytorch|torch|keras"
@@ -60,6 +61,7 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
             or _repeats_subject(masked, start, term)
             or _denied_before(masked, start, term)
             or _CONSEQUENCE.fullmatch(term.group())
+            or (term.group() == ";" and only_next_subject(masked, term.end(), end))
         ):
             return term.end()
     return None

@@ -208,6 +208,29 @@ def dropped_subject(text: str) -> bool:
 _OBJECT_OPENERS = _DETERMINERS | _words("them it nothing everything no new fresh any")
 
 
+# Round 31: after ";" a clause may state its own subject with its copula dropped, as notes
+# and non-native answers write it ("small models gain most; heavy model like ResNet already
+# GPU bound"). A match whose words after the ";" are only that clause's opening noun phrase
+# (one to four words, none a verb form, an auxiliary or a pronoun, not a verb opening a
+# clause with its subject dropped) took that subject as its own object.
+_PHRASE_WORD = regex.compile(r"[A-Za-z_][\w.()']*+")
+_NOT_NOUN_PHRASE = _AUX | _words(
+    "it they he she this that these those there which who what you we i so then also just"
+)
+
+
+def only_next_subject(text: str, position: int, end: int) -> bool:
+    """Whether text[position:end] (after a ";") is only the opening noun phrase of a
+    clause with a subject of its own."""
+    if dropped_subject(text[position : position + 80]):
+        return False
+    words = _PHRASE_WORD.findall(text, position, end)
+    if not 1 <= len(words) <= 4:
+        return False
+    lowered = [w.lower() for w in words]
+    return not (set(lowered) & _NOT_NOUN_PHRASE) and not any(map(_is_verb_form, lowered))
+
+
 def _is_verb_form(word: str) -> bool:
     readings = getAllLemmas(word)
     return "VERB" in readings and "NOUN" not in readings and "ADJ" not in readings

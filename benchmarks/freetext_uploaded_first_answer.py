@@ -13,6 +13,8 @@ after, before, ...:
   read`); then the first tune answer to each free-text question (`first answer`, `ten first
   answers`), the ten again warm, and every SAMPLE-th tune answer once (`sample`). The
   phrasings' backtracking probes (a child process, ~41 s of CPU for this pack) are not rerun.
+- `unsampled`: the same copy without its free-text samples (a pack need not give any): its
+  self-test grades nothing of those questions, which read everything at first answers.
 - `evicted`: the core pack built in (kept at start-up), its ten first answers, then the
   grader's own caches cleared, as an upload with more phrasings than they hold would evict
   the core pack's entries (`compile_phrasing` 4,096, `parse_claim` 1,024, `word_edged` 4,096,
@@ -42,25 +44,35 @@ sys.path.insert(0, str(ROOT))
 from benchmarks._measure import before_revision, child_reading, export_tree  # noqa: E402
 from benchmarks.freetext_first_answer import _Clock, _tune_answers  # noqa: E402
 
-MODES = ("upload", "evicted")
+MODES = ("upload", "unsampled", "evicted")
+UPLOAD_PARTS = (
+    "start-up",
+    "validate",
+    "self-test",
+    "publish read",
+    "first answer",
+    "ten first answers",
+    "ten warm",
+    "sample",
+)
 PARTS = {
-    "upload": (
-        "start-up",
-        "validate",
-        "self-test",
-        "publish read",
-        "first answer",
-        "ten first answers",
-        "ten warm",
-        "sample",
-    ),
+    "upload": UPLOAD_PARTS,
+    "unsampled": UPLOAD_PARTS,
     "evicted": ("ten first answers", "ten warm", "ten after eviction"),
 }
 
 
-def _uploaded_copy(scratch: Path) -> Path:
+def _uploaded_copy(scratch: Path, samples: bool) -> Path:
+    """The core pack's folder copied outside packs_dir; without its free-text samples (the
+    self-test grades nothing of those questions) unless `samples`."""
+    import yaml
+
     copy = scratch / "uploads" / "gradient-tape"
     shutil.copytree(ROOT / "questions" / "gradient-tape", copy)
+    for path in [] if samples else sorted(copy.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and data.pop("samples", None) is not None:
+            path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return copy
 
 
@@ -74,13 +86,13 @@ def _grade_all(questions: dict[str, Any], answers: list[dict[str, str]]) -> list
     return graded
 
 
-def _upload(read: dict[str, Any], scratch: Path) -> dict[str, Any]:
+def _upload(read: dict[str, Any], scratch: Path, samples: bool) -> dict[str, Any]:
     from app.grading.freetext import preload
     from app.packs.loader import load_pack
     from app.services.instructor.selftest import closed_checks
     from benchmarks._measure import web_start_up
 
-    folder = _uploaded_copy(scratch)
+    folder = _uploaded_copy(scratch, samples)
     clock = _Clock()
     pack = load_pack(folder).pack
     assert pack is not None
@@ -140,13 +152,14 @@ def _child(mode: str, answers_file: Path) -> dict[str, Any]:
     if mode == "evicted":
         return _evicted(read)
     with tempfile.TemporaryDirectory() as scratch:
-        return _upload(read, Path(scratch))
+        return _upload(read, Path(scratch), samples=mode == "upload")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="", help="git revision (default: merge base with main)")
     parser.add_argument("--runs", type=int, default=3, help="fresh processes per tree and way")
+    parser.add_argument("--modes", default=",".join(MODES), help="which readings, comma-separated")
     parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
     parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--answers", type=Path, help=argparse.SUPPRESS)
@@ -164,11 +177,11 @@ def main() -> int:
         trees = {"before": export_tree(revision, Path(scratch)), "after": ROOT}
         print(f"before = {revision[:12]}, after = the working tree", flush=True)
         read: dict[str, dict[str, list[dict[str, Any]]]] = {
-            m: {t: [] for t in trees} for m in MODES
+            m: {t: [] for t in trees} for m in args.modes.split(",")
         }
         for run in range(args.runs):
             order = ("before", "after") if run % 2 == 0 else ("after", "before")
-            for mode in MODES:
+            for mode in read:
                 for name in order:
                     options = ["--child", mode, "--tree", str(trees[name])]
                     read[mode][name].append(
@@ -177,7 +190,25 @@ def main() -> int:
                         )
                     )
     _print(read)
+    _print_copy_against_core(read)
     return 0
+
+
+def _print_copy_against_core(read: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
+    """The uploaded copy's ten first answers graded as the built-in pack's, in each tree."""
+    for mode in ("upload", "unsampled"):
+        if mode not in read or "evicted" not in read:
+            continue
+        for tree, runs in read[mode].items():
+            pairs = [
+                (u["graded"][:10], e["graded"][:10])
+                for u, e in zip(runs, read["evicted"][tree], strict=True)
+            ]
+            differ = sum(x != y for u, e in pairs for x, y in zip(u, e, strict=True))
+            print(
+                f"{mode} copy vs built in ({tree}): graded differently"
+                f" {differ} of {10 * len(pairs)}"
+            )
 
 
 def _print(read: dict[str, dict[str, list[dict[str, Any]]]]) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlmodel import Session
@@ -13,6 +15,7 @@ from app.config import Settings
 from app.errors import Conflict, NotFound, PackInvalid
 from app.models.users import User
 from app.packs.catalog import Catalog
+from app.services.instructor import publishing
 from app.services.instructor.publishing import (
     Published,
     latest_folders,
@@ -249,3 +252,27 @@ def test_question_at_version_refuses_odd_or_unknown(
         question_at_version(
             settings, load_serving_catalog(settings), question_id=question_id, version=version
         )
+
+
+def test_publishing_reads_the_published_packs_questions(
+    session: Session, settings: Settings, teacher: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read: list[tuple[str, int]] = []
+
+    def spy(pack: Any) -> int:
+        read.append((pack.meta.id, threading.get_ident()))
+        return 0
+
+    monkeypatch.setattr(publishing, "read_uploaded", spy)  # round 31
+    asyncio.run(
+        publish_zip(
+            session,
+            settings=settings,
+            catalog=load_serving_catalog(settings),
+            user=teacher,
+            data=zip_folder(EXAMPLE),
+            code_grader=FakeGrader(),
+        )
+    )
+    assert [pack_id for pack_id, _ in read] == ["tape-example"]
+    assert read[0][1] != threading.get_ident()  # off the event loop's thread

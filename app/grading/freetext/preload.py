@@ -12,11 +12,14 @@ widened phrasings, claims' roles and their word-edged forms: ~1,000 for the core
 over a process's first ~700 answers). The built-in packs' free-text questions are read here
 whole and their compiles kept for the process's life (rubric.PhrasingCompiles), so an
 uploaded pack's phrasings cannot evict them. benchmarks/freetext_first_answer.py measures
-what is left of the first answer.
+what is left of the first answer. Round 31: an uploaded pack's questions are read when it is
+published (read_uploaded), bounded, not kept; benchmarks/freetext_uploaded_first_answer.py.
 """
 
 from __future__ import annotations
 
+import contextlib
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,6 +39,11 @@ from app.packs.schema import FreeText
 if TYPE_CHECKING:
     from app.config import Settings
     from app.packs.catalog import Catalog
+    from app.packs.loader import Pack
+
+# CPU seconds an uploaded pack's publishing spends reading its questions (read_uploaded): the
+# core pack's ten need ~1.5 s (round 31); an upload's phrasing count is its author's choice.
+UPLOAD_READ_SECONDS = 5.0
 
 
 def preload(settings: Settings, catalog: Catalog | None = None) -> None:
@@ -72,6 +80,39 @@ def keep_phrasings(rubric: Rubric) -> int:
     """Every expression grading this rubric searches, read (widened, its requirement) and
     compiled now, its compile kept; how many. The grader's own caches hand back the same
     objects (compile_phrasing, parse_claim, word_edged), so nothing reads differently."""
+    read = searched_expressions(rubric)
+    for pattern in read:
+        try:
+            kept_compiled(pattern)
+        except regex.error:  # refused at its first search, as before (the pack loaded)
+            continue
+    return len(read)
+
+
+def read_uploaded(pack: Pack, seconds: float = UPLOAD_READ_SECONDS) -> int:
+    """An uploaded pack's free-text questions read and compiled now (round 31: at its
+    publishing, not at each question's first answer, in a learner's request); how many
+    expressions. Nothing is kept: the compiles go to the recent part every upload shares
+    (rubric.RECENT_COMPILES) and the readings to the grader's own bounded caches, so what an
+    upload leaves is bounded in total whatever its size; and the reading stops after
+    `seconds` of this thread's CPU (the rest is read at first answers, as before)."""
+    began = time.thread_time()
+    done = 0
+    for loaded in pack.questions:
+        if not isinstance(loaded.question, FreeText):
+            continue
+        for pattern in searched_expressions(loaded.question.rubric):
+            if time.thread_time() - began > seconds:
+                return done
+            with contextlib.suppress(regex.error):  # refused at its first search, as before
+                pattern.checked()
+            done += 1
+    return done
+
+
+def searched_expressions(rubric: Rubric) -> list[BoundedPattern]:
+    """What grading this rubric searches, read through the grader's caches: plain phrasings
+    widened, claims' roles, their word-edged forms and excluded roles (not compiled)."""
     read: list[BoundedPattern] = []
     for item in [*rubric.concepts, *rubric.misconceptions]:
         for phrasing in [*item.any, *item.negated]:
@@ -80,9 +121,4 @@ def keep_phrasings(rubric: Rubric) -> int:
                 continue
             claim = parse_claim(phrasing)
             read += [*claim.roles, *map(word_edged, claim.roles), *claim.excluded]
-    for pattern in read:
-        try:
-            kept_compiled(pattern)
-        except regex.error:  # refused at its first search, as before (the pack loaded)
-            continue
-    return len(read)
+    return read

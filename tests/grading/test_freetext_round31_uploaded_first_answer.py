@@ -1,0 +1,114 @@
+"""Round 31 (issue 14): an uploaded pack's questions read when it is published.
+
+Start-up keeps the built-in packs' compiles (round 30); an uploaded pack's questions were read
+(phrasings widened, their requirements, their compiles) at each question's first answer, in a
+learner's request. Publishing now reads them (preload.read_uploaded), bounded and kept
+nowhere but the caches every upload shares, so those answers read nothing more and grade the
+same.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from app.grading.freetext import budget, claims, grade_freetext, lexicon, phrasings, preload
+from app.packs import rubric as rubric_module
+from app.packs.rubric import PhrasingCompiles
+from tests.grading.core_questions import question
+from tests.grading.first_answer_shared import ANSWERS, CompileCounter
+
+_GRADER_CACHES = (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged)
+
+
+@pytest.fixture
+def upload_store(monkeypatch: pytest.MonkeyPatch) -> Iterator[PhrasingCompiles]:
+    """A store of compiles of its own (none kept: nothing of the question is built in), the
+    grader's caches emptied before and after."""
+    store = PhrasingCompiles(recent=4096)
+    monkeypatch.setattr(rubric_module, "compiled_phrasing", store)
+    monkeypatch.setattr(budget, "compiled_phrasing", store)
+    for cache in _GRADER_CACHES:
+        cache.cache_clear()
+    yield store
+    for cache in _GRADER_CACHES:
+        cache.cache_clear()
+
+
+def _uploaded(*question_ids: str) -> Any:
+    """A pack as publishing holds it (only its questions are read)."""
+    return SimpleNamespace(questions=[SimpleNamespace(question=question(q)) for q in question_ids])
+
+
+def _graded(question_id: str) -> list[tuple[Any, ...]]:
+    q = question(question_id)
+    return [
+        (r.verdict, r.score, r.misconceptions, repr(r.details))
+        for r in (grade_freetext(q, t, second_opinion=False, neighbours=False) for t in ANSWERS)
+    ]
+
+
+def _forget_readings() -> None:
+    for cache in _GRADER_CACHES:
+        cache.cache_clear()
+    lexicon.widen.cache_clear()
+
+
+def test_after_publishing_a_questions_first_answer_compiles_and_widens_nothing(
+    upload_store: PhrasingCompiles, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alone = _graded("persistent-tape")
+    _forget_readings()
+    upload_store.cache_clear()
+    assert preload.read_uploaded(_uploaded("persistent-tape")) > 100
+    widened = lexicon.widen.cache_info().misses
+    counted = CompileCounter()
+    monkeypatch.setattr(budget.regex, "compile", counted)
+    assert _graded("persistent-tape") == alone
+    assert counted.counts == {}
+    assert lexicon.widen.cache_info().misses == widened
+
+
+def test_reading_an_upload_keeps_nothing_for_the_processs_life(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store = PhrasingCompiles(recent=8)
+    monkeypatch.setattr(rubric_module, "compiled_phrasing", store)
+    monkeypatch.setattr(budget, "compiled_phrasing", store)
+    _forget_readings()
+    try:
+        assert preload.read_uploaded(_uploaded("gradient-vs-apply")) > 100
+        assert store.sizes() == (0, 8)  # the shared recent part's bound, whatever the count
+    finally:
+        _forget_readings()
+
+
+def test_reading_an_upload_stops_at_its_cpu_budget() -> None:
+    assert preload.read_uploaded(_uploaded("gradient-vs-apply"), seconds=-1.0) == 0
+
+
+def test_threads_grading_while_publishing_reads_grade_as_one_thread_does(
+    upload_store: PhrasingCompiles,
+) -> None:
+    alone = _graded("no-zero-grad")
+    _forget_readings()
+    upload_store.cache_clear()
+    start = threading.Barrier(4)
+    read: dict[int, list[tuple[Any, ...]]] = {}
+
+    def work(worker: int) -> None:
+        start.wait()
+        if worker == 0:  # publishing reads the question while learners' answers grade it
+            preload.read_uploaded(_uploaded("no-zero-grad"))
+        read[worker] = _graded("no-zero-grad")
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(read[w] == alone for w in range(4))

@@ -6,7 +6,8 @@ Held-out answers are never graded, so an engineer may run it at any time. From a
 Prints exact, correct-vs-not, named / expected, false tells on correct, and the six cells
 (cells, label>verdict: i>p p>i p>c c>p i>c c>i) for: tune all, "not read" (tune minus sides.yaml's
 `read`), read, and each --group. --save writes each answer's grading (by source) so a later
-run with --compare counts the answers whose verdict or named tells moved, per group.
+run with --compare counts the answers whose verdict or named tells moved, per group; sources
+are saved relative to the tree's root, so a reading saved in one worktree compares in another.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from app.grading.freetext.chain import cells
 from app.grading.freetext.evaluation import Row, core_labelled, figures, grade_rows
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def line(name: str, rows: list[Row]) -> str:
     f = figures(rows)
@@ -29,6 +32,11 @@ def line(name: str, rows: list[Row]) -> str:
         f"| {name} ({f.total}) | {f.exact} | {f.binary} | {f.tags_named} / {f.tags_expected} "
         f"| {f.false_tells_on_correct} / {f.correct_labelled} | {six} |"
     )
+
+
+def tree_relative(source: str) -> str:
+    """'/any/worktree/tests/...: answers[3]' -> 'tests/...: answers[3]'."""
+    return source.removeprefix(f"{ROOT}/")
 
 
 def main() -> None:
@@ -55,11 +63,13 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for name, rs in groups.items():
         print(line(name, rs))
-    now = {r.source: [r.verdict, sorted(r.named_tags)] for r in rows}
+    now = {tree_relative(r.source): [r.verdict, sorted(r.named_tags)] for r in rows}
     if a.compare:
         before = json.loads(Path(a.compare).read_text())
         for name, rs in groups.items():
-            moved = sum(before.get(r.source) != now[r.source] for r in rs)
+            moved = sum(
+                before.get(tree_relative(r.source)) != now[tree_relative(r.source)] for r in rs
+            )
             print(f"moved since {a.compare}: {name}: {moved}")
     if a.save:
         Path(a.save).write_text(json.dumps(now))

@@ -1,14 +1,19 @@
-"""What the first-answer tests of rounds 29 and 30 share (lazy compiling, kept compiles,
-concurrent first use): a stand-in for regex.compile that counts each expression's compiles, and
-four answers (two right, two wrong) to grade first."""
+"""What the first-answer tests of rounds 29-31 share (lazy compiling, kept compiles, an uploaded
+pack read at publishing, concurrent first use): a stand-in for regex.compile that counts each
+expression's compiles, four answers (two right, two wrong) to grade first, their gradings by the
+rules alone, and those gradings in four threads while one of them does something first."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import regex
+
+from app.grading.freetext import grade_freetext
+from tests.grading.core_questions import question
 
 
 class CompileCounter:
@@ -34,3 +39,30 @@ ANSWERS = [
     "tape.gradient applies the update to the weights directly, so you do not need an optimizer.",
     "You must call optimizer.zero_grad() at the start of every step, as in PyTorch.",
 ]
+
+
+def graded(question_id: str) -> list[tuple[Any, ...]]:
+    """ANSWERS graded by the rules alone on a core question, each grading whole."""
+    q = question(question_id)
+    results = (grade_freetext(q, text, second_opinion=False, neighbours=False) for text in ANSWERS)
+    return [(r.verdict, r.score, r.misconceptions, repr(r.details)) for r in results]
+
+
+def graded_in_threads(question_id: str, first: Callable[[], object]) -> list[list[tuple[Any, ...]]]:
+    """`graded` in four threads started together, the first of them calling `first` before
+    it grades (the work that races the others' first answers)."""
+    start = threading.Barrier(4)
+    read: dict[int, list[tuple[Any, ...]]] = {}
+
+    def work(worker: int) -> None:
+        start.wait()
+        if worker == 0:
+            first()
+        read[worker] = graded(question_id)
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return [read[w] for w in range(4)]

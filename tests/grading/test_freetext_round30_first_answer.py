@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 import app.main
 from app.config import REPO_ROOT, Settings
-from app.grading.freetext import budget, claims, grade_freetext, lexicon, phrasings, preload
+from app.grading.freetext import budget, claims, lexicon, phrasings, preload
 from app.grading.freetext.budget import FLAGS, BoundedPattern
 from app.main import create_app
 from app.packs import rubric as rubric_module
@@ -28,7 +28,7 @@ from app.packs.loader import load_pack
 from app.packs.rubric import PhrasingCompiles, Rubric
 from tests.conftest import FIXTURE_PACKS
 from tests.grading.core_questions import CORE, question
-from tests.grading.first_answer_shared import ANSWERS, CompileCounter
+from tests.grading.first_answer_shared import CompileCounter, graded, graded_in_threads
 
 
 @pytest.fixture
@@ -45,17 +45,6 @@ def small_store(monkeypatch: pytest.MonkeyPatch) -> Iterator[PhrasingCompiles]:
         cache.cache_clear()  # none of this store's compiles outlives the test
 
 
-def _whole(result: Any) -> tuple[Any, ...]:
-    return (result.verdict, result.score, result.misconceptions, repr(result.details))
-
-
-def _graded(question_id: str) -> list[tuple[Any, ...]]:
-    q = question(question_id)
-    return [
-        _whole(grade_freetext(q, text, second_opinion=False, neighbours=False)) for text in ANSWERS
-    ]
-
-
 def test_kept_compiles_outlive_any_number_of_others() -> None:
     store = PhrasingCompiles(recent=4)
     kept = store.keep("zqtape records")
@@ -70,7 +59,7 @@ def test_an_uploaded_pack_cannot_evict_the_core_packs_compiles(
 ) -> None:
     # Before round 30 one LRU of 2,048 held every compile: a pack with more phrasings than
     # that evicted the core pack's, and its next answers compiled them again.
-    alone = _graded("gradient-vs-apply")
+    alone = graded("gradient-vs-apply")
     kept = preload.keep_phrasings(question("gradient-vs-apply").rubric)
     assert kept > 100 and small_store.sizes()[0] > 100
     raw = question("gradient-vs-apply").rubric.model_dump()
@@ -83,14 +72,14 @@ def test_an_uploaded_pack_cannot_evict_the_core_packs_compiles(
         cache.cache_clear()  # the grader's own caches evicted too
     counted = CompileCounter()
     monkeypatch.setattr(budget.regex, "compile", counted)
-    assert _graded("gradient-vs-apply") == alone
+    assert graded("gradient-vs-apply") == alone
     assert counted.counts == {}
 
 
 def test_after_start_up_a_questions_first_answer_compiles_and_widens_nothing(
     small_store: PhrasingCompiles, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    alone = _graded("persistent-tape")
+    alone = graded("persistent-tape")
     for cache in (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged):
         cache.cache_clear()
     lexicon.widen.cache_clear()
@@ -98,7 +87,7 @@ def test_after_start_up_a_questions_first_answer_compiles_and_widens_nothing(
     widened = lexicon.widen.cache_info().misses
     counted = CompileCounter()
     monkeypatch.setattr(budget.regex, "compile", counted)
-    assert _graded("persistent-tape") == alone
+    assert graded("persistent-tape") == alone
     assert counted.counts == {}
     assert lexicon.widen.cache_info().misses == widened
 
@@ -147,24 +136,14 @@ def test_threads_meeting_an_expression_first_read_one_compile(
 def test_threads_grading_after_start_up_grade_as_one_thread_does(
     small_store: PhrasingCompiles,
 ) -> None:
-    alone = _graded("no-zero-grad")
+    alone = graded("no-zero-grad")
     for cache in (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged):
         cache.cache_clear()
-    start = threading.Barrier(4)
-    read: dict[int, list[tuple[Any, ...]]] = {}
-
-    def work(worker: int) -> None:
-        start.wait()
-        if worker == 0:  # one keeps the question's phrasings while the others grade it
-            preload.keep_phrasings(question("no-zero-grad").rubric)
-        read[worker] = _graded("no-zero-grad")
-
-    threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert all(read[w] == alone for w in range(4))
+    # one keeps the question's phrasings while the others grade it
+    read = graded_in_threads(
+        "no-zero-grad", lambda: preload.keep_phrasings(question("no-zero-grad").rubric)
+    )
+    assert read == [alone] * 4
 
 
 def test_start_up_gives_preload_the_catalog(

@@ -9,18 +9,17 @@ same.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from app.grading.freetext import budget, claims, grade_freetext, lexicon, phrasings, preload
+from app.grading.freetext import budget, claims, lexicon, phrasings, preload
 from app.packs import rubric as rubric_module
 from app.packs.rubric import PhrasingCompiles
 from tests.grading.core_questions import question
-from tests.grading.first_answer_shared import ANSWERS, CompileCounter
+from tests.grading.first_answer_shared import CompileCounter, graded, graded_in_threads
 
 _GRADER_CACHES = (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged)
 
@@ -44,14 +43,6 @@ def _uploaded(*question_ids: str) -> Any:
     return SimpleNamespace(questions=[SimpleNamespace(question=question(q)) for q in question_ids])
 
 
-def _graded(question_id: str) -> list[tuple[Any, ...]]:
-    q = question(question_id)
-    return [
-        (r.verdict, r.score, r.misconceptions, repr(r.details))
-        for r in (grade_freetext(q, t, second_opinion=False, neighbours=False) for t in ANSWERS)
-    ]
-
-
 def _forget_readings() -> None:
     for cache in _GRADER_CACHES:
         cache.cache_clear()
@@ -61,14 +52,14 @@ def _forget_readings() -> None:
 def test_after_publishing_a_questions_first_answer_compiles_and_widens_nothing(
     upload_store: PhrasingCompiles, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    alone = _graded("persistent-tape")
+    alone = graded("persistent-tape")
     _forget_readings()
     upload_store.cache_clear()
     assert preload.read_uploaded(_uploaded("persistent-tape")) > 100
     widened = lexicon.widen.cache_info().misses
     counted = CompileCounter()
     monkeypatch.setattr(budget.regex, "compile", counted)
-    assert _graded("persistent-tape") == alone
+    assert graded("persistent-tape") == alone
     assert counted.counts == {}
     assert lexicon.widen.cache_info().misses == widened
 
@@ -94,21 +85,11 @@ def test_reading_an_upload_stops_at_its_cpu_budget() -> None:
 def test_threads_grading_while_publishing_reads_grade_as_one_thread_does(
     upload_store: PhrasingCompiles,
 ) -> None:
-    alone = _graded("no-zero-grad")
+    alone = graded("no-zero-grad")
     _forget_readings()
     upload_store.cache_clear()
-    start = threading.Barrier(4)
-    read: dict[int, list[tuple[Any, ...]]] = {}
-
-    def work(worker: int) -> None:
-        start.wait()
-        if worker == 0:  # publishing reads the question while learners' answers grade it
-            preload.read_uploaded(_uploaded("no-zero-grad"))
-        read[worker] = _graded("no-zero-grad")
-
-    threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert all(read[w] == alone for w in range(4))
+    # publishing reads the question while learners' answers grade it
+    read = graded_in_threads(
+        "no-zero-grad", lambda: preload.read_uploaded(_uploaded("no-zero-grad"))
+    )
+    assert read == [alone] * 4

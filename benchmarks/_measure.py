@@ -2,7 +2,8 @@
 tune side's folds (issue 14, round 24), the grader's two configurations and a revision's tree
 to read "before" from (round 25), one grading's thread CPU time (round 26), a reading by a
 child process in such a tree (round 29), the web process's start-up for free-text grading
-(round 30).
+(round 30), the first-answer benchmarks' laps, answers and before/after readings in fresh
+children (round 31).
 
 Each embedding benchmark had its own copy of these (a p95 read two ways would not compare);
 one module keeps the figures of every script read alike. Child probes (code run with
@@ -16,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -58,6 +60,66 @@ def child_reading(script: str, tree: Path, args: Sequence[str]) -> dict[str, Any
     command = [sys.executable, str(Path(script).resolve()), *args]
     out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tree)
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def interleaved_readings(
+    script: str, modes: Sequence[str], runs: int, before: str, answers: Any
+) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Each mode read `runs` times by `script` as a fresh child (`--child MODE --tree TREE
+    --answers FILE`) in the tree of `before` and in this working tree, in the order before,
+    after, after, before, ...; `answers` is written once as JSON for every child to read.
+    Returns mode -> "before"/"after" -> the children's readings."""
+    revision = before_revision(before)
+    with tempfile.TemporaryDirectory() as scratch:
+        answers_file = Path(scratch) / "answers.json"
+        answers_file.write_text(json.dumps(answers), encoding="utf-8")
+        trees = {"before": export_tree(revision, Path(scratch)), "after": ROOT}
+        print(f"before = {revision[:12]}, after = the working tree", flush=True)
+        read: dict[str, dict[str, list[dict[str, Any]]]] = {
+            mode: {name: [] for name in trees} for mode in modes
+        }
+        for run in range(runs):
+            order = ("before", "after") if run % 2 == 0 else ("after", "before")
+            for mode in modes:
+                for name in order:
+                    options = ["--child", mode, "--tree", str(trees[name])]
+                    options += ["--answers", str(answers_file)]
+                    read[mode][name].append(child_reading(script, trees[name], options))
+    return read
+
+
+def first_and_sampled_answers(every: int) -> dict[str, list[dict[str, str]]]:
+    """The first tune answer to each core free-text question, in pack order (`first`), and
+    every `every`-th tune answer to those questions (`sample`)."""
+    from app.grading.freetext.evaluation import core_labelled
+
+    core = core_labelled()
+    firsts: dict[str, str] = {}
+    for answer in core.tune_answers:
+        firsts.setdefault(answer.question_id, answer.answer)
+    ids = [q.question.id for q in core.pack.questions if q.question.id in firsts]
+    sample = [{"question": a.question_id, "answer": a.answer} for a in core.tune_answers]
+    return {
+        "first": [{"question": i, "answer": firsts[i]} for i in ids],
+        "sample": [a for a in sample[::every] if a["question"] in firsts],
+    }
+
+
+class LapClock:
+    """Wall and thread CPU seconds of each part of a reading, in order."""
+
+    def __init__(self) -> None:
+        self.read: dict[str, list[float]] = {}
+        self.wall, self.cpu = time.perf_counter(), time.thread_time()
+
+    def lap(self, part: str) -> None:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        self.read[part] = [wall - self.wall, cpu - self.cpu]
+        self.wall, self.cpu = wall, cpu
+
+    def restart(self) -> None:
+        """Time nothing from the last lap to now."""
+        self.wall, self.cpu = time.perf_counter(), time.thread_time()
 
 
 def web_start_up(pack: Any) -> None:

@@ -33,7 +33,6 @@ import json
 import resource
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -42,49 +41,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._measure import (  # noqa: E402
-    before_revision,
-    child_reading,
-    export_tree,
+    LapClock,
+    first_and_sampled_answers,
+    interleaved_readings,
     web_start_up,
 )
 
 MODES = ("web", "bare")
 PARTS = ("import", "start-up", "first answer", "ten first answers", "ten warm", "sample")
 SAMPLE = 10  # then every 10th tune answer, once: the process's early life
-
-
-def _tune_answers() -> dict[str, list[dict[str, str]]]:
-    """The first tune answer to each core free-text question, in pack order, and every
-    SAMPLE-th tune answer."""
-    from app.grading.freetext.evaluation import core_labelled
-
-    core = core_labelled()
-    firsts: dict[str, str] = {}
-    for answer in core.tune_answers:
-        firsts.setdefault(answer.question_id, answer.answer)
-    ids = [q.question.id for q in core.pack.questions if q.question.id in firsts]
-    sample = [{"question": a.question_id, "answer": a.answer} for a in core.tune_answers]
-    return {
-        "first": [{"question": i, "answer": firsts[i]} for i in ids],
-        "sample": [a for a in sample[::SAMPLE] if a["question"] in firsts],
-    }
-
-
-class _Clock:
-    """Wall and thread CPU seconds of each part, in order."""
-
-    def __init__(self) -> None:
-        self.read: dict[str, list[float]] = {}
-        self.wall, self.cpu = time.perf_counter(), time.thread_time()
-
-    def lap(self, part: str) -> None:
-        wall, cpu = time.perf_counter(), time.thread_time()
-        self.read[part] = [wall - self.wall, cpu - self.cpu]
-        self.wall, self.cpu = wall, cpu
-
-    def restart(self) -> None:
-        """Time nothing from the last lap to now."""
-        self.wall, self.cpu = time.perf_counter(), time.thread_time()
 
 
 def _megabytes() -> float:
@@ -95,7 +60,7 @@ def _megabytes() -> float:
 def _child(mode: str, answers_file: Path) -> dict[str, Any]:
     read = json.loads(answers_file.read_text(encoding="utf-8"))
     answers, sample = read["first"], read["sample"]
-    clock = _Clock()
+    clock = LapClock()
     if mode == "web":
         import app.main  # noqa: F401 - the web process's imports
     from app.grading import dispatch
@@ -134,11 +99,6 @@ def _child(mode: str, answers_file: Path) -> dict[str, Any]:
     return {"read": clock.read, "graded": graded, "sample_ms": times, "memory": memory}
 
 
-def _run(tree: Path, mode: str, answers_file: Path) -> dict[str, Any]:
-    options = ["--child", mode, "--tree", str(tree), "--answers", str(answers_file)]
-    return child_reading(__file__, tree, options)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="", help="git revision (default: merge base with main)")
@@ -153,20 +113,8 @@ def main() -> int:
         sys.path[:0] = [str(ROOT)]
         print(json.dumps(_child(args.child, args.answers)))
         return 0
-    revision = before_revision(args.before)
-    with tempfile.TemporaryDirectory() as scratch:
-        answers_file = Path(scratch) / "answers.json"
-        answers_file.write_text(json.dumps(_tune_answers()), encoding="utf-8")
-        trees = {"before": export_tree(revision, Path(scratch)), "after": ROOT}
-        print(f"before = {revision[:12]}, after = the working tree", flush=True)
-        read: dict[str, dict[str, list[dict[str, Any]]]] = {
-            m: {t: [] for t in trees} for m in MODES
-        }
-        for run in range(args.runs):
-            order = ("before", "after") if run % 2 == 0 else ("after", "before")
-            for mode in MODES:
-                for name in order:
-                    read[mode][name].append(_run(trees[name], mode, answers_file))
+    answers = first_and_sampled_answers(SAMPLE)
+    read = interleaved_readings(__file__, MODES, args.runs, args.before, answers)
     _print(read)
     return 0
 

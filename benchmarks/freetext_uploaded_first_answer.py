@@ -41,8 +41,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._measure import before_revision, child_reading, export_tree  # noqa: E402
-from benchmarks.freetext_first_answer import _Clock, _tune_answers  # noqa: E402
+from benchmarks._measure import (  # noqa: E402
+    LapClock,
+    first_and_sampled_answers,
+    interleaved_readings,
+)
+from benchmarks.freetext_first_answer import SAMPLE  # noqa: E402
 
 MODES = ("upload", "unsampled", "evicted")
 UPLOAD_PARTS = (
@@ -93,7 +97,7 @@ def _upload(read: dict[str, Any], scratch: Path, samples: bool) -> dict[str, Any
     from benchmarks._measure import web_start_up
 
     folder = _uploaded_copy(scratch, samples)
-    clock = _Clock()
+    clock = LapClock()
     pack = load_pack(folder).pack
     assert pack is not None
     clock.restart()
@@ -130,7 +134,7 @@ def _evicted(read: dict[str, Any]) -> dict[str, Any]:
     pack = load_pack(ROOT / "questions" / "gradient-tape").pack
     assert pack is not None
     questions = {q.question.id: q.question for q in pack.questions}
-    clock = _Clock()
+    clock = LapClock()
     web_start_up(pack)
     clock.restart()
     graded = _grade_all(questions, read["first"])
@@ -170,25 +174,9 @@ def main() -> int:
         sys.path[:0] = [str(ROOT)]
         print(json.dumps(_child(args.child, args.answers)))
         return 0
-    revision = before_revision(args.before)
-    with tempfile.TemporaryDirectory() as scratch:
-        answers_file = Path(scratch) / "answers.json"
-        answers_file.write_text(json.dumps(_tune_answers()), encoding="utf-8")
-        trees = {"before": export_tree(revision, Path(scratch)), "after": ROOT}
-        print(f"before = {revision[:12]}, after = the working tree", flush=True)
-        read: dict[str, dict[str, list[dict[str, Any]]]] = {
-            m: {t: [] for t in trees} for m in args.modes.split(",")
-        }
-        for run in range(args.runs):
-            order = ("before", "after") if run % 2 == 0 else ("after", "before")
-            for mode in read:
-                for name in order:
-                    options = ["--child", mode, "--tree", str(trees[name])]
-                    read[mode][name].append(
-                        child_reading(
-                            __file__, trees[name], [*options, "--answers", str(answers_file)]
-                        )
-                    )
+    modes = args.modes.split(",")
+    answers = first_and_sampled_answers(SAMPLE)
+    read = interleaved_readings(__file__, modes, args.runs, args.before, answers)
     _print(read)
     _print_copy_against_core(read)
     return 0

@@ -264,15 +264,6 @@ def test_publishing_reads_the_published_packs_questions(
         return 0
 
     monkeypatch.setattr(publishing, "read_uploaded", spy)  # round 31
-    asyncio.run(
-        publish_zip(
-            session,
-            settings=settings,
-            catalog=load_serving_catalog(settings),
-            user=teacher,
-            data=zip_folder(EXAMPLE),
-            code_grader=FakeGrader(),
-        )
-    )
+    _publish(session, settings, teacher, zip_folder(EXAMPLE))
     assert [pack_id for pack_id, _ in read] == ["tape-example"]
     assert read[0][1] != threading.get_ident()  # off the event loop's thread

@@ -267,3 +267,23 @@ def test_publishing_reads_the_published_packs_questions(
     _publish(session, settings, teacher, zip_folder(EXAMPLE))
     assert [pack_id for pack_id, _ in read] == ["tape-example"]
     assert read[0][1] != threading.get_ident()  # off the event loop's thread
+
+
+def test_a_failed_read_ahead_still_publishes(
+    session: Session,
+    settings: Settings,
+    teacher: User,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The reading runs after the commit: if it fails, the pack is published all the same and
+    its questions are read at their first answers, as before round 31."""
+
+    def broken(pack: Any) -> int:
+        raise RuntimeError("reading failed")
+
+    monkeypatch.setattr(publishing, "read_uploaded", broken)
+    published = _publish(session, settings, teacher, zip_folder(EXAMPLE))
+    assert published.version.pack_id == "tape-example"
+    assert _published(settings) == ["tape-example/1.0.0"]
+    assert "reading the published pack tape-example" in caplog.text

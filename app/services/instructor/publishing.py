@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import re
 import shutil
 import tempfile
@@ -33,6 +34,8 @@ from app.services.instructor.pack_archives import ArchiveRefused, Limits, extrac
 from app.services.instructor.phrasing_timing import slow_phrasings
 from app.services.instructor.publication_queue import Turn, one_publication
 from app.services.instructor.selftest import SelfTestReport, has_code, run_selftest
+
+log = logging.getLogger("tapequiz.publishing")
 
 VERSION = re.compile(r"^\d+\.\d+\.\d+$")
 KEPT = re.compile(r"^\d+\.\d+\.\d+(\.withdrawn)?$")  # every version folder, withdrawn too
@@ -226,8 +229,12 @@ async def _publish_staged(
         raise
     session.commit()
     session.refresh(row)
-    # its questions' first answers read nothing more (round 31); off the event loop
-    await asyncio.to_thread(read_uploaded, pack)
+    # its questions' first answers read nothing more (round 31); off the event loop. The pack
+    # is published by now: a failure here only leaves the reading to first answers.
+    try:
+        await asyncio.to_thread(read_uploaded, pack)
+    except Exception:
+        log.exception("reading the published pack %s ahead of its first answers", pack.meta.id)
     return Published(version=row, selftest=report, catalog=load_serving_catalog(settings))
 
 

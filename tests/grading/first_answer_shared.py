@@ -1,7 +1,8 @@
 """What the first-answer tests of rounds 29-31 share (lazy compiling, kept compiles, an uploaded
 pack read at publishing, concurrent first use): a stand-in for regex.compile that counts each
 expression's compiles, four answers (two right, two wrong) to grade first, their gradings by the
-rules alone, and those gradings in four threads while one of them does something first."""
+rules alone, and those gradings in four threads while one of them does something first, and
+forgetting what the grader's own caches read."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import regex
 
-from app.grading.freetext import grade_freetext
+from app.grading.freetext import claims, grade_freetext, phrasings
 from tests.grading.core_questions import question
 
 
@@ -41,11 +42,22 @@ ANSWERS = [
 ]
 
 
+def whole(result: Any) -> tuple[Any, ...]:
+    """A grading whole: verdict, score, tells and every detail."""
+    return (result.verdict, result.score, result.misconceptions, repr(result.details))
+
+
 def graded(question_id: str) -> list[tuple[Any, ...]]:
     """ANSWERS graded by the rules alone on a core question, each grading whole."""
     q = question(question_id)
-    results = (grade_freetext(q, text, second_opinion=False, neighbours=False) for text in ANSWERS)
-    return [(r.verdict, r.score, r.misconceptions, repr(r.details)) for r in results]
+    return [whole(grade_freetext(q, t, second_opinion=False, neighbours=False)) for t in ANSWERS]
+
+
+def forget_grader_caches() -> None:
+    """The grader's own caches of phrasings and claims emptied: every phrasing met again,
+    uncompiled (the store of compiles, rubric.compiled_phrasing, is not touched)."""
+    for cache in (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged):
+        cache.cache_clear()
 
 
 def graded_in_threads(question_id: str, first: Callable[[], object]) -> list[list[tuple[Any, ...]]]:

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 import app.main
 from app.config import Settings
-from app.grading.freetext import budget, claims, grade_freetext, lexicon, misses, phrasings
+from app.grading.freetext import budget, grade_freetext, lexicon, misses, phrasings
 from app.grading.freetext.artefacts import artefact_questions
 from app.grading.freetext.budget import FLAGS, BoundedPattern, answer_budget
 from app.grading.freetext.preload import preload
@@ -26,7 +26,13 @@ from app.main import create_app
 from app.packs.rubric import Rubric
 from tests.conftest import FIXTURE_PACKS
 from tests.grading.core_questions import question
-from tests.grading.first_answer_shared import ANSWERS, CompileCounter
+from tests.grading.first_answer_shared import (
+    ANSWERS,
+    CompileCounter,
+    forget_grader_caches,
+    graded,
+    whole,
+)
 
 
 @pytest.fixture
@@ -108,27 +114,20 @@ def test_threads_meeting_a_phrasing_first_compile_it_once(monkeypatch: pytest.Mo
     assert spans == [(4, 18)] * 8
 
 
-def _whole(result: Any) -> tuple[Any, ...]:
-    return (result.verdict, result.score, result.misconceptions, repr(result.details))
-
-
 def test_threads_grading_on_cold_phrasings_grade_as_one_thread_does() -> None:
     q = question("gradient-vs-apply")
-    alone = [
-        _whole(grade_freetext(q, text, second_opinion=False, neighbours=False)) for text in ANSWERS
-    ]
-    for cache in (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged):
-        cache.cache_clear()  # every phrasing of the question met again, uncompiled
+    alone = graded("gradient-vs-apply")
+    forget_grader_caches()  # every phrasing of the question met again, uncompiled
     start = threading.Barrier(4)
     read: dict[int, list[tuple[Any, ...]]] = {}
 
     def grade(worker: int) -> None:
         order = ANSWERS[worker:] + ANSWERS[:worker]  # each thread meets them in its order
         start.wait()
-        graded = {
-            t: _whole(grade_freetext(q, t, second_opinion=False, neighbours=False)) for t in order
+        by_text = {
+            t: whole(grade_freetext(q, t, second_opinion=False, neighbours=False)) for t in order
         }
-        read[worker] = [graded[text] for text in ANSWERS]
+        read[worker] = [by_text[text] for text in ANSWERS]
 
     threads = [threading.Thread(target=grade, args=(w,)) for w in range(4)]
     for thread in threads:

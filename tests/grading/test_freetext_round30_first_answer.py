@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 import app.main
 from app.config import REPO_ROOT, Settings
-from app.grading.freetext import budget, claims, lexicon, phrasings, preload
+from app.grading.freetext import budget, lexicon, preload
 from app.grading.freetext.budget import FLAGS, BoundedPattern
 from app.main import create_app
 from app.packs import rubric as rubric_module
@@ -28,7 +28,12 @@ from app.packs.loader import load_pack
 from app.packs.rubric import PhrasingCompiles, Rubric
 from tests.conftest import FIXTURE_PACKS
 from tests.grading.core_questions import CORE, question
-from tests.grading.first_answer_shared import CompileCounter, graded, graded_in_threads
+from tests.grading.first_answer_shared import (
+    CompileCounter,
+    forget_grader_caches,
+    graded,
+    graded_in_threads,
+)
 
 
 @pytest.fixture
@@ -38,11 +43,9 @@ def small_store(monkeypatch: pytest.MonkeyPatch) -> Iterator[PhrasingCompiles]:
     store = PhrasingCompiles(recent=8)
     monkeypatch.setattr(rubric_module, "compiled_phrasing", store)
     monkeypatch.setattr(budget, "compiled_phrasing", store)
-    for cache in (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged):
-        cache.cache_clear()  # every phrasing met again, uncompiled
+    forget_grader_caches()  # every phrasing met again, uncompiled
     yield store
-    for cache in (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged):
-        cache.cache_clear()  # none of this store's compiles outlives the test
+    forget_grader_caches()  # none of this store's compiles outlives the test
 
 
 def test_kept_compiles_outlive_any_number_of_others() -> None:
@@ -68,8 +71,7 @@ def test_an_uploaded_pack_cannot_evict_the_core_packs_compiles(
         for i in range(12)
     ]
     Rubric.model_validate(raw)  # an upload's loading: 240 compiles, more than the 8 recent
-    for cache in (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged):
-        cache.cache_clear()  # the grader's own caches evicted too
+    forget_grader_caches()  # the grader's own caches evicted too
     counted = CompileCounter()
     monkeypatch.setattr(budget.regex, "compile", counted)
     assert graded("gradient-vs-apply") == alone
@@ -80,8 +82,7 @@ def test_after_start_up_a_questions_first_answer_compiles_and_widens_nothing(
     small_store: PhrasingCompiles, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alone = graded("persistent-tape")
-    for cache in (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged):
-        cache.cache_clear()
+    forget_grader_caches()
     lexicon.widen.cache_clear()
     preload.keep_phrasings(question("persistent-tape").rubric)
     widened = lexicon.widen.cache_info().misses
@@ -137,8 +138,7 @@ def test_threads_grading_after_start_up_grade_as_one_thread_does(
     small_store: PhrasingCompiles,
 ) -> None:
     alone = graded("no-zero-grad")
-    for cache in (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged):
-        cache.cache_clear()
+    forget_grader_caches()
     # one keeps the question's phrasings while the others grade it
     read = graded_in_threads(
         "no-zero-grad", lambda: preload.keep_phrasings(question("no-zero-grad").rubric)

@@ -15,13 +15,16 @@ from typing import Any
 
 import pytest
 
-from app.grading.freetext import budget, claims, lexicon, phrasings, preload
+from app.grading.freetext import budget, lexicon, preload
 from app.packs import rubric as rubric_module
 from app.packs.rubric import PhrasingCompiles
 from tests.grading.core_questions import question
-from tests.grading.first_answer_shared import CompileCounter, graded, graded_in_threads
-
-_GRADER_CACHES = (phrasings.compile_phrasing, claims.parse_claim, claims.word_edged)
+from tests.grading.first_answer_shared import (
+    CompileCounter,
+    forget_grader_caches,
+    graded,
+    graded_in_threads,
+)
 
 
 @pytest.fixture
@@ -31,11 +34,9 @@ def upload_store(monkeypatch: pytest.MonkeyPatch) -> Iterator[PhrasingCompiles]:
     store = PhrasingCompiles(recent=4096)
     monkeypatch.setattr(rubric_module, "compiled_phrasing", store)
     monkeypatch.setattr(budget, "compiled_phrasing", store)
-    for cache in _GRADER_CACHES:
-        cache.cache_clear()
+    forget_grader_caches()
     yield store
-    for cache in _GRADER_CACHES:
-        cache.cache_clear()
+    forget_grader_caches()
 
 
 def _uploaded(*question_ids: str) -> Any:
@@ -44,8 +45,7 @@ def _uploaded(*question_ids: str) -> Any:
 
 
 def _forget_readings() -> None:
-    for cache in _GRADER_CACHES:
-        cache.cache_clear()
+    forget_grader_caches()
     lexicon.widen.cache_clear()
 
 

@@ -68,12 +68,16 @@ def built_in_rubrics(catalog: Catalog, packs_dir: Path) -> list[Rubric]:
     uploaded ones: what is kept compiled must be of a size known in advance."""
     root = packs_dir.resolve()
     return [
-        loaded.question.rubric
+        rubric
         for pack in catalog.packs.values()
         if pack.path.resolve().parent == root
-        for loaded in pack.questions
-        if isinstance(loaded.question, FreeText)
+        for rubric in free_text_rubrics(pack)
     ]
+
+
+def free_text_rubrics(pack: Pack) -> list[Rubric]:
+    """The rubrics of a pack's free-text questions, in the pack's order."""
+    return [q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)]
 
 
 def keep_phrasings(rubric: Rubric) -> int:
@@ -98,10 +102,8 @@ def read_uploaded(pack: Pack, seconds: float = UPLOAD_READ_SECONDS) -> int:
     `seconds` of this thread's CPU (the rest is read at first answers, as before)."""
     began = time.thread_time()
     done = 0
-    for loaded in pack.questions:
-        if not isinstance(loaded.question, FreeText):
-            continue
-        for pattern in searched_expressions(loaded.question.rubric):
+    for rubric in free_text_rubrics(pack):
+        for pattern in searched_expressions(rubric):
             if time.thread_time() - began > seconds:
                 return done
             with contextlib.suppress(regex.error):  # refused at its first search, as before

@@ -125,9 +125,8 @@ _RELATIVE = regex.compile(r"\b(?:which|what)\b", regex.IGNORECASE)
 # own ("gradients pile up in .grad so you clear them, but in TensorFlow tape.gradient returns
 # fresh tensors") fronts that clause's topic: the statement before keeps its own. "..., but
 # only in PyTorch." (the mention closes its clause) still scopes it.
-_CONTRAST = regex.compile(
-    r"\b(?:but|whereas|while|whilst|although|though|however|yet)\b|;", regex.I
-)
+_CONTRAST_WORDS = r"but|whereas|while|whilst|although|though|however"
+_CONTRAST = regex.compile(rf"\b(?:{_CONTRAST_WORDS}|yet)\b|;", regex.I)
 _OPENS_CLAUSE = regex.compile(r"[\w.()]*+\s*+,?+\s*+[A-Za-z_]")
 
 
@@ -161,7 +160,7 @@ def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
 # whereas in TensorFlow ..."); alone ("nothing piles up in .grad") it names no framework
 # (round 30 measured that: correct answers contrasting with `.grad` lost TensorFlow credit).
 _GRAD_BEFORE_TF_CONTRAST = regex.compile(
-    r"(?<![\w.])\.grad\b(?=[^.;!?]{0,160}?\b(?:but|whereas|while|whilst|although|though|however)"
+    rf"(?<![\w.])\.grad\b(?=[^.;!?]{{0,160}}?\b(?:{_CONTRAST_WORDS})"
     r"\s*,?\s*(?:(?:in|with|for|on)\s+)?(?:tensorflow|tf|keras)\b)",
     regex.IGNORECASE,
 )

@@ -54,7 +54,11 @@ def test_an_unstable_cap_leaves_the_rubric_cap() -> None:
 def test_the_shipped_artefact_keeps_the_rubric_cap_where_one_answer_flips_it() -> None:
     data = json.loads(tell_caps.ARTEFACT.read_text(encoding="utf-8"))
     entry = data["questions"]["training-flag"]["tells"]["training-flag-is-persistent-mode"]
-    assert (entry["incorrect"], entry["answers"], entry["cap"]) == (3, 5, None)
+    # A straddling precedent (3 of 5 in round 16, 4 of 6 after round 31 joined tune): no cap of
+    # its own, so the rubric's stands.
+    assert entry["answers"] >= 5
+    assert entry["cap"] is None
+    assert tell_caps.stable_cap(entry["incorrect"], entry["answers"]) is None
     q = question("training-flag")
     assert tell_caps.shipped_caps(q.id, q.rubric)["training-flag-is-persistent-mode"] == "partial"
 

@@ -182,7 +182,8 @@ KNOWN_UNNAMED = [
     # says frozen, and "only change the learning rate" (change is not among the claim's verbs;
     # "the same assign_sub(...)" has no just / only).
     ("training-flag", "frozen-bn-adapts-with-training-flag", "Setting trainable=False freezes the weights, but with training=True the BatchNorm running mean and variance still update."),
-    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "Under the hood every optimizer's apply_gradients is the same assign_sub(learning_rate * grad); Adam or RMSprop only change the learning rate."),
+    # (round 32: "the same assign_sub(learning_rate * grad)" is named since round 31's set
+    # joined tune and the learned parts were retrained; it is a plain WRONG_HELD case again.)
     ("training-flag", "training-flag-controls-rnn-state", "Without the flag, recurrent layers reset their hidden state on every call instead of keeping it between batches."),
     ("training-flag", "frozen-bn-adapts-with-training-flag", "Even with the backbone frozen (trainable=False), passing training=True lets its BatchNorm statistics adapt to the new dataset."),
     ("training-flag", "frozen-bn-adapts-with-training-flag", "When fine-tuning a frozen base model, call it with training=True so the batch norm layers keep updating their moving averages on your data."),

@@ -51,10 +51,12 @@ LOWERED = (
     "It turns on training behaviour for dropout and batch norm. If you leave it out, dropout isn't applied during training, so you lose the regularisation and might overfit more.",
 )
 # Graded partial by the rules (no tell named), lowered to incorrect by the shipped model:
-# apply_gradients clears nothing.
+# zeroing the optimizer's slots every step throws away its momentum (round 32: the model
+# retrained with round 31's set no longer lowers round 12's "apply_gradients ... then clears
+# the old gradients", which the rules still read as partial).
 LOWERED_TO_INCORRECT = (
     "no-zero-grad",
-    "Not in TensorFlow. Calling apply_gradients applies the update and then clears the old gradients, so the next batch begins from nothing.",
+    "Keras has no zero_grad. What I do instead is reset the optimizer's own variables to zeros at the start of every step, so the momentum and accumulators stop adding up from the previous step.",
 )
 
 

@@ -21,6 +21,7 @@ import time
 import pytest
 
 from app.grading.freetext import grade_freetext
+from app.grading.freetext.matching import framework_mentions
 from app.grading.freetext.normalise import clean
 from app.grading.freetext.phrasings import mask
 from tests.grading.core_questions import concepts_by_rules, question, tells_by_rules
@@ -66,6 +67,17 @@ test_grade_freetext_round32_true_statements_name_nothing = names_nothing(
     CORRECT, tells=tells_by_rules
 )
 test_grade_freetext_names_a_round32_tell = names_the_tell(WRONG, tells=tells_by_rules)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "You compute and apply the gradients yourself, whereas with Keras fit does it for you.",
+        "Gradients are traced once, but in tf.function the Python code runs only then.",
+    ],
+)
+def test_a_contrast_with_keras_or_tf_function_sets_no_other_framework(sentence: str) -> None:
+    assert not any(foreign for _, foreign in framework_mentions(sentence))
 
 
 def test_a_denial_in_the_consequence_still_denies() -> None:

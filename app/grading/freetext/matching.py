@@ -159,10 +159,10 @@ def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
 # clause ("You must zero the gradients every step, whereas in TensorFlow each call returns
 # fresh ones") opens on the other framework's habit, not on a claim about TensorFlow: its
 # start is that framework's mention. Not where TensorFlow's API is named before the
-# contrast ("the tape keeps them, but in TF 1 ..."), nor "in tf.function" (a TF context).
+# contrast ("the tape keeps them, but in TF 1 ..."), nor "in tf.function" (a TF context),
+# nor Keras ("you apply them yourself, whereas with Keras fit does it": a custom TF loop).
 _TF_CONTRAST = regex.compile(
-    rf"\b(?:{_CONTRAST_WORDS})\s*+,?\s*+(?:(?:in|with|for|on)\s+)?(?:tensorflow|tf|keras)"
-    r"(?![\w.])",
+    rf"\b(?:{_CONTRAST_WORDS})\s*+,?\s*+(?:(?:in|with|for|on)\s+)?(?:tensorflow|tf)(?![\w.])",
     regex.IGNORECASE,
 )
 _OWN_API = regex.compile(

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+import regex
+
 from app.grading.freetext.phrasings import CUE, TERMINATOR, end_of_clause, start_of_clause
 
 _IF_CLAUSE = re.compile(r"\s*if\b", re.IGNORECASE)
@@ -101,7 +103,39 @@ def in_open_negated_condition(
         return False
     clause_end = end_of_clause(masked, end)
     has_consequence = clause_end < len(masked.rstrip(" .!?"))
+    # Round 32: or a comma-less consequence after the match's start ("if you don't reset
+    # them the old gradients get added")
+    has_consequence = has_consequence or consequence_start(masked, clause_end) > start
     return has_consequence and not in_counterfactual_condition(masked, start, end, written)
+
+
+# Round 32: where no comma closes an if-clause ("if you don't clear them the old gradients
+# get added", "if you don't call zero_grad() the sums grow", "if you don't reset it then
+# they pile up"), its consequence opens on a subject right after the condition's object: a
+# pronoun, an API name or a call, then a determiner or a pronoun subject; or on "then". A
+# denial in the condition denies the condition's verb, not the consequence after that point.
+_CONSEQUENCE_OPENS = regex.compile(
+    r"\b(?:it|them|this|that|these|those)\s++(?=(?:the|your|our|their|its|all|every|each"
+    r"|old|new|those|these|they|you|we|tf|tensorflow|gradients?|grads)\b)"
+    # an API name or a call: one scan per token (a token starts after no word or dot)
+    r"|(?<![\w.])(?=[A-Za-z][\w.]*?[_.]\w|[A-Za-z]\w*\(\))[A-Za-z][\w.]*+(?:\(\))?+\s++"
+    r"(?=(?:the|your|our|their|its|all|every|each|they|you|we)\b)"
+    r"|\bthen\b",
+    regex.IGNORECASE,
+)
+
+
+def consequence_start(masked: str, start: int) -> int:
+    """Where the comma-less consequence of an if-clause opens before `start` (the start of
+    a match in it), or -1: the match's own clause opens on "if" and a subject opens after
+    the condition's object (above). One search over the clause up to the match."""
+    clause_start = start_of_clause(masked, start)
+    if _IF_CLAUSE.match(masked, clause_start) is None:
+        return -1
+    last = -1
+    for found in _CONSEQUENCE_OPENS.finditer(masked, clause_start, start):
+        last = found.end()
+    return last
 
 
 def in_open_condition(masked: str, start: int, end: int, written: str = "") -> bool:

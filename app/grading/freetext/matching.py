@@ -152,7 +152,32 @@ def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
         described = _WHERE.match(sentence, m.end()) is not None
         found.append((m.start(), compared is None or described))
     found += [(m.start(), True) for m in _GRAD_BEFORE_TF_CONTRAST.finditer(sentence)]
-    return tuple(found)
+    return tuple(found + _habit_before_tf_contrast(sentence, found))
+
+
+# Round 32: a sentence that names no framework before a contrast fronting TensorFlow's own
+# clause ("You must zero the gradients every step, whereas in TensorFlow each call returns
+# fresh ones") opens on the other framework's habit, not on a claim about TensorFlow: its
+# start is that framework's mention. Not where TensorFlow's API is named before the
+# contrast ("the tape keeps them, but in TF 1 ..."), nor "in tf.function" (a TF context),
+# nor Keras ("you apply them yourself, whereas with Keras fit does it": a custom TF loop).
+_TF_CONTRAST = regex.compile(
+    rf"\b(?:{_CONTRAST_WORDS})\s*+,?\s*+(?:(?:in|with|for|on)\s+)?(?:tensorflow|tf)(?![\w.])",
+    regex.IGNORECASE,
+)
+_OWN_API = regex.compile(
+    r"\b(?:tape|apply_gradients|trainable_variables|GradientTape)\b|\btf\.", regex.IGNORECASE
+)
+
+
+def _habit_before_tf_contrast(
+    sentence: str, found: list[tuple[int, bool]]
+) -> list[tuple[int, bool]]:
+    """[(0, True)] where the sentence opens on another framework's habit (above)."""
+    contrast = _TF_CONTRAST.search(sentence)
+    if contrast is None or any(position < contrast.start() for position, _ in found):
+        return []
+    return [] if _OWN_API.search(sentence, 0, contrast.start()) else [(0, True)]
 
 
 # Round 31: PyTorch's `.grad` is that framework's mention where a contrast later in the

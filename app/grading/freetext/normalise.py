@@ -75,6 +75,12 @@ def _with_apostrophe(match: regex.Match[str]) -> str:
     return word[: len(match.group(1)) + 1] + "'" + word[-1]
 
 
+def _spaced_apostrophe(match: regex.Match[str]) -> str:
+    """ "can t" -> "can't", "DON T" -> "DON'T": the space is the apostrophe it stood for."""
+    word = match.group()
+    return word[:-2] + "'" + word[-1]
+
+
 # Variants that are the same token to an interviewer; mapped before matching so that
 # rubric authors write one spelling.
 _SPELLINGS = [
@@ -114,6 +120,11 @@ _SPELLINGS = [
     # not the nouns ("as is his wont", "the cant of the trade")
     (regex.compile(r"(?<!\b(?:his|her|their|its|my|your|our|the|a)\s+)\b(wo|ca)n(?:[`\u02bc]"
                    r"|(?<=[a-z]n))t\b", regex.I), _with_apostrophe),
+    # Round 32: a space where the apostrophe was ("can t", "don t", "isn t": a keyboard or a
+    # paste that dropped it) is the contraction too; not a variable `t` after "can" ("we can
+    # t.numpy() it", "can t = x * 2"). One space only: "can   t" is not a typed word.
+    (regex.compile(r"\b(do|does|did|is|are|was|were|has|have|had|would|could|should|must|need"
+                   r"|ai|wo|ca)n t\b(?!\s*[=(\[]|\.\w|[_'])", regex.I), _spaced_apostrophe),
     # Common misspellings (non-native and hurried answers); rubric authors write one form.
     # Only the misspelt stem is replaced, so "Variable" and "variables" keep their form.
     (re.compile(r"\bgradiant", re.I), "gradient"),

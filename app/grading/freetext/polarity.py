@@ -16,7 +16,11 @@ from functools import lru_cache
 
 import regex
 
-from app.grading.freetext.conditions import in_counterfactual_condition, in_open_negated_condition
+from app.grading.freetext.conditions import (
+    consequence_start,
+    in_counterfactual_condition,
+    in_open_negated_condition,
+)
 from app.grading.freetext.hinglish import DENIALS, POST_VERBAL_NEGATION, alternation
 from app.grading.freetext.labels import VERDICT_LABEL
 from app.grading.freetext.phrasings import CUE, end_of_clause, start_of_clause
@@ -152,9 +156,13 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     clauses of a long match ("the loss did not - it was computed after") deny nothing.
     `written` is the sentence as written (masked) when `masked` is its lemma twin.
     """
+    # Round 32: a denial in a comma-less if-clause before its consequence's subject denies
+    # the condition, not a match in the consequence ("if you don't clear them the old
+    # gradients get added"; conditions.consequence_start).
+    lead = max(start_of_clause(masked, start), consequence_start(masked, start))
     lead_in = [
         cue
-        for cue in CUE.finditer(masked, start_of_clause(masked, start), start)
+        for cue in CUE.finditer(masked, lead, start)
         if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
     ]
     last_start = start_of_clause(masked, end, inclusive=False)

@@ -11,9 +11,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 import regex
 
-from app.grading.freetext import claims, grade_freetext, phrasings
+from app.grading.freetext import budget, claims, grade_freetext, lexicon, phrasings
 from tests.grading.core_questions import question
 
 
@@ -30,6 +31,13 @@ class CompileCounter:
             self.counts[pattern] = self.counts.get(pattern, 0) + 1
         time.sleep(self.pause)
         return self.real(pattern, flags, *args, **kwargs)
+
+
+def counting_compiles(monkeypatch: pytest.MonkeyPatch) -> CompileCounter:
+    """From here on, the grader's regex.compile (budget's) counted."""
+    counted = CompileCounter()
+    monkeypatch.setattr(budget.regex, "compile", counted)
+    return counted
 
 
 ANSWERS = [
@@ -78,3 +86,13 @@ def graded_in_threads(question_id: str, first: Callable[[], object]) -> list[lis
     for thread in threads:
         thread.join()
     return [read[w] for w in range(4)]
+
+
+def regraded_counting(
+    question_id: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[tuple[Any, ...]], dict[str, int], int]:
+    """ANSWERS graded again (`graded`), with what that compiled (expression -> compiles) and
+    how many phrasings it widened anew (lexicon.widen's misses)."""
+    widened = lexicon.widen.cache_info().misses
+    counted = counting_compiles(monkeypatch)
+    return graded(question_id), counted.counts, lexicon.widen.cache_info().misses - widened

@@ -29,6 +29,7 @@ from tests.grading.core_questions import question
 from tests.grading.first_answer_shared import (
     ANSWERS,
     CompileCounter,
+    counting_compiles,
     forget_grader_caches,
     graded,
     whole,
@@ -37,9 +38,7 @@ from tests.grading.first_answer_shared import (
 
 @pytest.fixture
 def compiles(monkeypatch: pytest.MonkeyPatch) -> CompileCounter:
-    counted = CompileCounter()
-    monkeypatch.setattr(budget.regex, "compile", counted)
-    return counted
+    return counting_compiles(monkeypatch)
 
 
 def test_a_phrasing_is_compiled_by_its_first_search_that_runs(compiles: CompileCounter) -> None:

@@ -30,9 +30,11 @@ from tests.conftest import FIXTURE_PACKS
 from tests.grading.core_questions import CORE, question
 from tests.grading.first_answer_shared import (
     CompileCounter,
+    counting_compiles,
     forget_grader_caches,
     graded,
     graded_in_threads,
+    regraded_counting,
 )
 
 
@@ -72,8 +74,7 @@ def test_an_uploaded_pack_cannot_evict_the_core_packs_compiles(
     ]
     Rubric.model_validate(raw)  # an upload's loading: 240 compiles, more than the 8 recent
     forget_grader_caches()  # the grader's own caches evicted too
-    counted = CompileCounter()
-    monkeypatch.setattr(budget.regex, "compile", counted)
+    counted = counting_compiles(monkeypatch)
     assert graded("gradient-vs-apply") == alone
     assert counted.counts == {}
 
@@ -85,12 +86,7 @@ def test_after_start_up_a_questions_first_answer_compiles_and_widens_nothing(
     forget_grader_caches()
     lexicon.widen.cache_clear()
     preload.keep_phrasings(question("persistent-tape").rubric)
-    widened = lexicon.widen.cache_info().misses
-    counted = CompileCounter()
-    monkeypatch.setattr(budget.regex, "compile", counted)
-    assert graded("persistent-tape") == alone
-    assert counted.counts == {}
-    assert lexicon.widen.cache_info().misses == widened
+    assert regraded_counting("persistent-tape", monkeypatch) == (alone, {}, 0)
 
 
 def test_a_word_edged_role_reads_the_stored_compile(small_store: PhrasingCompiles) -> None:

@@ -20,10 +20,10 @@ from app.packs import rubric as rubric_module
 from app.packs.rubric import PhrasingCompiles
 from tests.grading.core_questions import question
 from tests.grading.first_answer_shared import (
-    CompileCounter,
     forget_grader_caches,
     graded,
     graded_in_threads,
+    regraded_counting,
 )
 
 
@@ -56,12 +56,7 @@ def test_after_publishing_a_questions_first_answer_compiles_and_widens_nothing(
     _forget_readings()
     upload_store.cache_clear()
     assert preload.read_uploaded(_uploaded("persistent-tape")) > 100
-    widened = lexicon.widen.cache_info().misses
-    counted = CompileCounter()
-    monkeypatch.setattr(budget.regex, "compile", counted)
-    assert graded("persistent-tape") == alone
-    assert counted.counts == {}
-    assert lexicon.widen.cache_info().misses == widened
+    assert regraded_counting("persistent-tape", monkeypatch) == (alone, {}, 0)
 
 
 def test_reading_an_upload_keeps_nothing_for_the_processs_life(

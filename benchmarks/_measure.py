@@ -88,6 +88,26 @@ def interleaved_readings(
     return read
 
 
+def before_after(trees: dict[str, list[dict[str, Any]]], part: str, at: int) -> tuple[float, float]:
+    """The median over each tree's children (`interleaved_readings`' "before" and "after") of
+    one lap's reading: `part` of a LapClock's read, `at` 0 for wall seconds, 1 for CPU."""
+    return (
+        statistics.median(r["read"][part][at] for r in trees["before"]),
+        statistics.median(r["read"][part][at] for r in trees["after"]),
+    )
+
+
+def graded_differently(trees: dict[str, list[dict[str, Any]]]) -> tuple[int, int]:
+    """(gradings that differ between the trees, gradings compared): each child's `graded`
+    beside its twin's in the other tree, in order."""
+    pairs = [
+        (x, y)
+        for b, a in zip(trees["before"], trees["after"], strict=True)
+        for x, y in zip(b["graded"], a["graded"], strict=True)
+    ]
+    return sum(x != y for x, y in pairs), len(pairs)
+
+
 def first_and_sampled_answers(every: int) -> dict[str, list[dict[str, str]]]:
     """The first tune answer to each core free-text question, in pack order (`first`), and
     every `every`-th tune answer to those questions (`sample`)."""

@@ -42,7 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._measure import (  # noqa: E402
     LapClock,
+    before_after,
     first_and_sampled_answers,
+    graded_differently,
     interleaved_readings,
     web_start_up,
 )
@@ -126,16 +128,11 @@ def _print(read: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
         for part in PARTS:
             cells = []
             for at, unit in ((1, "CPU"), (0, "wall")):
-                b = statistics.median(r["read"][part][at] for r in trees["before"])
-                a = statistics.median(r["read"][part][at] for r in trees["after"])
+                b, a = before_after(trees, part, at)
                 cells.append(f"{unit} {b:.3f} -> {a:.3f} s (x{a / b:.2f})" if b else f"{unit} -")
             print(f"   {part:18s} " + "; ".join(cells))
-        differ = sum(
-            x != y
-            for b, a in zip(trees["before"], trees["after"], strict=True)
-            for x, y in zip(b["graded"], a["graded"], strict=True)
-        )
-        print(f"   graded differently (verdict, score, tells): {differ} of {runs * 10}")
+        differ, compared = graded_differently(trees)
+        print(f"   graded differently (verdict, score, tells): {differ} of {compared}")
         for when in trees["before"][0].get("memory", {}):
             b, a = (statistics.median(r["memory"][when] for r in trees[t]) for t in trees)
             print(f"   peak resident memory {when}: {b:.0f} -> {a:.0f} MB")

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -43,7 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._measure import (  # noqa: E402
     LapClock,
+    before_after,
     first_and_sampled_answers,
+    graded_differently,
     interleaved_readings,
 )
 from benchmarks.freetext_first_answer import SAMPLE  # noqa: E402
@@ -206,19 +207,13 @@ def _print(read: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
         for part in PARTS[mode]:
             cells = []
             for at, unit in ((1, "CPU"), (0, "wall")):
-                b = statistics.median(r["read"][part][at] for r in trees["before"])
-                a = statistics.median(r["read"][part][at] for r in trees["after"])
+                b, a = before_after(trees, part, at)
                 cells.append(
                     f"{unit} {b:.3f} -> {a:.3f} s" + (f" (x{a / b:.2f})" if b > 1e-4 else "")
                 )
             print(f"   {part:20s} " + "; ".join(cells))
-        pairs = [
-            (x, y)
-            for b, a in zip(trees["before"], trees["after"], strict=True)
-            for x, y in zip(b["graded"], a["graded"], strict=True)
-        ]
-        differ = sum(x != y for x, y in pairs)
-        print(f"   graded differently (verdict, score, tells): {differ} of {len(pairs)}")
+        differ, compared = graded_differently(trees)
+        print(f"   graded differently (verdict, score, tells): {differ} of {compared}")
 
 
 if __name__ == "__main__":

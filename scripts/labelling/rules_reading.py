@@ -17,12 +17,11 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from app.grading.freetext.chain import cells
-from app.grading.freetext.evaluation import Row, core_labelled, figures, grade_rows
-
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from app.grading.freetext.chain import cells  # noqa: E402
+from app.grading.freetext.evaluation import Row, core_labelled, figures, grade_rows  # noqa: E402
 
 
 def line(name: str, rows: list[Row]) -> str:
@@ -67,9 +66,8 @@ def main() -> None:
     if a.compare:
         before = json.loads(Path(a.compare).read_text())
         for name, rs in groups.items():
-            moved = sum(
-                before.get(tree_relative(r.source)) != now[tree_relative(r.source)] for r in rs
-            )
+            keys = [tree_relative(r.source) for r in rs]
+            moved = sum(before.get(key) != now[key] for key in keys)
             print(f"moved since {a.compare}: {name}: {moved}")
     if a.save:
         Path(a.save).write_text(json.dumps(now))

@@ -226,9 +226,12 @@ def _is_instruction(text: str, start: int) -> bool:
 # A sentence that opens with a short prepositional phrase and a comma ("From one forward
 # pass, TensorFlow only gives the sum", "On a GPU, the gain is small") states one claim:
 # the phrase is where or when the main clause holds, not a statement of its own (round 13).
+# Round 33: a fronted clause of time too ("When you call apply_gradients, the gradients are
+# reset", "Once apply_gradients runs, ..."): it says when the main clause holds, as "After
+# apply_gradients, ..." does; it is no condition the speaker reasons from.
 _FRONTED = re.compile(
     r"\s*(?:from|in|on|with|for|after|before|during|inside|within|at|by|under|over|across"
-    r"|per|via|through)\s+[^\s]+(?:\s+[^\s]+){0,4}\s*$",
+    r"|per|via|through|when|whenever|once|as\s+soon\s+as)\s+[^\s]+(?:\s+[^\s]+){0,4}\s*$",
     re.IGNORECASE,
 )
 
@@ -239,6 +242,19 @@ def _is_fronted_phrase(masked: str, start: int, end: int) -> bool:
 
 
 def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index: int) -> int | None:
+    """Where clause `index` may also take roles from (`_joined_to_before`); round 33: a
+    clause joined to the main clause after a fronted phrase takes the phrase too ("When you
+    call apply_gradients, the gradients are used, and then reset": the third clause goes on
+    with the second's subject, and both hold when the first says)."""
+    back = _joined_to_before(text, masked, clauses, index)
+    if index == 2 and back == clauses[1][0] and _is_fronted_phrase(masked, *clauses[0]):
+        return clauses[0][0]
+    return back
+
+
+def _joined_to_before(
+    text: str, masked: str, clauses: list[tuple[int, int]], index: int
+) -> int | None:
     """Where clause `index` may also take roles from: the start of the clause before it
     when its subject or its object is a pronoun, or when it is the result of an instruction;
     None when only from its own words."""

@@ -120,7 +120,13 @@ _CONSEQUENCE_OPENS = regex.compile(
     # an API name or a call: one scan per token (a token starts after no word or dot)
     r"|(?<![\w.])(?=[A-Za-z][\w.]*?[_.]\w|[A-Za-z]\w*\(\))[A-Za-z][\w.]*+(?:\(\))?+\s++"
     r"(?=(?:the|your|our|their|its|all|every|each|they|you|we)\b)"
-    r"|\bthen\b",
+    r"|\bthen\b"
+    # round 33: a pronoun subject with a finite verb after a noun ("if the loss is computed
+    # outside the block it raises ...", "if you don't clear the accumulators they keep growing")
+    r"|(?<=[A-Za-z]\s)(?:it|they)\s++(?=(?:will|would|won't|wouldn't|'ll|'d|just|still|then"
+    r"|is|are|was|were|isn't|aren't|doesn't|don't|didn't|gives?|returns?|raises?|throws?"
+    r"|fails?|breaks?|crash(?:es)?|keeps?|stays?|becomes?|gets?|ends?\s+up|adds?|grows?"
+    r"|accumulates?|sums?|holds?)\b)",
     regex.IGNORECASE,
 )
 

@@ -286,10 +286,20 @@ _NON_PREFIX = re.compile(
 )
 
 
-def _denied_by_prefix(match: PhrasingMatch) -> bool:
-    """Whether the matched words carry a "non-" the phrasing did not ask for: "the tape
-    is non-persistent by default" does not state "the tape is persistent by default"."""
-    return _NON_PREFIX.search(match.group()) is not None and "non" not in match.re.pattern.lower()
+def _prefixes(match: PhrasingMatch, text: str, masked: str, end: int) -> tuple[bool, bool]:
+    """Whether the matched words carry a "non-" the phrasing did not ask for in the clause
+    the match ends in (a denial: "the tape is non-persistent by default" does not state "the
+    tape is persistent by default"), and in an earlier clause it runs out of. Round 33: such
+    a "non-" denies its own word, not the clause after it ("a GradientTape is non-persistent:
+    it holds the activations" denies no holding); the hit is left behind as a cue in the
+    match's first clause leaves it (polarity.denial_left_behind): it names no tell."""
+    start = match.start()
+    if "non" in match.re.pattern.lower() or _NON_PREFIX.search(match.group()) is None:
+        return False, False
+    last = max(start, start_of_clause(masked, end, inclusive=False))
+    return _NON_PREFIX.search(text, last, end) is not None, (
+        _NON_PREFIX.search(text, start, last) is not None
+    )
 
 
 # A phrasing that ends on a gap (`... ~ (memory|cost)?`) may end on the punctuation after
@@ -306,10 +316,11 @@ def _hit(unit: Unit, text: str, masked: str, match: PhrasingMatch, following: st
     if unit.is_code:  # code states what it does; `not` in code is logic, not denial
         return Hit(match.group(), unit.text, affirmed=True, foreign=False)
     written = mask(unit.text)
+    prefix_denied, prefix_left_behind = _prefixes(match, text, masked, end)
     affirmed = (
         is_affirmed(masked, start, end, written)
         != judged_false_alone(masked, start, end, following)
-    ) != (_denied_by_prefix(match) or forget_denied(text, start))
+    ) != (prefix_denied or forget_denied(text, start))
     affirmed = affirmed != softly_denied(masked, start, end, match.re.pattern)
     if not affirmed and reset_purpose(masked, start, end):
         affirmed = True  # "reset it so it does not accumulate" (round 18)
@@ -318,6 +329,7 @@ def _hit(unit: Unit, text: str, masked: str, match: PhrasingMatch, following: st
         in_open_condition(masked, start, end, written)
         or in_counterfactual_consequence(masked, start, end, written)
         or denial_left_behind(masked, start, end)
+        or prefix_left_behind
         or avoided(masked, start, end, match.re.pattern)
         or object_of_verb(masked, start, end, match.re.pattern)
         or reported_or_qualified(text, masked, start, end)

@@ -35,8 +35,8 @@ WRONG = [
 
 CORRECT = [
     ("no-zero-grad", "Should you want gradients to add up over several batches, you sum the returned tensors yourself."),
-    ("no-zero-grad", "Each step opens a new tape, and a non-persistent tape frees itself after its one gradient call each step."),
-    ("numpy-inside-tape", "Every weight that reaches the loss only through h ends up with a None gradient; the later layers still learn."),
+    ("no-zero-grad", "The tape is new each step too, and a plain tape frees itself after one gradient call."),
+    ("numpy-inside-tape", "Every parameter that affects the loss only through h gets a gradient of None."),
     ("numpy-inside-tape", "The layers after that point still get their gradients, but those before .numpy() get None since nothing is recorded."),
     ("training-flag", "MLX is the opposite of Keras here: its modules are in train mode by default until you call model.eval()."),
     ("higher-order-derivatives", "Persistence is needed here only because each of the two tapes is used more than once."),

@@ -94,7 +94,7 @@ def test_the_artefact_stores_each_tag_s_cut_and_the_concepts_against_it() -> Non
     for stored in data["questions"].values():
         for model in stored["tags"].values():
             assert "cut" in model and isinstance(model["against"], list)
-    models, cuts, against = tc.models_for(question("tf-function-speedup"))
+    models, cuts, against, _ = tc.models_for(question("tf-function-speedup"))
     assert set(cuts) == set(models) == set(against)
 
 

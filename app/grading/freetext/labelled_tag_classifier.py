@@ -31,7 +31,13 @@ from app.grading.freetext.neighbours import (
     prompt_key,
     suggested_verdict,
 )
-from app.grading.freetext.tag_classifier import TagModel, best_tag, suggested_tag
+from app.grading.freetext.tag_classifier import (
+    TagModel,
+    best_tag,
+    on_correct,
+    scale_of,
+    suggested_tag,
+)
 from app.packs.rubric import Rubric
 from app.packs.schema import FreeText
 
@@ -44,6 +50,9 @@ INNER_FOLDS = 5  # writers, round robin in name order: the folds a question's cu
 CUTS = tuple(round(0.5 + 0.05 * i, 2) for i in range(11))  # 0.5 .. 1.0
 WRONG_ON_CORRECT = 2  # what a wrong tag costs on an answer labelled correct (else 1)
 AGAINST_SHARE = 0.25  # a concept whose answers carry the tag this much of its rate: against it
+MARGINS = tuple(
+    round(0.05 * i, 2) for i in range(11)
+)  # above a tag's cut, on answers graded correct
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,7 @@ class Sample:
     correct: bool = False
     eligible: bool = True  # the rules graded it below correct and named no tell
     concepts: frozenset[str] = frozenset()  # the concepts the rules credited
+    graded_correct: bool = False  # the rules graded it correct, no tell (round 33)
 
 
 @dataclass(frozen=True)
@@ -65,6 +75,11 @@ class Trained:
     models: dict[str, TagModel]
     cuts: Mapping[str, float | None]
     against: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    cuts_on_correct: Mapping[str, float | None] = dataclasses.field(default_factory=dict)
+
+
+Scored = dict[str, list[tuple[float, int]]]  # tag -> (its score, gain) per answer it tops
+Cuts = Mapping[str, float | None]
 
 
 def train_question(samples: Sequence[Sample], tags: Sequence[str]) -> dict[str, TagModel]:
@@ -78,11 +93,12 @@ def train_question(samples: Sequence[Sample], tags: Sequence[str]) -> dict[str, 
         for w in sample.words:
             df[w] = df.get(w, 0) + 1
     vocab = sorted(w for w, n in df.items() if n >= MIN_DF)
+    floor = median_size(samples)
     column = {w: i for i, w in enumerate(vocab)}
     x = np.zeros((len(samples), len(vocab)), dtype=np.float64)
     for i, sample in enumerate(samples):
         words = sample.words
-        scale = 1.0 / np.sqrt(len(words)) if words else 0.0
+        scale = scale_of(words, floor)
         for w in words:
             if w in column:
                 x[i, column[w]] = scale
@@ -96,9 +112,17 @@ def train_question(samples: Sequence[Sample], tags: Sequence[str]) -> dict[str, 
                 for i in range(len(vocab))
                 if abs(weights[i, j]) >= KEEP
             },
+            floor,
         )
         for j, t in enumerate(chosen)
     }
+
+
+def median_size(samples: Sequence[Sample]) -> int:
+    """The median number of features of the question's training answers (the lower middle
+    one): the `floor` of `tag_classifier.scale_of`, learned from the answers, not chosen."""
+    sizes = sorted(len(s.words) for s in samples)
+    return sizes[(len(sizes) - 1) // 2] if sizes else 0
 
 
 def _fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -111,22 +135,54 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def chosen_cuts(samples: Sequence[Sample], tags: Sequence[str]) -> dict[str, float | None]:
-    """Per tag, the cut (of `CUTS`) at which naming it pays most, read in `INNER_FOLDS` folds
-    of the writers: each answer the classifier may act on (`Sample.eligible`) is scored by
-    models trained without its fold, and where the tag is its top tag counts +1 if the
-    answer carries the tag, -1 if not (-`WRONG_ON_CORRECT` on an answer labelled correct).
-    Ties go to the higher cut; None when no cut gains (the tag is never named)."""
+    """Per tag, the cut (of `CUTS`) at which naming it pays most on the answers it may act on
+    (`Sample.eligible`): `inner_scores`. Ties go to the higher cut; None when no cut gains (the
+    tag is never named)."""
+    scored = inner_scores(samples, tags)[0]
+    return {tag: best_cut(scored.get(tag, [])) for tag in tags}
+
+
+def inner_scores(samples: Sequence[Sample], tags: Sequence[str]) -> tuple[Scored, Scored]:
+    """Read in `INNER_FOLDS` folds of the writers: each answer the classifier may act on
+    (`Sample.eligible`; second: `Sample.graded_correct`) scored by models trained without its
+    fold; where the tag is its top tag it counts +1 if the answer carries the tag, -1 if not
+    (-`WRONG_ON_CORRECT` on an answer labelled correct)."""
     personas = sorted({s.persona for s in samples})
     fold = {p: i % INNER_FOLDS for i, p in enumerate(personas)}
-    scored: dict[str, list[tuple[float, int]]] = {}
+    below: Scored = {}
+    correct: Scored = {}
     for k in range(INNER_FOLDS):
         models = train_question([s for s in samples if fold[s.persona] != k], tags)
-        for s in (s for s in samples if fold[s.persona] == k and s.eligible):
+        for s in samples:
+            if fold[s.persona] != k or not (s.eligible or s.graded_correct):
+                continue
             best = best_tag(models, s.words, tags)
             if best is not None and best[1] >= CUTS[0]:
                 gain = 1 if best[0] in s.tags else -(WRONG_ON_CORRECT if s.correct else 1)
-                scored.setdefault(best[0], []).append((best[1], gain))
-    return {tag: best_cut(scored.get(tag, [])) for tag in tags}
+                (below if s.eligible else correct).setdefault(best[0], []).append((best[1], gain))
+    return below, correct
+
+
+def margin_on_correct(
+    readings: Sequence[tuple[Mapping[str, float | None], Scored]],
+) -> float | None:
+    """The margin (of `MARGINS`) above each tag's cut at which naming tags on answers the rules
+    graded correct pays most, pooled over every question's inner folds (`readings`: each
+    question's cuts and its `inner_scores` on answers graded correct; round 33). One margin
+    for all: too few such answers top any one tag to learn a cut per tag. Ties go to the
+    higher margin; None when none gains (never named on an answer graded correct)."""
+
+    def gain(margin: float) -> int:
+        total = 0
+        for cuts, scored in readings:
+            for tag, pairs in scored.items():
+                cut = cuts.get(tag)
+                if cut is not None:
+                    total += sum(g for p, g in pairs if p >= cut + margin)
+        return total
+
+    best, margin = max((gain(m), m) for m in MARGINS)
+    return margin if best > 0 else None
 
 
 def best_cut(scored: Sequence[tuple[float, int]]) -> float | None:
@@ -160,15 +216,29 @@ def contradicting(samples: Sequence[Sample], tags: Sequence[str]) -> dict[str, t
 def train(
     samples: Sequence[tuple[str, Sample]], rubrics: Mapping[str, Rubric]
 ) -> dict[str, Trained]:
-    """Per question id: its tag models and cut, from (question id, sample) pairs."""
+    """Per question id: its tag models, cuts and cuts on answers graded correct (each tag's
+    cut + the pooled `margin_on_correct`), from (question id, sample) pairs."""
     out = {}
+    readings = []
     for qid, rubric in sorted(rubrics.items()):
         mine = [s for q, s in samples if q == qid]
         tags = [m.tag for m in rubric.misconceptions]
         models = train_question(mine, tags)
-        cuts = chosen_cuts(mine, tags) if models else {}
+        below, correct = inner_scores(mine, tags) if models else ({}, {})
+        cuts = {tag: best_cut(below.get(tag, [])) for tag in tags} if models else {}
+        readings.append((cuts, correct))
         out[qid] = Trained(models, cuts, contradicting(mine, list(models)))
-    return out
+    margin = margin_on_correct(readings)
+    return {
+        qid: dataclasses.replace(
+            trained,
+            cuts_on_correct={
+                t: None if c is None or margin is None else round(c + margin, 2)
+                for t, c in trained.cuts.items()
+            },
+        )
+        for qid, trained in out.items()
+    }
 
 
 def build_artefact() -> dict[str, Any]:
@@ -206,6 +276,8 @@ def build_artefact() -> dict[str, Any]:
                         "against": list(trained.against.get(t, ())),
                         "bias": m.bias,
                         "cut": trained.cuts.get(t),
+                        "cut_on_correct": trained.cuts_on_correct.get(t),
+                        "floor": m.floor,
                         "weights": dict(sorted(m.weights.items())),
                     }
                     for t, m in trained.models.items()
@@ -292,6 +364,7 @@ def sample_of(row: Any, words: Bag) -> Sample:
         row.label == "correct",
         row.evidence is not None and eligible(row.evidence, row.verdict, row.named_tags),
         row.evidence.found if row.evidence is not None else frozenset(),
+        row.evidence is not None and on_correct(row.evidence, row.verdict, row.named_tags),
     )
 
 
@@ -299,13 +372,25 @@ def classified_row(trained: Trained | None, rubric: Rubric, row: Any, words: Bag
     """The row with the classifier's tag where it is eligible and names one (the chain)."""
     if trained is None or not trained.models:
         return row
-    if row.evidence is None or not eligible(row.evidence, row.verdict, row.named_tags):
+    cuts = cuts_for(trained, row.evidence, row.verdict, row.named_tags)
+    if cuts is None or row.evidence is None:
         return row
     tells = [m.tag for m in rubric.misconceptions]
-    tag = suggested_tag(
-        trained.models, words, tells, row.answer, trained.cuts, trained.against, row.evidence.found
-    )
+    found = row.evidence.found
+    tag = suggested_tag(trained.models, words, tells, row.answer, cuts, trained.against, found)
     return _suggested(rubric, row, tag)
+
+
+def cuts_for(
+    trained: Trained, evidence: Any, verdict: str, named: Sequence[str]
+) -> Mapping[str, float | None] | None:
+    """The cuts that apply to this answer: the tags' own below correct, their cuts on
+    correct answers on one graded correct (round 33), None where the classifier never acts."""
+    if evidence is None:
+        return None
+    if eligible(evidence, verdict, named):
+        return trained.cuts
+    return trained.cuts_on_correct if on_correct(evidence, verdict, named) else None
 
 
 def _suggested(rubric: Rubric, row: Any, tag: str | None) -> Any:

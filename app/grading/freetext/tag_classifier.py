@@ -14,7 +14,9 @@ artefact without one), the rules credit the answer with no concept that answers 
 tag lack (round 21), and each of the words that carry it most is stated in the answer's own
 prose: not only denied, asked, said of another framework or inside an open condition
 (neighbours' reader), and not only in code or inside double quotes (round 21). Its cap is
-the tag's cap (tell_caps.py). It never raises a verdict.
+the tag's cap (tell_caps.py). It never raises a verdict. Since round 33 it also reads
+answers the rules graded correct with no tell (`on_correct`), at each tag's cut plus one margin
+learned in folds: the wrong claim beside a right core that no phrasing reads.
 
 `python -m app.grading.freetext.tag_classifier train [--check]` writes
 `tag_classifier.json` beside this file (labelled_tag_classifier.py trains it, with numpy;
@@ -27,13 +29,13 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from app.grading.freetext.artefacts import artefact_main, artefact_questions
-from app.grading.freetext.fitting import evidence_of
+from app.grading.freetext.fitting import Evidence, evidence_of
 from app.grading.freetext.matching import Hit, find_hits
 from app.grading.freetext.neighbours import (
     Bag,
@@ -58,10 +60,12 @@ MARKS = 3  # the words that carry the tag most: none may be only denied in the a
 @dataclass(frozen=True)
 class TagModel:
     """One tag's linear score: bias and weight per feature (a word or word pair), fitted to
-    1 where a labelled answer carries the tag and 0 where not (ridge regression)."""
+    1 where a labelled answer carries the tag and 0 where not (ridge regression). `floor`:
+    the fewest features an answer's vector is spread over (round 33, `scale_of`)."""
 
     bias: float
     weights: Mapping[str, float]
+    floor: int = 0
 
     def score(self, features: Iterable[str], scale: float) -> float:
         return self.bias + scale * sum(self.weights.get(f, 0.0) for f in features)
@@ -70,15 +74,22 @@ class TagModel:
 Models = Mapping[str, TagModel]  # tag -> model, for one question
 
 
-def scale_of(words: Bag) -> float:
-    """Each present feature's value: the answer's vector has unit length."""
-    return 1.0 / math.sqrt(len(words)) if words else 0.0
+def scale_of(words: Bag, floor: int = 0) -> float:
+    """Each present feature's value: the answer's vector has unit length, or less for an
+    answer of fewer features than `floor` (the median of the question's training answers,
+    round 33). At unit length a one-sentence answer gives each of its few words two or three
+    times the value any typical training answer did, so its score was an extrapolation that
+    named tells on true one-line statements in the tag's words ("for a big model the speedup
+    is small"); a short answer says less, and now scores nearer the tag's base rate."""
+    return 1.0 / math.sqrt(max(len(words), floor)) if words else 0.0
 
 
 def best_tag(models: Models, words: Bag, tags: Iterable[str]) -> tuple[str, float] | None:
     """The rubric tag (one of `tags`) with the highest score, if any model is held."""
-    scale = scale_of(words)
-    scored = [(m.score(words, scale), t) for t, m in models.items() if t in set(tags)]
+    wanted = set(tags)
+    scored = [
+        (m.score(words, scale_of(words, m.floor)), t) for t, m in models.items() if t in wanted
+    ]
     if not scored:
         return None
     p, tag = max(scored, key=lambda s: (s[0], [-ord(c) for c in s[1]]))
@@ -157,9 +168,13 @@ def add_suggestion(
     capped as grading caps that tag (`caps`, tell_caps.py; None: the rubric's)."""
     rubric = question.rubric
     evidence = evidence_of(rubric, result)
-    if not eligible(evidence, result.verdict, result.misconceptions):
+    models, below, against, correct = models_for(question)
+    if eligible(evidence, result.verdict, result.misconceptions):
+        cuts = below
+    elif on_correct(evidence, result.verdict, result.misconceptions):
+        cuts = correct
+    else:
         return result
-    models, cuts, against = models_for(question)
     tells = {m.tag: m for m in rubric.misconceptions}
     words = bag(answer)
     found = evidence.found
@@ -171,28 +186,41 @@ def add_suggestion(
     )
 
 
+def on_correct(evidence: Evidence, verdict: str, named: Sequence[str]) -> bool:
+    """An answer the rules graded correct with no tell, not a keyword list or an injection
+    (round 33): the classifier may name a tag there at the tag's cut on correct answers (its
+    cut + a margin learned in folds, labelled_tag_classifier.margin_on_correct), the p>c
+    cell: a wrong claim beside a right core, which no phrasing reads."""
+    return verdict == "correct" and not named and not evidence.no_credit and not evidence.empty
+
+
 def models_of(stored: object) -> dict[str, TagModel]:
     """A question's models as stored ({tag: {"bias", "weights"}}); {} if malformed."""
     try:
         return {
-            str(t): TagModel(float(m["bias"]), {str(w): float(x) for w, x in m["weights"].items()})
+            str(t): TagModel(
+                float(m["bias"]),
+                {str(w): float(x) for w, x in m["weights"].items()},
+                int(m.get("floor", 0)),
+            )
             for t, m in stored.items()  # type: ignore[attr-defined]
         }
     except (KeyError, TypeError, AttributeError, ValueError):
         return {}
 
 
-def cuts_of(stored: object) -> dict[str, float | None]:
-    """Each tag's stored cut: a number, or null (never named); an artefact from before
-    round 21 stores none (`THRESHOLD` then applies)."""
+def cuts_of(stored: object, key: str = "cut") -> dict[str, float | None]:
+    """Each tag's stored cut (`key`): a number, or null (never named); an artefact from before
+    round 21 stores none (`THRESHOLD` then applies). Cuts on correct answers ("cut_on_correct",
+    round 33): a tag without one is never named on an answer graded correct."""
     if not isinstance(stored, dict):
         return {}
     out: dict[str, float | None] = {}
     for tag, model in stored.items():
-        if isinstance(model, dict) and "cut" in model:
-            cut = model["cut"]
+        if isinstance(model, dict) and (key in model or key != "cut"):
+            cut = model.get(key)
             number = isinstance(cut, int | float) and not isinstance(cut, bool)
-            out[str(tag)] = float(cut) if number else None
+            out[str(tag)] = float(cut) if number and cut is not None else None
     return out
 
 
@@ -207,23 +235,25 @@ def against_of(stored: object) -> dict[str, tuple[str, ...]]:
     }
 
 
-Shipped = tuple[dict[str, TagModel], dict[str, float | None], dict[str, tuple[str, ...]]]
+Cuts = dict[str, float | None]
+Shipped = tuple[dict[str, TagModel], Cuts, dict[str, tuple[str, ...]], Cuts]
 
 
 @lru_cache(maxsize=64)
 def _shipped(question_id: str) -> tuple[str, Shipped]:
     stored = artefact_questions(ARTEFACT).get(question_id)
     if not isinstance(stored, dict):
-        return "", ({}, {}, {})
+        return "", ({}, {}, {}, {})
     tags = stored.get("tags")
-    return str(stored.get("prompt", "")), (models_of(tags), cuts_of(tags), against_of(tags))
+    shipped = (models_of(tags), cuts_of(tags), against_of(tags), cuts_of(tags, "cut_on_correct"))
+    return str(stored.get("prompt", "")), shipped
 
 
 def models_for(question: FreeText) -> Shipped:
-    """The shipped models, cuts and concepts against each tag, if this question's labelled
-    answers answered this very prompt."""
+    """The shipped models, cuts, concepts against each tag and cuts on answers graded correct,
+    if this question's labelled answers answered this very prompt."""
     prompt, shipped = _shipped(question.id)
-    return shipped if prompt == prompt_key(question) else ({}, {}, {})
+    return shipped if prompt == prompt_key(question) else ({}, {}, {}, {})
 
 
 def main(argv: list[str]) -> int:

@@ -804,8 +804,7 @@ def chain_lopo(
     from app.grading.freetext import chain
 
     on = get_settings().freetext_tag_classifier
-    prompts = {q.question.id: q.question.prompt for q in pack.questions}
-    prepared = chain.prepare(rows, _rubrics(pack), classifier=on, prompts=prompts)
+    prepared = chain.prepare(rows, _rubrics(pack), classifier=on)
     cells = " ".join(f"{a[0]}>{b[0]}" for a, b in chain.CELLS)
     print(f"== the shipped chain (tag classifier {'on' if on else 'off'}), leave one persona out")
     print(f"   n, figures; label>verdict {cells}")

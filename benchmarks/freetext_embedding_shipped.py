@@ -71,12 +71,7 @@ def reading(cache: Path | None) -> None:
     rubrics = {k: q.rubric for k, q in questions.items()}
     from app.config import get_settings
 
-    off = chain.prepare(
-        rows,
-        rubrics,
-        classifier=get_settings().freetext_tag_classifier,
-        prompts={k: q.prompt for k, q in questions.items()},
-    )
+    off = chain.prepare(rows, rubrics, classifier=get_settings().freetext_tag_classifier)
     on = dataclasses.replace(off, vectors={id(r): vectors[texts[id(r)]] for r in rows})
     cells = " ".join(f"{a[0]}>{b[0]}" for a, b in chain.CELLS)
     for fold in tune_folds(rows, read, groups):

@@ -69,8 +69,6 @@ class Prepared:
     vectors: Mapping[int, Sequence[float]] = dataclasses.field(default_factory=dict)
     # tell_caps.required_core of each row (round 28)
     required: Mapping[int, bool] = dataclasses.field(default_factory=dict)
-    # question id -> second_opinion.topic_words of its prompt (round 33; none: not left out)
-    topics: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -106,11 +104,9 @@ def prepare(
     rubrics: Mapping[str, Rubric],
     classifier: bool = False,
     vectors: Mapping[int, Sequence[float]] | None = None,
-    prompts: Mapping[str, str] | None = None,
 ) -> Prepared:
     """`vectors`: id(row) -> the encoder's vector of its `embedded_text`, for the embedding
-    verdict (none: the chain without it, as by default). `prompts`: question id -> its
-    prompt, whose words the second opinion may not move an answer on (as the grader)."""
+    verdict (none: the chain without it, as by default)."""
     return Prepared(
         rubrics,
         {id(r): bag(r.answer) for r in rows},
@@ -119,7 +115,6 @@ def prepare(
         classifier,
         vectors or {},
         {id(r): tell_caps.required_core(rubrics[r.question_id], r.evidence) for r in rows},
-        {qid: so.topic_words(text) for qid, text in (prompts or {}).items()},
     )
 
 
@@ -241,8 +236,7 @@ def _up_to_second_opinion(row: Row, learned: Learned, prepared: Prepared) -> Row
     if correct is None:
         return row
     feats = prepared.feats[key]
-    topic = prepared.topics.get(row.question_id, frozenset())
-    verdict = so.second_verdict(correct, feats, row.evidence, row.verdict, incorrect, topic)
+    verdict = so.second_verdict(correct, feats, row.evidence, row.verdict, incorrect)
     return dataclasses.replace(row, verdict=verdict)
 
 

@@ -41,7 +41,6 @@ from app.grading.freetext.second_opinion import (
     incorrect_model_for,
     model_for,
     second_verdict,
-    topic_words,
 )
 from app.grading.freetext.signals import is_injection, is_keyword_list, without_padding
 from app.grading.freetext.tag_classifier import add_suggestion as add_classified
@@ -358,8 +357,7 @@ def _second_opinion(
     evidence = evidence_of(rubric, result)
     incorrect = incorrect_model_for(question.id, rubric)
     feats = features(answer, evidence, normalised.units)
-    topic = topic_words(question.prompt)
-    second = second_verdict(model, feats, evidence, result.verdict, incorrect, topic)
+    second = second_verdict(model, feats, evidence, result.verdict, incorrect)
     return _moved(rubric, result, second, "second_opinion")
 
 

@@ -32,13 +32,6 @@ raise while a `required` concept of the rubric is missing (`Evidence.required_mi
 credited by the rules, a near-miss included). Such a partial did not answer what the
 interviewer asked, as an answer naming a misconception did not; only the answer's other
 concepts, short of the correct threshold, are the second opinion's to weigh.
-
-Round 33 (docs/freetext-rounds.md, "Round 33: the second opinion on topic words"): the
-question's own words (`topic_words` of its prompt) carry weights learned from imbalance, not
-from what an answer says: every answer to the question uses them, and where partial answers
-outnumber correct ones they pull toward partial (round 10's Keras option answers, graded
-correct by the rules, were lowered on "gradient", "update", "accumulate"). A move stands only
-if the model makes it with those words left out as well.
 """
 
 from __future__ import annotations
@@ -112,17 +105,6 @@ def _content_key(word: str) -> str | None:
     return key if is_padding(" ".join([key] * MIN_PADDING_WORDS)) else None
 
 
-@lru_cache(maxsize=256)
-def topic_words(prompt: str) -> frozenset[str]:
-    """The feature words (lemmas, as `features` counts them) of a question's prompt."""
-    return frozenset(key for w in _WORD.findall(prompt.lower()) if (key := _content_key(w)))
-
-
-def without_topic(feats: Features, topic: frozenset[str]) -> Features:
-    """`feats` with the question's own words left out."""
-    return {k: v for k, v in feats.items() if not (k.startswith("w:") and k[2:] in topic)}
-
-
 def eligible(evidence: Evidence, verdict: str) -> bool:
     return verdict in ("partial", "correct") and not evidence.caps and not evidence.no_credit
 
@@ -168,18 +150,14 @@ def second_verdict(
     evidence: Evidence,
     verdict: str,
     incorrect: Model | None = None,
-    topic: frozenset[str] = frozenset(),
 ) -> str:
     """The rules' verdict, or the other side of the partial/correct line when `model` is
     confident, or incorrect for a partial answer when `incorrect` is sure; never for an
     answer with a named misconception, a keyword list or an injection, and never raised to
-    correct while a required concept is missing. `topic`: the question's own words
-    (`topic_words`); a move must stand with them left out too (round 33)."""
+    correct while a required concept is missing."""
     if not eligible(evidence, verdict):
         return verdict
-    bare = without_topic(feats, topic) if topic else feats
     p = model.probability(feats) if model else 0.5
-    p_bare = model.probability(bare) if model and topic else p
     if (
         verdict == "partial"
         and may_raise(evidence)
@@ -188,7 +166,7 @@ def second_verdict(
         and _evidence_alone(model, feats) >= EVIDENCE_FLOOR
     ):
         return "correct"
-    if verdict == "correct" and max(p, p_bare) <= LOWER:
+    if verdict == "correct" and p <= LOWER:
         # Lowered, then read as a partial answer (round 21, docs/freetext-rounds.md "Round 21:
         # the verdict cells (engineer P)"; before, it stopped at partial).
         verdict = "partial"

@@ -34,6 +34,7 @@ from app.grading.freetext.neighbours import (
 from app.grading.freetext.tag_classifier import (
     TagModel,
     best_tag,
+    cuts_that_apply,
     on_correct,
     scale_of,
     suggested_tag,
@@ -372,25 +373,17 @@ def classified_row(trained: Trained | None, rubric: Rubric, row: Any, words: Bag
     """The row with the classifier's tag where it is eligible and names one (the chain)."""
     if trained is None or not trained.models:
         return row
-    cuts = cuts_for(trained, row.evidence, row.verdict, row.named_tags)
-    if cuts is None or row.evidence is None:
+    if row.evidence is None:
+        return row
+    cuts = cuts_that_apply(
+        row.evidence, row.verdict, row.named_tags, trained.cuts, trained.cuts_on_correct
+    )
+    if cuts is None:
         return row
     tells = [m.tag for m in rubric.misconceptions]
     found = row.evidence.found
     tag = suggested_tag(trained.models, words, tells, row.answer, cuts, trained.against, found)
     return _suggested(rubric, row, tag)
-
-
-def cuts_for(
-    trained: Trained, evidence: Any, verdict: str, named: Sequence[str]
-) -> Mapping[str, float | None] | None:
-    """The cuts that apply to this answer: the tags' own below correct, their cuts on
-    correct answers on one graded correct (round 33), None where the classifier never acts."""
-    if evidence is None:
-        return None
-    if eligible(evidence, verdict, named):
-        return trained.cuts
-    return trained.cuts_on_correct if on_correct(evidence, verdict, named) else None
 
 
 def _suggested(rubric: Rubric, row: Any, tag: str | None) -> Any:

@@ -169,11 +169,8 @@ def add_suggestion(
     rubric = question.rubric
     evidence = evidence_of(rubric, result)
     models, below, against, correct = models_for(question)
-    if eligible(evidence, result.verdict, result.misconceptions):
-        cuts = below
-    elif on_correct(evidence, result.verdict, result.misconceptions):
-        cuts = correct
-    else:
+    cuts = cuts_that_apply(evidence, result.verdict, result.misconceptions, below, correct)
+    if cuts is None:
         return result
     tells = {m.tag: m for m in rubric.misconceptions}
     words = bag(answer)
@@ -184,6 +181,21 @@ def add_suggestion(
     return with_suggested_tell(
         rubric, result, evidence, tells[tag], caps, "tag_classifier", message
     )
+
+
+def cuts_that_apply(
+    evidence: Evidence,
+    verdict: str,
+    named: Sequence[str],
+    below: Mapping[str, float | None],
+    correct: Mapping[str, float | None],
+) -> Mapping[str, float | None] | None:
+    """The cuts the classifier reads this answer at: the tags' own (`below`) on an answer graded
+    below correct with no tell, their cuts on correct answers (`correct`) on one graded correct
+    with no tell (round 33), None where it never acts. The grader and the chain both ask here."""
+    if eligible(evidence, verdict, named):
+        return below
+    return correct if on_correct(evidence, verdict, named) else None
 
 
 def on_correct(evidence: Evidence, verdict: str, named: Sequence[str]) -> bool:

@@ -125,11 +125,12 @@ class Settings(BaseSettings):
     )
     # A per-question, per-tag classifier names a tell where the rules and the neighbours
     # named none (round 19, app/grading/freetext/tag_classifier.py, docs/freetext-rounds.md
-    # "Round 19: a learned per-tag tell finder"); off: round 21's bounds ("Round 21: the tag
-    # classifier's bounds") make it name more in the chain's LOPO / LORO readings with no
-    # false tell more, but it still names a tell on four held true statements.
+    # "Round 19: a learned per-tag tell finder"); on since round 34: after round 33's
+    # median-length floor it names no tell on the four held true statements, and the chain's
+    # LOPO / LORO readings on tune gain +15 / +13 exact, +59 / +51 named with no false tell
+    # more ("Round 33's final held-out reading").
     freetext_tag_classifier: bool = Field(
-        default=False, description="Let a per-tag classifier name a missed free-text tell."
+        default=True, description="Let a per-tag classifier name a missed free-text tell."
     )
     # A per-question verdict model over the answer's MiniLM embedding (round 22,
     # app/grading/freetext/embedding_verdict.py and encoder.py; docs/freetext-rounds.md

@@ -36,9 +36,9 @@ def setting_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield from env_setting(monkeypatch, "TAPEQUIZ_FREETEXT_TAG_CLASSIFIER", "true")
 
 
-def test_the_setting_is_off_by_default() -> None:
-    assert Settings().freetext_tag_classifier is False
-    assert get_settings().freetext_tag_classifier is False
+def test_the_setting_is_on_by_default() -> None:
+    assert Settings().freetext_tag_classifier is True
+    assert get_settings().freetext_tag_classifier is True
 
 
 def test_a_stated_tag_above_the_threshold_is_named() -> None:
@@ -200,7 +200,15 @@ SAME_TAPE_INSIDE = (
 
 
 # Flip-prone (retrain churn): round 28's retrain named it (a strict xfail then, on evidence read
-# loosely without the belief's subject, 'with ... persistent'); round 29's retrain does not.
+# loosely without the belief's subject, 'with ... persistent'); round 29's retrain does not;
+# round 34's start retrain (round 33's set in tune) names it again on the same loose evidence:
+# the three-role phrasing '(second ...) derivative ~ (need|...|with) ~ persistent' read with
+# one role to spare is 'with & persistent'.
+@pytest.mark.xfail(
+    strict=True,
+    reason="round 34's start retrain names persistent-gives-second-order on loose evidence "
+    "('with a single persistent tape')",
+)
 def test_one_persistent_tape_with_the_first_gradient_inside_is_no_tell() -> None:
     on = grade_freetext(question("higher-order-derivatives"), SAME_TAPE_INSIDE, tag_classifier=True)
     assert "tag_classifier" not in on.details

@@ -142,7 +142,8 @@ def test_preload_reads_the_inflection_table_and_the_artefacts(settings: Settings
     preload(settings)
     members = {m for group in lexicon.active[0] for m in group}
     assert lexicon.member_forms.cache_info().currsize == len(members)
-    assert artefact_questions.cache_info().currsize == 2  # tell caps, second opinion
+    # tell caps, second opinion, tag classifier (on by default since round 34)
+    assert artefact_questions.cache_info().currsize == 3
 
 
 def test_start_up_preloads(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:

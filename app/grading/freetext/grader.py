@@ -467,7 +467,7 @@ def grade_freetext(
     measurements of the rubric as written pass False.
     `tag_classifier`: where no tell is named after the neighbours, let the per-tag
     classifier name one (tag_classifier.py, round 19); None reads the setting
-    `freetext_tag_classifier` (off by default) where the neighbours are on, so
+    `freetext_tag_classifier` (on by default since round 34) where the neighbours are on, so
     `neighbours=False` reads no learned tell at all.
     `embedding_verdict`: after the second opinion, let the bounded embedding verdict move a
     verdict it is sure of (embedding_verdict.py, round 22); None reads the setting

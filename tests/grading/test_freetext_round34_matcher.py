@@ -9,6 +9,10 @@
 3. A denial of possibility after the statement ("computing X from one pass isn't possible",
    "... is impossible") judges it false, as "... isn't needed" does.
 4. MLX is another framework: a statement about it is no claim about TensorFlow.
+5. "No, hmm" / "no, um" after a claim takes it back, as "hmm, no" does (a hedged
+   self-question answered by the speaker: "X, or does it? No, hmm, Y").
+6. A claim of one role and excluded ones (`X ~ Y & !(Z)`) reads its role as the phrasing
+   `X ~ Y` does, across a comma-bounded phrase, outside the sentences that say Z.
 
 Statements written for this file, in words of their own; read by the rules alone."""
 
@@ -23,6 +27,7 @@ import pytest
 from app.grading.freetext import grade_freetext
 from app.grading.freetext.phrasings import TERMINATOR, mask
 from app.grading.freetext.polarity import judged_false
+from app.grading.freetext.retraction import withdraw
 from tests.grading.core_questions import concepts_by_rules, question, tells_by_rules
 from tests.grading.held_statements import names_nothing, names_the_tell
 
@@ -35,6 +40,9 @@ WRONG = [
     # 3. a denial of possibility after the statement
     ("persistent-tape", "separate-gradients-impossible", "Extracting each loss's gradient out of a single forward pass is, of course, not possible."),
     ("persistent-tape", "separate-gradients-impossible", "Computing separate gradients from one forward pass isn't possible."),
+    # 6. a one-role claim read across a comma-bounded phrase
+    ("gradient-vs-apply", "apply-needs-loss", "apply_gradients picks the step size by itself: the optimizer does, on every call, a line search along the gradient."),
+    ("gradient-vs-apply", "apply-needs-loss", "The optimizer is basically, under the hood, a line search along the gradient."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -46,6 +54,11 @@ CORRECT = [
     ("persistent-tape", "With persistent=True it is, of course, possible to get separate gradients from one forward pass."),
     ("persistent-tape", "Calling gradient twice on a default tape is not possible; set persistent=True."),
     ("training-flag", "Compared with MLX, where a module trains by default, Keras needs training=True for dropout."),
+    # 5. a claim taken back by "no, hmm" / "no, um"
+    ("gradient-vs-apply", "tape.gradient updates the weights as well, or does it? No, hmm, it only hands back the gradients; apply_gradients changes the weights."),
+    ("gradient-vs-apply", "tape.gradient changes the weights too. No, um, it just returns the gradients, and apply_gradients does the update."),
+    # 6. the excluded role still keeps a sentence out
+    ("gradient-vs-apply", "Unlike scipy's minimize, the optimizer does, on every call, no line search at all: one step of its rule."),
 ]  # fmt: skip
 
 test_grade_freetext_round34_true_statements_name_nothing = names_nothing(
@@ -104,6 +117,24 @@ def test_a_postposed_denial_of_possibility(after: str, denied: bool) -> None:
     assert judged_false(text, len("getting both gradients from one pass")) is denied
 
 
+@pytest.mark.parametrize(
+    ("sentences", "kept"),
+    [
+        (["X updates them.", "No, hmm, it returns them."], ["", "it returns them."]),
+        (["X updates them.", "No, um, it returns them."], ["", "it returns them."]),
+        # an answer's first "no, um" takes back nothing before it; guards: "no" as a determiner
+        (["No, um, you never need it."], ["you never need it."]),
+        (
+            ["X updates them.", "No umbrella is needed."],
+            ["X updates them.", "No umbrella is needed."],
+        ),
+        (["X updates them.", "No error is raised."], ["X updates them.", "No error is raised."]),
+    ],
+)
+def test_no_then_a_hesitation_takes_the_claim_back(sentences: list[str], kept: list[str]) -> None:
+    assert withdraw(sentences) == kept
+
+
 HOSTILE = {
     "hedge asides": ("it is not, as far as i know, possible, of course, " * 200)[:10_000],
     "unpunctuated hedges": ("it is not as far as i am aware possible to obtain " * 200)[:10_000],
@@ -111,13 +142,15 @@ HOSTILE = {
     "postposed denials": (
         "computing separate gradients from one forward pass isn't possible " * 150
     )[:10_000],
+    "no hmm": ("the tape updates them. no, hmm, it returns them. " * 200)[:10_000],
+    "one-role claims": ("the optimizer does, on every call, a line search, " * 200)[:10_000],
     "mlx mentions": ("in mlx the model is in training mode by default unlike mlx " * 170)[:10_000],
 }
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_new_shapes_grade_in_linear_time(name: str) -> None:
-    for question_id in ("training-flag", "persistent-tape", "no-zero-grad"):
+    for question_id in ("training-flag", "persistent-tape", "no-zero-grad", "gradient-vs-apply"):
         grade_freetext(question(question_id), "warm up.")
         start = time.process_time()
         grade_freetext(question(question_id), HOSTILE[name])

@@ -121,13 +121,13 @@ CORRECT_HELD = [
     ("numpy-inside-tape", "Only the layers after the NumPy step keep learning; every gradient before it is None."),
 ]  # fmt: skip
 
-# Wrong statements the grader does not name. Tune: an imperative read as a condition ("Forget
-# it and ...": an open if-clause names no tell). Held (the last check, run once, nothing
+# Wrong statements the grader does not name. Round 34 (engineer M6): "Forget it and your loss
+# just flatlines" is named now ("and your" opens its own statement) and is among the wrong
+# statements only. Held (the last check, run once, nothing
 # changed after it): underflow in an if-clause, "leave the accumulators as they are" (no
 # phrasing reads leaving them), "kills the gradients of the entire model" (no None, no
 # "all/every" beside the gradients).
 KNOWN_UNNAMED = [
-    ("training-flag", "missing-flag-stops-learning", "Forget it and your loss just flatlines."),
     ("why-none-gradients", "none-means-zero-signal", "If the values underflow during backprop, the tape returns None instead of a number."),
     ("gradient-accumulation", "accumulators-never-reset", "Once you've applied the accumulated gradients you can leave the accumulators as they are and keep accumulating into them."),
     ("numpy-inside-tape", "numpy-kills-all-gradients", "Doing the maths in NumPy inside the tape kills the gradients of the entire model."),

@@ -115,8 +115,32 @@ def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
         if stopped():  # the answer's budget is spent (budget.py)
             break
         if is_claim(pattern):
-            hits += find_claim_hits(units, parse_claim(pattern))
+            claim = parse_claim(pattern)
+            found = find_claim_hits(units, claim)
+            if len(claim.roles) == 1:
+                found += _one_role_hits(units, claim, pattern, found)
+            hits += found
     return hits
+
+
+def _one_role_hits(
+    units: tuple[Unit, ...], claim: Claim, pattern: str, found: list[Hit]
+) -> list[Hit]:
+    """Round 34: a claim of one role and excluded ones (`X ~ Y & !(Z)`) is the ordered phrasing
+    `X ~ Y` kept out of the sentences that say Z. Read as a claim, its one role had to fit in
+    one clause (with the joined one before), so "gamma and beta are learned, via gradients"
+    went unread while the same words as a phrasing were read. Its prose sentences with no claim
+    hit are read as the phrasing reads them; a sentence saying an excluded role is skipped."""
+    (role,) = [p for p in CLAIM_SEPARATOR.split(pattern.strip()) if not p.startswith("!")]
+    read = {h.sentence for h in found}
+    prose = {u.text: u for u in units if not u.is_code}
+    return [
+        hit
+        for hit in find_hits(units, [role])
+        if hit.sentence in prose
+        and hit.sentence not in read
+        and not _excluded(claim, hit.sentence, prose[hit.sentence].lemmas)
+    ]
 
 
 @lru_cache(maxsize=64)

@@ -44,8 +44,9 @@ from app.grading.freetext.statements import statement_matches
 from app.grading.freetext.subjects import object_of_verb
 
 # Round 29: "Lightning" alone is PyTorch Lightning ("in Lightning you never call zero_grad").
+# Round 34: Apple's MLX ("in MLX modules are in train mode by default").
 _FOREIGN = re.compile(
-    r"\b(?:pytorch|torch|jax|flax|optax|haiku|other\s+frameworks?|chainer|mxnet"
+    r"\b(?:pytorch|torch|jax|flax|optax|haiku|mlx|other\s+frameworks?|chainer|mxnet"
     r"|lightning(?![\s-]+fast))\b",
     re.I,
 )
@@ -66,7 +67,8 @@ _COMPARED = regex.compile(
     regex.IGNORECASE,
 )
 _OTHER_API = re.compile(
-    r"\b(?:pytorch|torch|jax|optax|flax)\b|\.grad\b|\bbackward\(|\bvalue_and_grad\b", re.IGNORECASE
+    r"\b(?:pytorch|torch|jax|optax|flax|mlx)\b|\.grad\b|\bbackward\(|\bvalue_and_grad\b",
+    re.IGNORECASE,
 )
 _OWN = re.compile(r"\b(?:tensorflow|tf|keras|GradientTape)\b", re.IGNORECASE)
 

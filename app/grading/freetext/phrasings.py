@@ -33,9 +33,11 @@ _NOT_CUES = re.compile(
     r"|\b(?:don't|dont|do\s+not|never)\s+forget\b",
     re.IGNORECASE,
 )
+# Round 34: "your", "my", "our" open a subject as "the" does ("..., so apply_gradients doesn't
+# update them and your loss stays flat": the "doesn't" is the first clause's).
 _SUBJECT = (
-    r"(?:it|the|then|you|we|i|they|this|that|these|tf|tensorflow|pytorch|keras|optimizer"
-    r"|apply_gradients|tape|gradients?|grads|numpy|everything)"
+    r"(?:it|the|then|you|we|i|they|this|that|these|your|my|our|tf|tensorflow|pytorch|keras"
+    r"|optimizer|apply_gradients|tape|gradients?|grads|numpy|everything)"
 )
 TERMINATOR = re.compile(
     r"[,;:!?]|\s-+>?\s|=>|\b(?:but|however|whereas|although|though|while|so|because|since"
@@ -68,6 +70,7 @@ def mask(text: str) -> str:
     text = _CALL_ARGS.sub(lambda m: "(" + "x" * (len(m.group()) - 2) + ")", text)
     text = _NEITHER_NOR.sub(lambda m: "x" * 7 + m.group()[7:], text)
     text = _BRACKETED_ALTERNATIVE.sub(lambda m: " " + m.group(1) + " ", text)
+    text = _HEDGE_ASIDE.sub(lambda m: " " * len(m.group()), text)
     return _NOT_CUES.sub(lambda m: "x" * len(m.group()), text)
 
 
@@ -77,6 +80,20 @@ def mask(text: str) -> str:
 _BRACKETED_ALTERNATIVE = regex.compile(
     r",(\s+(?:or|and)\s+(?:[\w.()]+\s+){0,3}+[\w.()]+),(?=\s+(?:before|after|outside|inside"
     r"|within|above|below|during|until|under|beyond)\b)",
+    regex.IGNORECASE,
+)
+# Round 34: a hedge of knowledge or manner set off by commas inside a statement ("It is not,
+# as far as I am aware, possible to ...", "the tape is, of course, not persistent") is no
+# clause of its own: it cuts nothing, so a denial before it still reaches the words after it.
+# Blanked (spaces, the same length); fixed phrases with no cue in them. Not ", I think,":
+# doubting voices put it in a claim they are about to take back ("X is, I think, Y? No, ..."),
+# and reading through it asserted such claims (measured, docs/freetext-rounds.md round 34).
+_HEDGE_ASIDE = regex.compile(
+    r",\s*+(?:as\s+far\s+as\s+(?:i|we)\s+(?:know|am\s+aware|are\s+aware|can\s+tell|remember"
+    r"|recall|understand)|to\s+(?:the\s+best\s+of\s+)?(?:my|our)\s+knowledge|afaik|iirc"
+    r"|if\s+i\s+(?:remember|recall)(?:\s+(?:correctly|right))?"
+    r"|in\s+my\s+(?:experience|view|opinion|understanding)|of\s+course|honestly"
+    r"|frankly|in\s+fact|strictly\s+speaking|as\s+it\s+happens)\s*+,",
     regex.IGNORECASE,
 )
 _NEITHER_NOR = re.compile(r"\bneither\b(?:[^.;:!?]|\.(?=\w))*?\bnor\b", re.IGNORECASE)

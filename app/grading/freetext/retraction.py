@@ -42,9 +42,11 @@ _FILLER = r"(?:hmm+|hm+|um+|uh+|er+m?|ah+|oh+|well|wait|actually|sorry|oops|ugh)
 _MARKER = re.compile(
     "|".join(
         [
-            # "no wait", "no, sorry", "no, actually", "no no", "no, scratch that"
+            # "no wait", "no, sorry", "no, actually", "no no", "no, scratch that"; round 34: "no,
+            # hmm" and "no, um", the hesitation after the "no" as "hmm, no" has it before (a
+            # hedged self-question taken back: "X, or does it? No, hmm, Y")
             rf"\b(?:no+|nope|nah){_PAUSE}(?:wait|sorry|actually|hold\s+on|hang\s+on|scratch\s+that"
-            r"|strike\s+that|i\s+mean|i\s+meant|that's\s+wrong|no+)\b",
+            r"|strike\s+that|i\s+mean|i\s+meant|that's\s+wrong|no+|hm+|um+|uh+|er+m?)\b",
             # "wait, no", "hmm, no", "well, no", "actually no", "oh no, sorry", "um no"
             rf"\b{_FILLER}{_PAUSE}(?:{_FILLER}{_PAUSE})?{_NO}",
             # "well, actually", "hmm, actually": a second thought ("X... well, actually, Y"),

@@ -7,7 +7,8 @@ question of this task where the tape's differentiation is explained), the optimi
 in how they set the learning rate, only the stochastic layers caring about the training flag, the
 model looking whether it runs inside a tape, None given for the model's weights as a whole, a None
 in the gradient list raising, a constant that cannot be differentiated twice, the learning rate
-divided by four for per-micro-batch steps, the summed result said to be the full batch's gradient;
+divided by four for per-micro-batch steps, the summed result said to be the full batch's gradient,
+passing model.variables said not to hurt (stated by its own denial);
 excluded words read whole ("if" was read inside "differentiate"). Guards: a numerical reverse pass,
 a constant "from the tape's point of view", "with a single persistent tape" beside a first gradient
 taken inside the block. Statements written for this file, in words of their own
@@ -36,6 +37,7 @@ WRONG = [
     ("higher-order-derivatives", "nested-tapes-need-persistent", "The inner tape needs persistent=True, otherwise the outer one has nothing left to differentiate."),
     ("gradient-accumulation", "apply-every-micro-batch", "Just step the optimizer on each micro-batch with the learning rate divided by 4."),
     ("gradient-accumulation", "summed-gradients-equal-big-batch", "Add the four gradient lists; the total is the gradient of the full batch."),
+    ("trainable-vs-all-variables", "pass-model-variables", "Passing all the variables won't hurt; the extra ones just get zero gradients."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -47,6 +49,7 @@ CORRECT = [
     ("numpy-inside-tape", "tape.gradient returns None for the weights before the conversion, while the head still trains."),
     ("gradient-vs-apply", "apply_gradients only raises when every gradient in the list is None; a single None is skipped with a warning."),
     ("higher-order-derivatives", "An unwatched tf.constant cannot be differentiated twice, so watch it on both tapes."),
+    ("trainable-vs-all-variables", "Passing model.variables would not break the code, but the optimizer would then overwrite the BatchNorm moving statistics."),
 ]  # fmt: skip
 
 

@@ -201,14 +201,11 @@ SAME_TAPE_INSIDE = (
 
 # Flip-prone (retrain churn): round 28's retrain named it (a strict xfail then, on evidence read
 # loosely without the belief's subject, 'with ... persistent'); round 29's retrain does not;
-# round 34's start retrain (round 33's set in tune) names it again on the same loose evidence:
-# the three-role phrasing '(second ...) derivative ~ (need|...|with) ~ persistent' read with
-# one role to spare is 'with & persistent'.
-@pytest.mark.xfail(
-    strict=True,
-    reason="round 34's start retrain names persistent-gives-second-order on loose evidence "
-    "('with a single persistent tape')",
-)
+# round 34's start retrain named it again on the same loose evidence: the three-role phrasing
+# '(second ...) derivative ~ (need|...|with) ~ persistent' read with one role to spare was
+# 'with & persistent'. Round 34 (engineer C14): "with" is joined to "persistent" in a phrasing
+# of its own and both exclude a first gradient taken inside the block, so no loose reading of
+# them is evidence here (a plain test again).
 def test_one_persistent_tape_with_the_first_gradient_inside_is_no_tell() -> None:
     on = grade_freetext(question("higher-order-derivatives"), SAME_TAPE_INSIDE, tag_classifier=True)
     assert "tag_classifier" not in on.details

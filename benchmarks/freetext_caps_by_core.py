@@ -8,20 +8,18 @@ rules' tune rows recapped, no neighbours, classifier or second opinion) with the
 without each persona (LOPO) and without each final set (LORO), for:
 
 - `current`: tell_caps.py's three precedents, as chain.py learns them;
-- `band model`: round 34's caps as shipped (tell_caps.band_model, core_bands.py): the
-  precedents, then the pooled model below where a tag has a term (as chain.recapped);
-- `pooled`: round 32's one-off form of that model: the log-odds that an answer labelled
-  with a tag alone is labelled incorrect = the tag's own term + a term for its core band,
-  shared by every tag (`BANDS`: below the partial line, some credit, every required
-  concept, complete; the rules' reading, caps left out); the tag's cap is `incorrect` at
-  odds >= 1, else `partial` (never above partial), the rubric's cap with fewer than
-  tell_caps.MIN_ANSWERS precedents. `--l2`
+- `pooled`: one model across tags: the log-odds that an answer labelled with a tag alone is
+  labelled incorrect = the tag's own term + a term for its core band, shared by every tag
+  (`BANDS`: below the partial line, some credit, every required concept, complete; the rules'
+  reading, caps left out); the tag's cap is `incorrect` at odds >= 1, else `partial` (never
+  above partial), the rubric's cap with fewer than tell_caps.MIN_ANSWERS precedents. `--l2`
   shrinks the tag terms towards zero.
 
 Held-out answers are never graded (core.tune_answers only). From a worktree root:
   PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_caps_by_core.py [--l2 0.2]
 docs/freetext-rounds.md, "Round 32: tell caps by core coverage (engineer K1)" and "Round 34:
-tell caps by core coverage (engineer K2)".
+tell caps by core coverage (engineer K2)" (which built this model in the grader and the chain,
+measured it whole-chain, and reverted it: it lost 2 of 1,650 not read).
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.grading.freetext import core_bands, tell_caps
+from app.grading.freetext import tell_caps
 from app.grading.freetext.chain import by_persona, by_round, cells, final_groups
 from app.grading.freetext.evaluation import Row, core_labelled, figures, grade_rows
 from app.grading.freetext.fitting import Line, line_verdict
@@ -97,28 +95,6 @@ def learn_current(train: Sequence[Row], rubrics: Mapping[str, Rubric]) -> Caps:
         )
 
     return apply
-
-
-def learn_band_model(train: Sequence[Row], rubrics: Mapping[str, Rubric]) -> Caps:
-    """The precedents, then the core-band model where a tag has a term (round 34)."""
-    precedents = learn_current(train, rubrics)
-    terms, shifts = tell_caps.band_model(
-        (r.question_id, r.expected_tags, r.label, _band(rubrics, r)) for r in train
-    )
-
-    def apply(row: Row) -> dict[str, str]:
-        mine = {t: v for (q, t), v in terms.items() if q == row.question_id}
-        band = _band(rubrics, row)
-        caps = precedents(row)
-        return caps if band is None else core_bands.BandCaps(mine, shifts).for_band(caps, band)
-
-    return apply
-
-
-def _band(rubrics: Mapping[str, Rubric], row: Row) -> int | None:
-    if row.evidence is None or row.evidence.empty:
-        return None
-    return tell_caps.core_band(rubrics[row.question_id], row.evidence)
 
 
 def learn_pooled(train: Sequence[Row], rubrics: Mapping[str, Rubric], l2: float) -> Caps:
@@ -207,7 +183,6 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for name, fit in (
         ("current", lambda train: learn_current(train, rubrics)),
-        ("band model", lambda train: learn_band_model(train, rubrics)),
         (f"pooled l2={a.l2}", lambda train: learn_pooled(train, rubrics, a.l2)),
     ):
         fit.rubrics = rubrics  # type: ignore[attr-defined]

@@ -26,9 +26,9 @@ from typing import Any
 
 import yaml
 
-from app.grading.freetext import core_bands, tell_caps
 from app.grading.freetext import embedding_verdict as ev
 from app.grading.freetext import second_opinion as so
+from app.grading.freetext import tell_caps
 from app.grading.freetext.evaluation import Row, figures
 from app.grading.freetext.fitting import Line, line_verdict
 from app.grading.freetext.labelled_neighbours import _suggested_row
@@ -69,8 +69,6 @@ class Prepared:
     vectors: Mapping[int, Sequence[float]] = dataclasses.field(default_factory=dict)
     # tell_caps.required_core of each row (round 28)
     required: Mapping[int, bool] = dataclasses.field(default_factory=dict)
-    # tell_caps.core_band of each row the rules read (round 34)
-    bands: Mapping[int, int] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -85,9 +83,6 @@ class Learned:
     heads: Mapping[str, ev.Head] = dataclasses.field(default_factory=dict)
     required: Derived = dataclasses.field(default_factory=dict)  # round 28's beside_required_core
     bare: Derived = dataclasses.field(default_factory=dict)  # round 28's without_required_core
-    # round 34's core-band model: (question id, tag) -> its term, and the band terms
-    band_terms: Mapping[tuple[str, str], float] = dataclasses.field(default_factory=dict)
-    band_shifts: Sequence[float] = ()
 
 
 def by_persona(row: Row) -> str | None:
@@ -120,11 +115,6 @@ def prepare(
         classifier,
         vectors or {},
         {id(r): tell_caps.required_core(rubrics[r.question_id], r.evidence) for r in rows},
-        {
-            id(r): tell_caps.core_band(rubrics[r.question_id], r.evidence)
-            for r in rows
-            if r.evidence is not None and not r.evidence.empty
-        },
     )
 
 
@@ -179,21 +169,7 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
         )
     )
     heads = _heads(train, prepared) if prepared.vectors else {}
-    terms, shifts = tell_caps.band_model(
-        (r.question_id, r.expected_tags, r.label, prepared.bands.get(id(r))) for r in train
-    )
-    return Learned(
-        index,
-        caps,
-        beside,
-        _models(train, prepared),
-        classifier,
-        heads,
-        required,
-        bare,
-        terms,
-        shifts,
-    )
+    return Learned(index, caps, beside, _models(train, prepared), classifier, heads, required, bare)
 
 
 def _heads(train: Sequence[Row], prepared: Prepared) -> dict[str, ev.Head]:
@@ -274,9 +250,6 @@ def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
     mine = _core_caps(learned, row.question_id).for_core(
         mine, complete=complete, required=tell_caps.required_core(rubric, row.evidence)
     )
-    terms = {t: v for (q, t), v in learned.band_terms.items() if q == row.question_id}
-    band = 3 if complete else tell_caps.core_band(rubric, row.evidence)
-    mine = core_bands.BandCaps(terms, learned.band_shifts).for_band(mine, band)
     evidence = dataclasses.replace(
         row.evidence, caps=tuple(mine.get(t, "partial") for t in row.named_tags)
     )

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from app.grading.freetext.budget import graded_within_budget, out_of_time, stopped, within_budget
 from app.grading.freetext.claims import find_phrasings
-from app.grading.freetext.core_bands import BandCaps
 from app.grading.freetext.embedding_verdict import (
     could_move,
     embedded_text,
@@ -48,9 +47,7 @@ from app.grading.freetext.tag_classifier import add_suggestion as add_classified
 from app.grading.freetext.tell_caps import (
     CoreCaps,
     complete_core,
-    core_band,
     required_core,
-    shipped_band_caps,
     shipped_caps,
     shipped_core_caps,
 )
@@ -263,32 +260,19 @@ def _beside_core(
     uncapped: Evidence,
     caps: dict[str, str],
     core_caps: CoreCaps | None,
-    band_caps: BandCaps | None = None,
 ) -> dict[str, str]:
     """The caps, by how labellers grade each tell beside the core this answer has, caps left
     out (`uncapped`): an `incorrect` cap lowered to `partial` beside an otherwise complete
     answer (round 18) or every required concept credited (round 28), a `partial` one raised
-    to `incorrect` with neither (round 28; tell_caps.CoreCaps); then, for a tell the core-band
-    model has a term for, its cap at the answer's core band (round 34; core_bands.py). Never
-    above partial: a named tell keeps an answer below correct."""
-    if not findings.tells or uncapped.empty:
+    to `incorrect` with neither (round 28; tell_caps.CoreCaps). Never above partial: a named
+    tell keeps an answer below correct."""
+    if not findings.tells or core_caps is None or uncapped.empty:
         return caps
-    if core_caps is not None:
-        caps = core_caps.for_core(
-            caps,
-            complete=complete_core(rubric, uncapped),
-            required=required_core(rubric, uncapped),
-        )
-    return _at_band(rubric, uncapped, caps, band_caps)
-
-
-def _at_band(
-    rubric: Rubric, uncapped: Evidence, caps: dict[str, str], band_caps: BandCaps | None
-) -> dict[str, str]:
-    """`caps` at the answer's core band (core_bands.BandCaps), where there is a model."""
-    if band_caps is None or not band_caps.terms or uncapped.empty:
-        return caps
-    return band_caps.for_band(caps, core_band(rubric, uncapped))
+    return core_caps.for_core(
+        caps,
+        complete=complete_core(rubric, uncapped),
+        required=required_core(rubric, uncapped),
+    )
 
 
 def _verdict(rubric: Rubric, score: float) -> Verdict:
@@ -498,11 +482,7 @@ def grade_freetext(
         else {m.tag: m.cap for m in rubric.misconceptions}
     )
     core_caps = shipped_core_caps(question.id, rubric) if tell_caps else None
-    band_caps = shipped_band_caps(question.id, rubric) if tell_caps else None
-    result = rules = _grade_rules(question, answer, normalised, caps, core_caps, band_caps)
-    # a learned part's tell is capped as the rules' tell would be beside this core (round 34)
-    uncapped = dataclasses.replace(evidence_of(rubric, rules), caps=())
-    caps = _at_band(rubric, uncapped, caps, band_caps)
+    result = rules = _grade_rules(question, answer, normalised, caps, core_caps)
     if neighbours is None:
         neighbours = _neighbours_on()
     # Each learned part starts only inside the budget (out_of_time): a spent answer is
@@ -534,7 +514,6 @@ def _grade_rules(
     normalised: Normalised,
     caps: dict[str, str],
     core_caps: CoreCaps | None = None,
-    band_caps: BandCaps | None = None,
 ) -> GradeResult:
     rubric = question.rubric
     if normalised.empty or not any(ch.isalnum() for u in normalised.units for ch in u.text):
@@ -546,7 +525,7 @@ def _grade_rules(
     findings = _find(rubric, normalised, keyword_list)
     no_credit = keyword_list or injection or findings.credit_is_the_tell
     uncapped = Evidence.read(rubric, (c.id for c in findings.found), (), no_credit)
-    caps = _beside_core(rubric, findings, uncapped, caps, core_caps, band_caps)
+    caps = _beside_core(rubric, findings, uncapped, caps, core_caps)
     score = _score(rubric, findings, uncapped, caps)
     off_topic = not (keyword_list or injection or findings.found or findings.tells) and (
         is_off_topic(question, normalised)

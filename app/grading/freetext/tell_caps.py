@@ -38,15 +38,6 @@ And its mirror (`without_required_core`): among the answers with neither, a tag 
 is a sure `incorrect` has its `partial` cap raised to `incorrect` on such an answer (the belief
 with nothing right beside it).
 
-Round 34 ("Round 34: tell caps by core coverage (engineer K2)"): the three precedents above
-are one dependence read in three small counts, and they miss a step labellers make: a belief
-beside some credit (at or above the partial line, a required concept missing) is wrong less
-often than the belief alone. So each tag with `MIN_ANSWERS` precedents also gets a term of one
-model fitted across every tag (core_bands.py: the tag's term plus a term per core band shared
-by all tags), and where it has one, that model caps the tag at the answer's band
-(`core_band`), in place of the precedents. They stay for a tag without a term (an artefact
-built before round 34).
-
 `python -m app.grading.freetext.tell_caps train [--check]` writes `tell_caps.json` beside
 this file: per question, the rubric fingerprint and each tag's precedent (answers, of them
 incorrect, the cap). The grader applies a question's caps only to the rubric they were
@@ -65,7 +56,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from app.grading.freetext import core_bands
 from app.grading.freetext.artefacts import artefact_main, artefact_questions, dump_artefact
 from app.grading.freetext.fitting import Evidence, Line, line_verdict
 from app.grading.freetext.second_opinion import rubric_key
@@ -79,8 +69,6 @@ BESIDE_SHARE = 0.6  # round 18's cap beside a complete answer: rounds 15-23's li
 BESIDE_FULL = "beside_full_core"  # round 18: answers the rules read as complete, caps left out
 BESIDE_REQUIRED = "beside_required_core"  # round 28: every required concept, not complete
 WITHOUT_CORE = "without_required_core"  # round 28: neither (a required concept missing)
-BAND_TERM = "band_term"  # round 34: the tag's term in the core-band model (core_bands.py)
-BAND_TERMS = "band_terms"  # round 34: the model's band terms (every question the same)
 
 Precedent = tuple[str, tuple[str, ...], str]  # question id, labelled (mapped) tags, verdict
 
@@ -221,7 +209,7 @@ def build_artefact() -> dict[str, Any]:
     from app.packs.schema import FreeText
 
     core = core_labelled()
-    complete, required, bands = _core_readings(core)
+    complete, required = _core_readings(core)
     rubrics = {
         q.question.id: q.question.rubric
         for q in core.pack.questions
@@ -254,30 +242,14 @@ def build_artefact() -> dict[str, Any]:
     beside_required = by_core(lambda k: required.get(k, False))
     without = by_core(lambda k: k in required and not (required[k] or complete[k]))
     cores = ((BESIDE_FULL, beside), (BESIDE_REQUIRED, beside_required), (WITHOUT_CORE, without))
-    terms, band_terms = band_model(
-        (
-            a.question_id,
-            mapped_tags(core.tag_map, a.question_id, a.misconceptions),
-            a.verdict,
-            bands.get((a.source, a.question_id, a.answer)),
-        )
-        for a in tune
-    )
-    shared = dict(zip(core_bands.BANDS, map(core_bands.rounded, band_terms), strict=True))
     questions = {
         qid: {
             "rubric": rubric_key(rubric),
-            BAND_TERMS: shared,
             "tells": {
                 m.tag: {
                     **derived[(qid, m.tag)],
                     "rubric_cap": m.cap,
                     **{key: by[(qid, m.tag)] for key, by in cores if (qid, m.tag) in by},
-                    **(
-                        {BAND_TERM: core_bands.rounded(terms[(qid, m.tag)])}
-                        if (qid, m.tag) in terms
-                        else {}
-                    ),
                 }
                 for m in rubric.misconceptions
                 if (qid, m.tag) in derived
@@ -296,7 +268,6 @@ def build_artefact() -> dict[str, Any]:
         "majority": MAJORITY,
         "confidence_z": CONFIDENCE_Z,
         "beside_share": BESIDE_SHARE,
-        "band_l2": core_bands.L2,
         "questions": questions,
     }
 
@@ -304,13 +275,10 @@ def build_artefact() -> dict[str, Any]:
 Reading = tuple[str, str, str]  # source, question id, answer
 
 
-def _core_readings(
-    core: Any,
-) -> tuple[dict[Reading, bool], dict[Reading, bool], dict[Reading, int]]:
+def _core_readings(core: Any) -> tuple[dict[Reading, bool], dict[Reading, bool]]:
     """Per answer: whether the rules as written, caps left out, read it as correct (its
-    concepts and required ones complete, some credit; round 18), whether they credit
-    every required concept without reading it as complete (`required_core`, round 28), and
-    its core band (`core_band`, round 34; answers the rules read as empty have none)."""
+    concepts and required ones complete, some credit; round 18), and whether they credit
+    every required concept without reading it as complete (`required_core`, round 28)."""
     from app.grading.freetext.evaluation import core_rules_rows
     from app.packs.schema import FreeText
 
@@ -320,42 +288,12 @@ def _core_readings(
         for q in core.pack.questions
         if isinstance(q.question, FreeText)
     }
-    complete, required, bands = {}, {}, {}
+    complete, required = {}, {}
     for r in rows:
         key = (r.source, r.question_id, r.answer)
         complete[key] = complete_core(rubrics[r.question_id], r.evidence)
         required[key] = required_core(rubrics[r.question_id], r.evidence) and not complete[key]
-        if r.evidence is not None and not r.evidence.empty:
-            bands[key] = core_band(rubrics[r.question_id], r.evidence)
-    return complete, required, bands
-
-
-def band_model(
-    precedents: Iterable[tuple[str, tuple[str, ...], str, int | None]],
-) -> tuple[dict[tuple[str, str], float], list[float]]:
-    """(question id, labelled tags, verdict, core band or None) -> the core-band model
-    (core_bands.fit) over the answers labelled with one tag alone that have a band: each
-    (question id, tag) with at least `MIN_ANSWERS` of them and its term, and the band terms."""
-    items = [
-        ((q, tags[0]), band, verdict == "incorrect")
-        for q, tags, verdict, band in precedents
-        if len(tags) == 1 and band is not None
-    ]
-    counts = Counter(key for key, _, _ in items)
-    terms, bands = core_bands.fit(items)
-    return {k: v for k, v in terms.items() if counts[k] >= MIN_ANSWERS}, bands
-
-
-def core_band(rubric: Rubric, evidence: Evidence) -> int:
-    """The answer's core band (an index into core_bands.BANDS), by the rules' reading, caps
-    left out: complete, every required concept, some credit (at or above the partial line,
-    not a keyword list or an injection), or below the partial line."""
-    if complete_core(rubric, evidence):
-        return 3
-    if required_core(rubric, evidence):
-        return 2
-    some = not evidence.no_credit and evidence.score >= Line.of(rubric).partial
-    return 1 if some else 0
+    return complete, required
 
 
 def complete_core(rubric: Rubric, evidence: Evidence | None) -> bool:
@@ -399,22 +337,6 @@ def shipped_caps(question_id: str, rubric: Rubric) -> dict[str, str]:
     """Tag -> cap for this question's tells: the shipped derived cap when the artefact was
     built for exactly this rubric, else the rubric's own."""
     return caps_from(rubric, _derived(question_id, rubric_key(rubric)))
-
-
-def shipped_band_caps(question_id: str, rubric: Rubric) -> core_bands.BandCaps:
-    """The shipped core-band model's terms for this question's tells (round 34), for exactly
-    the rubric they were derived for; no terms (the precedents stand) otherwise."""
-    return _band_caps(question_id, rubric_key(rubric))
-
-
-@lru_cache(maxsize=128)
-def _band_caps(question_id: str, key: str) -> core_bands.BandCaps:
-    derived = _derived(question_id, key)
-    terms = {t: float(v[BAND_TERM]) for t, v in derived.items() if BAND_TERM in v}
-    bands = (_questions().get(question_id) or {}).get(BAND_TERMS)
-    if not terms or not isinstance(bands, dict) or any(b not in bands for b in core_bands.BANDS):
-        return core_bands.BandCaps({})
-    return core_bands.BandCaps(terms, tuple(float(bands[b]) for b in core_bands.BANDS))
 
 
 def shipped_core_caps(question_id: str, rubric: Rubric) -> CoreCaps:

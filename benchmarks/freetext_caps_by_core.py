@@ -17,7 +17,9 @@ without each persona (LOPO) and without each final set (LORO), for:
 
 Held-out answers are never graded (core.tune_answers only). From a worktree root:
   PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_caps_by_core.py [--l2 0.2]
-docs/freetext-rounds.md, "Round 32: tell caps by core coverage (engineer K1)".
+docs/freetext-rounds.md, "Round 32: tell caps by core coverage (engineer K1)" and "Round 34:
+tell caps by core coverage (engineer K2)" (which built this model in the grader and the chain,
+measured it whole-chain, and reverted it: it lost 2 of 1,650 not read).
 """
 
 from __future__ import annotations
@@ -159,7 +161,7 @@ def line(name: str, rows: Sequence[Row]) -> str:
     f = figures(list(rows))
     six = " ".join(str(n) for n in cells(rows))
     return (
-        f"| {name} ({f.total}) | {f.exact} | {f.binary} "
+        f"| {name} ({f.total}) | {f.exact} | {f.binary} | {f.tags_named} / {f.tags_expected} "
         f"| {f.false_tells_on_correct} / {f.correct_labelled} | {six} |"
     )
 
@@ -177,8 +179,8 @@ def main() -> None:
         if isinstance(q.question, FreeText)
     }
     groups = final_groups(SIDES)
-    print("| caps step alone | exact | correct-vs-not | false tells on correct | cells |")
-    print("|---|---|---|---|---|")
+    print("| caps step alone | exact | correct-vs-not | named | false tells on correct | cells |")
+    print("|---|---|---|---|---|---|")
     for name, fit in (
         ("current", lambda train: learn_current(train, rubrics)),
         (f"pooled l2={a.l2}", lambda train: learn_pooled(train, rubrics, a.l2)),

@@ -6,8 +6,8 @@ without its end is "moving mean", and the neighbours or the classifier name a te
 statements that only share it. Engineer E kept the ends of an ordered phrasing; measured on
 tune leave-one-persona-out it cost 17 of 91 right learned tells (not read: 7 of 33) and removed
 no wrong one, so the lead did not merge it (docs/freetext-rounds.md, "Round 28: the learned
-tells' evidence"). The two topic statements stay strict xfails: a reading that fixes them
-without that cost turns them into plain tests.
+tells' evidence"). The two topic statements stayed strict xfails; round 34's rubric content
+made the persistent-tape one a plain test (the statistics one stays).
 """
 
 from __future__ import annotations
@@ -38,7 +38,9 @@ def test_the_statistics_named_as_a_topic_are_no_evidence_they_get_gradients() ->
     assert not has_evidence(_tell("trainable-vs-all-variables", "bn-stats-get-gradients"), text)
 
 
-@TOPIC_ONLY
+# A plain test since round 34: C14 split the three-role phrasing whose loose reading was
+# 'with & persistent' and both parts skip a sentence that takes the first gradient inside the
+# block (docs/freetext-rounds.md, "Round 34: rubric content from round 33's set").
 def test_a_persistent_tape_named_as_a_topic_is_no_evidence_it_gives_second_order() -> None:
     text = (
         "You can do it with a single persistent tape as long as you take the first gradient "

@@ -21,8 +21,8 @@ learned in folds: the wrong claim beside a right core that no phrasing reads.
 `python -m app.grading.freetext.tag_classifier train [--check]` writes
 `tag_classifier.json` beside this file (labelled_tag_classifier.py trains it, with numpy;
 grading reads the JSON in pure Python). `benchmarks/freetext.py --tag-classifier` reads it
-leave one persona out and leave one final round out. Off by default (app/config.py
-`freetext_tag_classifier`): docs/freetext-rounds.md, rounds 19 and 21, has the figures.
+leave one persona out and leave one final round out. On by default since round 34 (app/config.py
+`freetext_tag_classifier`): docs/freetext-rounds.md, rounds 19, 21, 33 and 34, has the figures.
 """
 
 from __future__ import annotations

@@ -79,12 +79,21 @@ class Claim:
     excluded: tuple[BoundedPattern, ...]  # none may match in the clause
 
 
+def claim_parts(pattern: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A claim's roles and its excluded roles as written (those keep their "!")."""
+    parts = CLAIM_SEPARATOR.split(pattern.strip())
+    return (
+        tuple(p for p in parts if not p.startswith("!")),
+        tuple(p for p in parts if p.startswith("!")),
+    )
+
+
 @lru_cache(maxsize=1024)
 def parse_claim(pattern: str) -> Claim:
-    parts = CLAIM_SEPARATOR.split(pattern.strip())
+    roles, excluded = claim_parts(pattern)
     return Claim(
-        tuple(compile_phrasing(p) for p in parts if not p.startswith("!")),
-        tuple(compile_phrasing(p[1:], lexicon=False) for p in parts if p.startswith("!")),
+        tuple(compile_phrasing(p) for p in roles),
+        tuple(compile_phrasing(p[1:], lexicon=False) for p in excluded),
     )
 
 
@@ -131,7 +140,7 @@ def _one_role_hits(
     one clause (with the joined one before), so "gamma and beta are learned, via gradients"
     went unread while the same words as a phrasing were read. Its prose sentences with no claim
     hit are read as the phrasing reads them; a sentence saying an excluded role is skipped."""
-    (role,) = [p for p in CLAIM_SEPARATOR.split(pattern.strip()) if not p.startswith("!")]
+    ((role,), _) = claim_parts(pattern)
     read = {h.sentence for h in found}
     prose = {u.text: u for u in units if not u.is_code}
     return [

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from app.grading.freetext.claims import CLAIM_SEPARATOR
+from app.grading.freetext.claims import claim_parts
 from app.grading.freetext.lexicon import balanced, split_top
 from app.packs.rubric import Misconception
 
@@ -54,9 +54,8 @@ def loosened(pattern: str) -> list[str]:
     """The phrasings that are evidence of a phrasing: itself; its roles (` & ` parts, and the ` ~ `
     pieces of each) in one clause, any order, with its excluded roles; and with three or
     more roles, each of those claims with one role left out."""
-    parts = CLAIM_SEPARATOR.split(pattern.strip())
-    excluded = [p for p in parts if p.startswith("!")]
-    roles = [piece for p in parts if not p.startswith("!") for piece in _pieces(p)]
+    parts, excluded = claim_parts(pattern)
+    roles = [piece for p in parts for piece in _pieces(p)]
     if len(roles) < 2:
         return [pattern]  # one role: nothing to read loosely
     claims = [" & ".join([*roles, *excluded])]

@@ -187,9 +187,10 @@ def test_the_train_entry_point_prints_its_usage() -> None:
 # one round out alike (audio-dsp-engineer, not read): first and second gradient of one
 # persistent tape, the first taken inside the block - true, and worded as the answers stating
 # a tell are (trained without its writer: gradient-twice-same-tape; the shipped artefact, its
-# writer in: persistent-gives-second-order). Why it stays off by default. Whether the shipped
-# artefact names it has changed with retrains (named in rounds 19 and 24-26, not in 23 and 27):
-# a plain test while the shipped classifier is right, so a retrain that brings it back fails.
+# writer in: persistent-gives-second-order). Why it stayed off by default until round 34.
+# Whether the shipped artefact names it has changed with retrains (named in rounds 19 and 24-26,
+# not in 23 and 27): a plain test while the shipped classifier is right, so a retrain that
+# brings it back fails.
 SAME_TAPE_INSIDE = (
     "You can do it with a single persistent tape as long as you take the first gradient inside "
     "the with-block: with tf.GradientTape(persistent=True) as tape: y = tf.sin(x); dy_dx = "

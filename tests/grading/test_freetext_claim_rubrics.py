@@ -78,10 +78,16 @@ CORRECT_STATEMENTS = [
         "Nest two tapes; TF1 used to have tf.hessians, which did it directly.",
     ),
     # round 24: a strict xfail (the retrained neighbours suggested training-auto-detected-in-tape);
-    # round 25's retrain (round 24's set in tune) no longer does
-    (
+    # round 25's retrain (round 24's set in tune) no longer did; round 35's retrain (round 34's
+    # set in tune) does again: the rules grade this short true statement partial (it does not say
+    # what the flag changes), so the neighbours' vote may name a tell on it
+    pytest.param(
         "training-flag",
         "With model.fit Keras knows it is training; in a custom loop you pass training=True yourself.",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="round 35's retrained neighbours name training-auto-detected-in-tape",
+        ),
     ),
     (
         "higher-order-derivatives",

@@ -94,8 +94,9 @@ HAND = [
 # Round 22: the second opinion retrained with rounds 20's and 21's sets lowers these two
 # (correct -> partial; the rules alone still grade them correct, 0.6 with add-each,
 # apply-every-n and scale): recorded, not tuned away. Round 32: retrained with round 31's set
-# it lowers a third (OPTION[2], 0.7 by the rules alone, 0.3 as shipped).
-LOWERED = {OPTION[0][2], OPTION[2][2], OPTION[6][2]}
+# it lowers a third (OPTION[2], 0.7 by the rules alone, 0.3 as shipped). Round 35: retrained
+# with round 34's set it keeps OPTION[2] correct again (a plain test).
+LOWERED = {OPTION[0][2], OPTION[6][2]}
 LOWERED_REASON = "rounds 22 and 32: the retrained second opinion lowers it to partial"
 
 

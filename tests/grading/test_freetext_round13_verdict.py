@@ -49,6 +49,11 @@ def test_a_concept_credited_beside_the_tell_keeps_partial(qid: str, text: str, t
     assert result.verdict == "partial"
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="round 35's retrain: 5 of 7 answers stating tf-function-is-xla without the required "
+    "core labelled incorrect, no longer a sure share (the cap is the rubric's partial)",
+)
 def test_concepts_of_their_own_without_the_required_one_follow_the_tells_precedent() -> None:
     text = "tf.function traces the Python function into a graph, so the per-op Python overhead goes away. It also compiles everything with XLA."
     result = grade_freetext(

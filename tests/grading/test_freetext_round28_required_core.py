@@ -138,8 +138,13 @@ def test_the_same_belief_beside_the_required_core_keeps_its_partial_cap(
     assert verdict == ("partial", ["tf-function-is-xla"])
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="round 35's retrain: 5 of 7 answers stating it without the required core are labelled "
+    "incorrect (round 34's set added one not labelled incorrect), no longer a sure share",
+)
 def test_the_shipped_artefact_raises_tf_function_is_xla_without_the_required_core() -> None:
-    # fails until tell_caps.json is retrained after round 28 (the lead retrains artefacts)
+    # passed from round 28's retrain to round 34's (5 of 6 incorrect); the precedent moved
     data = json.loads(tell_caps.ARTEFACT.read_text(encoding="utf-8"))
     entry = data["questions"]["tf-function-speedup"]["tells"]["tf-function-is-xla"]
     assert entry["cap"] == "partial"

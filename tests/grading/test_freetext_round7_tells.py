@@ -62,13 +62,9 @@ STATED = [
 # a call that is needed (the neighbours' flip-flop with retraining; docs/freetext-rounds.md).
 # Round 22: the rules name the second one themselves (engineer C2's optimizer-clears-grads
 # phrasings), so the neighbours have nothing to add (test_the_rules_name_it_since_round_22).
+# Round 35: with round 34's set in tune the neighbours name the first one again (a plain test).
 STATED_NAMED = [
-    pytest.param(
-        *STATED[0],
-        marks=pytest.mark.xfail(
-            strict=True, reason="named by the neighbours until round 15's set joined tune"
-        ),
-    ),
+    STATED[0],
     pytest.param(
         *STATED[1],
         marks=pytest.mark.xfail(strict=True, reason="named by the rules since round 22"),
@@ -212,7 +208,7 @@ def test_adds_nothing_where_the_rules_already_decided(qid: str, text: str) -> No
 
 def test_on_by_default() -> None:
     """On since round 8 (it was off in round 7, when it could name a tell on a denial)."""
-    qid, text, tag = BY_NEIGHBOURS  # STATED[0] and [1] are strict xfails (above)
+    qid, text, tag = BY_NEIGHBOURS  # STATED[1] is a strict xfail (above)
     assert get_settings().freetext_neighbours is True
     result = grade_freetext(question(qid), text)
     assert result.misconceptions == [tag] and result.details["neighbours"] == tag

@@ -3,7 +3,8 @@ persistent-tape and tf-function-speedup): the claims' shapes the rules did not r
 personas. apply-ignores-optimizer-rule reads the optimizers said to differ only in the learning rate;
 apply-returns-new-weights reads apply_gradients said to return the new weights (and joins
 no-zero-grad); tf-function-is-xla reads tf.function said to hand the function to XLA; tape-accumulates
-reads the tape's old gradients said to be cleared; four labeller tags become tells
+reads the tape's old gradients said to be cleared; big-models-gain-most reads the gain said to be the
+largest for large, deep models and deep models given because they have more layers; four labeller tags become tells
 (shared-output-blocks-second-gradient, persistent-needed-for-multiple-variables, tape-auto-recomputes,
 keras-keeps-last-gradients); and accumulation you want in your own accumulators names nothing.
 Statements written for this file, in words of their own (docs/freetext-rounds.md "Round 35:
@@ -27,6 +28,8 @@ WRONG = [
     ("tf-function-speedup", "tf-function-is-xla", "The decorator passes your step to XLA, which fuses everything into a few kernels."),
     ("tf-function-speedup", "tf-function-is-xla", "tf.function traces a graph and then XLA compiles it for the device."),
     ("no-zero-grad", "tape-accumulates", "Call tape.reset() before the forward pass so that the previous gradients are cleared."),
+    ("tf-function-speedup", "big-models-gain-most", "My guess is the speedup to be greatest for big, wide networks."),
+    ("tf-function-speedup", "big-models-gain-most", "Bigger ones, because there are more kernels to fuse."),
     ("persistent-tape", "shared-output-blocks-second-gradient", "The RuntimeError is because both losses share the encoder output, which a plain tape walks only once."),
     ("persistent-tape", "persistent-needed-for-multiple-variables", "A persistent tape is required whenever the network has more than one variable."),
     ("no-zero-grad", "tape-auto-recomputes", "The tape recomputes the gradients automatically whenever the weights are updated."),

@@ -4,7 +4,8 @@ personas. apply-ignores-optimizer-rule reads the optimizers said to differ only 
 apply-returns-new-weights reads apply_gradients said to return the new weights (and joins
 no-zero-grad); tf-function-is-xla reads tf.function said to hand the function to XLA; tape-accumulates
 reads the tape's old gradients said to be cleared; big-models-gain-most reads the gain said to be the
-largest for large, deep models and deep models given because they have more layers; four labeller tags become tells
+largest for large, deep models and deep models given because they have more layers;
+separate-gradients-impossible reads both gradients said not to come from one forward pass; four labeller tags become tells
 (shared-output-blocks-second-gradient, persistent-needed-for-multiple-variables, tape-auto-recomputes,
 keras-keeps-last-gradients); and accumulation you want in your own accumulators names nothing.
 Statements written for this file, in words of their own (docs/freetext-rounds.md "Round 35:
@@ -31,6 +32,7 @@ WRONG = [
     ("tf-function-speedup", "big-models-gain-most", "My guess is the speedup to be greatest for big, wide networks."),
     ("tf-function-speedup", "big-models-gain-most", "Bigger ones, because there are more kernels to fuse."),
     ("persistent-tape", "shared-output-blocks-second-gradient", "The RuntimeError is because both losses share the encoder output, which a plain tape walks only once."),
+    ("persistent-tape", "separate-gradients-impossible", "Honestly you cannot pull both gradients out of the same forward pass in TF."),
     ("persistent-tape", "persistent-needed-for-multiple-variables", "A persistent tape is required whenever the network has more than one variable."),
     ("no-zero-grad", "tape-auto-recomputes", "The tape recomputes the gradients automatically whenever the weights are updated."),
     ("no-zero-grad", "keras-keeps-last-gradients", "Keras stores the latest gradients internally and the next step simply replaces them."),
@@ -50,6 +52,8 @@ CORRECT = [
     ("persistent-tape", "The error is not because the losses share tensors; the default tape freed its recording after the first call."),
     ("persistent-tape", "A default tape gives gradients for any number of variables in one call; persistent=True is only needed for a second call."),
     ("no-zero-grad", "The tape is only live inside the with block."),
+    ("persistent-tape", "You can get both gradients from the same forward pass if the tape is persistent."),
+    ("persistent-tape", "You can get both from one forward pass: open two tapes over it."),
     ("no-zero-grad", "Nothing keeps the last gradients: each step's tape.gradient returns new tensors."),
 ]  # fmt: skip
 

@@ -176,8 +176,10 @@ CORRECT_HELD = [
 # Round 18 (engineer R): "Call tape.reset() ... so the gradients from the previous batch don't
 # leak into the next one" is named now (a denied reset's purpose is affirmed, purposes.py) and
 # is back among the wrong statements named.
+# Round 35 (engineer C16): "The TF equivalent is tape.reset(); call it before the forward pass so
+# the old gradients are cleared" is named now (tape-accumulates reads a zeroing said to clear the
+# old gradients where the tape is named before it) and is back among the wrong statements named.
 KNOWN_UNNAMED = [
-    ("no-zero-grad", "tape-accumulates", "The TF equivalent is tape.reset(); call it before the forward pass so the old gradients are cleared."),
     # Held (the last check, run once, nothing changed after it): "but" ends the clause that
     # says frozen, and "only change the learning rate" (change is not among the claim's verbs;
     # "the same assign_sub(...)" has no just / only).

@@ -13,7 +13,8 @@ so "not all of the gradients are None" denies it. A role written `!(...)` must N
 anywhere in the sentence, since context spans clauses ("take the gradient twice, first
 with the inner tape"): "(all|every) & gradients? & None & !(before|upstream)" is the tell
 "every gradient is None", not the correct "every variable before h gets None". A role
-matches whole words ("all" is not in "allowed"). Claims are read in prose only: code
+matches whole words ("all" is not in "allowed"); an excluded role starts at a word's start
+("if" is not in "differentiate", round 35). Claims are read in prose only: code
 states what it does, and a role salad across code lines is no claim.
 
 Round 8 (issue 14): a clause whose object is "it"/"them" takes its antecedent's role from
@@ -33,6 +34,7 @@ from app.grading.freetext.budget import BoundedPattern, deferred_bounded, stoppe
 from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
 from app.grading.freetext.hinglish import alternation, glossed_as
+from app.grading.freetext.hypotheses import supposed
 from app.grading.freetext.joins import crosses, pronoun_joins
 from app.grading.freetext.lemmas import is_base_verb
 from app.grading.freetext.matching import Hit, asks, find_hits, is_foreign
@@ -93,8 +95,23 @@ def parse_claim(pattern: str) -> Claim:
     roles, excluded = claim_parts(pattern)
     return Claim(
         tuple(compile_phrasing(p) for p in roles),
-        tuple(compile_phrasing(p[1:], lexicon=False) for p in excluded),
+        tuple(from_word_start(compile_phrasing(p[1:], lexicon=False)) for p in excluded),
     )
+
+
+# Round 35: an excluded role starts at a word's start, as a role does (`_whole_words`):
+# searched as written, "!(if|when)" was found inside "differentiate" and "!(just)" inside
+# "adjust", so a sentence was kept out of a claim by a word it does not have. Its end stays
+# open: rubric authors write excluded roles as stems ("!(small|gpu|eager)" keeps out
+# "smaller", "GPUs", "eagerly"; closing the end too raised three false tells on correct
+# answers, docs/freetext-rounds.md round 35). One that opens on a non-word character
+# (`!(\.grad)`) is unaffected.
+_WORD_START = r"(?:(?<![^\W_])|(?![^\W_]))"
+
+
+def from_word_start(excluded: BoundedPattern) -> BoundedPattern:
+    """An excluded role read only where it starts at a word's start."""
+    return deferred_bounded(f"{_WORD_START}(?:{excluded.pattern})", excluded.flags)
 
 
 def find_phrasings(
@@ -402,5 +419,6 @@ def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], follow
         in_open_condition(masked, start, end, written)
         or in_counterfactual_consequence(masked, start, end, written)
         or reported_or_qualified(text, masked, start, end)
+        or supposed(masked, start, end)  # round 35 (hypotheses.py)
     )
     return Hit(text[start:end], unit.text, affirmed, foreign, conditional)

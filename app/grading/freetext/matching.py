@@ -22,6 +22,7 @@ from app.grading.freetext.conditions import (
     in_open_condition,
     in_scope_of_lack,
 )
+from app.grading.freetext.hypotheses import supposed
 from app.grading.freetext.labels import SHORT_LABEL
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import (
@@ -336,6 +337,7 @@ def _hit(unit: Unit, text: str, masked: str, match: PhrasingMatch, following: st
         or object_of_verb(masked, start, end, match.re.pattern)
         or reported_or_qualified(text, masked, start, end)
         or in_scope_of_lack(masked, start, end)
+        or supposed(masked, start, end)  # round 35: "even if ...", "if you want ..."
     )
     partial_word = _inside_argument(text, masked, match.end())
     return Hit(match.group(), unit.text, affirmed, foreign, conditional, partial_word)

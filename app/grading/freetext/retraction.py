@@ -180,23 +180,51 @@ def _keeps(marker: re.Match[str], text: str, previous: str) -> bool:
     return addresses_grader(claim)
 
 
+# Round 35: a claim put as a question to oneself ("X, right?", "X, or does it?", "X, I
+# think?") is still open: the "no" that answers it takes it back, said bare at the start of
+# the next sentence ("No, it only ...", "Or not... no, ...") or after words that go on with
+# the question ("Like, when you call it... no, actually ..."). Elsewhere a bare "no" is an
+# answer to the prompt and states its claim (above); "X? No." alone is a verdict that denies
+# X (polarity.judged_false), as before.
+_SELF_QUESTION = re.compile(r"\?[\s\"')]*$")
+_ANSWERED_NO = re.compile(
+    rf"^[\W_]*(?:(?:or\s+not|so|and|well|hmm+|um+|uh+){_PAUSE})?(?:no+|nope|nah)\b(?=\s*[,.!;:-]+\s*\w)",
+    re.IGNORECASE,
+)
+
+
+def _after_question(out: list[str], index: int) -> bool:
+    return index > 0 and _SELF_QUESTION.search(out[index - 1]) is not None
+
+
+def _withdraw_last_stretch(out: list[str], index: int) -> None:
+    previous = out[index]
+    out[index] = previous[: _segment_start(previous, len(previous))].strip()
+
+
 def withdraw(sentences: list[str]) -> list[str]:
     """The sentences with every withdrawn claim taken out (a sentence left with no words
     becomes ""). The list keeps its length and order."""
     out = list(sentences)
     for index, sentence in enumerate(sentences):
         text, position, first = sentence, 0, True
+        answer = _ANSWERED_NO.match(text) if _after_question(out, index) else None
+        if answer is not None:  # "X, right? No, Y"
+            _withdraw_last_stretch(out, index - 1)
+            text, first = _HEAD.sub("", text[answer.end() :]), False
         while (marker := _MARKER.search(text, position)) is not None:
             opens = first and _LEAD.match(text[: marker.start()]) is not None
-            first = False
             if _keeps(marker, text, out[index - 1] if opens and index else ""):
+                first = False
                 position = marker.end()
                 continue
             claimed = _claim_before(out, index) if opens and index else None
             if claimed is not None and out[claimed]:  # withdraws the sentence before
-                previous = out[claimed]
-                out[claimed] = previous[: _segment_start(previous, len(previous))].strip()
+                _withdraw_last_stretch(out, claimed)
             cut = _segment_start(text, marker.start()) if not opens else 0
+            if first and not opens and not cut and _after_question(out, index):
+                _withdraw_last_stretch(out, index - 1)  # "X, right? Like ... no, actually Y"
+            first = False
             rest = _HEAD.sub("", text[marker.end() :])
             text = (text[:cut] + " " + rest).strip() if cut else rest
             position = cut

@@ -55,6 +55,9 @@ CORRECT = [
     ("persistent-tape", "You can get both gradients from the same forward pass if the tape is persistent."),
     ("persistent-tape", "You can get both from one forward pass: open two tapes over it."),
     ("no-zero-grad", "Nothing keeps the last gradients: each step's tape.gradient returns new tensors."),
+    # the lead, at the merge (M7's report): "needs no" / "has no" zero_grad is no reset with a purpose
+    ("no-zero-grad", "TF needs no zero_grad, so the gradients don't accumulate across steps."),
+    ("no-zero-grad", "TensorFlow has no zero_grad, so old gradients never carry over."),
 ]  # fmt: skip
 
 

@@ -192,6 +192,8 @@ def find_claim_hits(units: tuple[Unit, ...], claim: Claim) -> list[Hit]:
 
 def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
+        if not _carries_roles(text, claim):
+            continue  # some role nowhere in the sentence: no clause of it carries the claim
         masked = mask(text)
         found = []
         clauses = split_clauses(masked)
@@ -217,6 +219,14 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
         if found:  # the lemma twin is read only where the words as written say nothing
             return found
     return []
+
+
+def _carries_roles(text: str, claim: Claim) -> bool:
+    """Whether every role matches somewhere in the sentence (round 35: a speed-up only; a
+    clause's roles are found by the same `word_edged` search within it, so a sentence
+    lacking one has no clause that carries the claim, and masking and splitting it is
+    skipped)."""
+    return all(word_edged(role).search(text) for role in claim.roles)
 
 
 # A clause whose subject is a pronoun (", and it updates the weights", ", which records the

@@ -1,6 +1,6 @@
 """What round 34's one-role claim reading costs, and where grading's time goes (round 35).
 
-Round 34 (engineer M6) added `claims._one_role_hits`: an extra `find_hits` for each one-role
+Round 34 (engineer M6) added `claims.one_role_hits`: an extra `find_hits` for each one-role
 claim with excluded roles, on every answer; the round's p50 rose 8.3 -> 8.9 ms, not isolated
 to it. This grades every `--every`-th tune answer as shipped (held-out answers are never
 read), in one process, in three readings: as committed; as at the round's start (round 35's
@@ -36,12 +36,12 @@ from app.grading.freetext.evaluation import core_labelled  # noqa: E402
 from app.grading.freetext.grader import grade_freetext  # noqa: E402
 from benchmarks._measure import quantile  # noqa: E402
 
-AS_IS = {"_one_role_hits": claims._one_role_hits, "_carries_roles": claims._carries_roles}
+AS_IS = {"one_role_hits": claims.one_role_hits, "carries_roles": claims.carries_roles}
 # Each reading: the claims.py functions it replaces (the others as committed).
 READINGS: dict[str, dict[str, Callable[..., Any]]] = {
     "as committed": {},
-    "round's start (no sentence pre-check)": {"_carries_roles": lambda *_: True},
-    "one-role reading short-circuited": {"_one_role_hits": lambda *_: []},
+    "round's start (no sentence pre-check)": {"carries_roles": lambda *_: True},
+    "one-role reading short-circuited": {"one_role_hits": lambda *_: []},
 }
 # Stages of grading, as (label, module file suffix, function name) in the profile.
 STAGES = (
@@ -51,7 +51,7 @@ STAGES = (
     ("find_phrasings (concepts and tells)", "claims.py", "find_phrasings"),
     ("  find_hits (ordered phrasings)", "matching.py", "find_hits"),
     ("  find_claim_hits (claims)", "claims.py", "find_claim_hits"),
-    ("  _one_role_hits (round 34)", "claims.py", "_one_role_hits"),
+    ("  one_role_hits (round 34)", "claims.py", "one_role_hits"),
     ("  pronoun_joins", "joins.py", "pronoun_joins"),
     ("rules (_grade_rules)", "grader.py", "_grade_rules"),
     ("neighbours' tell", "neighbours.py", "add_suggestion"),

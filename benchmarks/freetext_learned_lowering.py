@@ -82,7 +82,7 @@ def fold_rows(rows: list[Row], prepared: chain.Prepared, fold: Callable[[Row], s
         learned = chain.learn([r for r in rows if keys[id(r)] != key], prepared)
         before_so = dataclasses.replace(learned, models={})
         for r in (r for r in rows if keys[id(r)] == key):
-            pre = chain._up_to_second_opinion(r, before_so, prepared)
+            pre = chain.up_to_second_opinion(r, before_so, prepared)
             out[id(r)] = (r, pre, _variants(r, pre, learned, prepared))
         print(f"   fold {key}: {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
     return out

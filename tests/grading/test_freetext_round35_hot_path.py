@@ -2,7 +2,7 @@
 
 `claims._unit_claims` masked and split every prose sentence of an answer that carries every
 role somewhere, though only a sentence with every role can carry the claim in one clause. The
-pre-check (`_carries_roles`) skips the others; readings are the same (benchmarks/
+pre-check (`carries_roles`) skips the others; readings are the same (benchmarks/
 freetext_hot_path.py: every tune answer graded the same, p50 lower; docs/freetext-rounds.md
 "Round 35: learned parts that lower, and the hot path (engineer K3)").
 """
@@ -33,7 +33,7 @@ def test_readings_are_those_without_the_pre_check(
 ) -> None:
     units = normalise(answer).units
     with_check = find_phrasings(units, [ALL_NONE])
-    monkeypatch.setattr(claims, "_carries_roles", lambda *_: True)
+    monkeypatch.setattr(claims, "carries_roles", lambda *_: True)
     assert find_phrasings(units, [ALL_NONE]) == with_check
     assert [h.affirmed for h in with_check] == affirmed
 

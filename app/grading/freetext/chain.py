@@ -207,7 +207,7 @@ def _models(train: Sequence[Row], prepared: Prepared) -> Models:
 def graded(row: Row, learned: Learned, prepared: Prepared) -> Row:
     """The rules' row -> the neighbours' tell -> the classifier's (if on) -> derived caps ->
     the second opinion -> the embedding verdict (if on)."""
-    chained = _up_to_second_opinion(row, learned, prepared)
+    chained = up_to_second_opinion(row, learned, prepared)
     head = learned.heads.get(row.question_id)
     if head is None or not ev.could_move(chained.verdict, chained.named_tags, chained.evidence):
         return chained
@@ -222,7 +222,9 @@ def graded(row: Row, learned: Learned, prepared: Prepared) -> Row:
     return dataclasses.replace(chained, verdict=verdict)
 
 
-def _up_to_second_opinion(row: Row, learned: Learned, prepared: Prepared) -> Row:
+def up_to_second_opinion(row: Row, learned: Learned, prepared: Prepared) -> Row:
+    """The chain up to and including the second opinion (no embedding verdict): what a
+    benchmark reads to tell the second opinion's moves from the rules' (round 35)."""
     rubric, key = prepared.rubrics[row.question_id], id(row)
     row = _suggested_row(learned.index, rubric, row, prepared.bags[key])
     trained = learned.classifier.get(row.question_id)

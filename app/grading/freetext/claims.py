@@ -95,7 +95,7 @@ def parse_claim(pattern: str) -> Claim:
     roles, excluded = claim_parts(pattern)
     return Claim(
         tuple(compile_phrasing(p) for p in roles),
-        tuple(from_word_start(compile_phrasing(p[1:], lexicon=False)) for p in excluded),
+        tuple(from_word_start(p[1:]) for p in excluded),
     )
 
 
@@ -109,9 +109,11 @@ def parse_claim(pattern: str) -> Claim:
 _WORD_START = r"(?:(?<![^\W_])|(?![^\W_]))"
 
 
-def from_word_start(excluded: BoundedPattern) -> BoundedPattern:
-    """An excluded role read only where it starts at a word's start."""
-    return deferred_bounded(f"{_WORD_START}(?:{excluded.pattern})", excluded.flags)
+def from_word_start(excluded: str) -> BoundedPattern:
+    """An excluded role read only where it starts at a word's start. Built from the role as
+    written, not from its compile: the form as written is never searched, so compiling it
+    (reading its flags) would compile an expression no start-up preload keeps."""
+    return compile_phrasing(f"{_WORD_START}(?:{excluded})", lexicon=False)
 
 
 def find_phrasings(
@@ -144,12 +146,12 @@ def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
             claim = parse_claim(pattern)
             found = find_claim_hits(units, claim)
             if len(claim.roles) == 1:
-                found += _one_role_hits(units, claim, pattern, found)
+                found += one_role_hits(units, claim, pattern, found)
             hits += found
     return hits
 
 
-def _one_role_hits(
+def one_role_hits(
     units: tuple[Unit, ...], claim: Claim, pattern: str, found: list[Hit]
 ) -> list[Hit]:
     """Round 34: a claim of one role and excluded ones (`X ~ Y & !(Z)`) is the ordered phrasing
@@ -192,7 +194,7 @@ def find_claim_hits(units: tuple[Unit, ...], claim: Claim) -> list[Hit]:
 
 def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
-        if not _carries_roles(text, claim):
+        if not carries_roles(text, claim):
             continue  # some role nowhere in the sentence: no clause of it carries the claim
         masked = mask(text)
         found = []
@@ -221,7 +223,7 @@ def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
     return []
 
 
-def _carries_roles(text: str, claim: Claim) -> bool:
+def carries_roles(text: str, claim: Claim) -> bool:
     """Whether every role matches somewhere in the sentence (round 35: a speed-up only; a
     clause's roles are found by the same `word_edged` search within it, so a sentence
     lacking one has no clause that carries the claim, and masking and splitting it is

@@ -23,7 +23,6 @@ import cProfile
 import pstats
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from app.grading.freetext import claims  # noqa: E402
 from app.grading.freetext.evaluation import core_labelled  # noqa: E402
 from app.grading.freetext.grader import grade_freetext  # noqa: E402
-from benchmarks._measure import quantile  # noqa: E402
+from benchmarks._measure import quantile, thread_ms  # noqa: E402
 
 AS_IS = {"one_role_hits": claims.one_role_hits, "carries_roles": claims.carries_roles}
 # Each reading: the claims.py functions it replaces (the others as committed).
@@ -65,12 +64,6 @@ def _reading(question: Any, answer: str) -> tuple[Any, ...]:
     return result.verdict, tuple(result.misconceptions), result.score, repr(result.feedback)
 
 
-def _timed(grade: Callable[[], Any]) -> tuple[Any, float]:
-    began = time.thread_time()
-    result = grade()
-    return result, (time.thread_time() - began) * 1000
-
-
 def _use(name: str) -> None:
     for attr, fn in AS_IS.items():
         setattr(claims, attr, READINGS[name].get(attr, fn))
@@ -86,14 +79,10 @@ def timed_readings(question: Any, answer: str, repeat: int) -> dict[str, tuple[f
     for _ in range(repeat):
         for name in order + order[::-1]:
             _use(name)
-            graded[name], ms = _timed(lambda: _reading(question, answer))
+            graded[name], ms = thread_ms(lambda: _reading(question, answer), 1)
             times[name].append(ms)
     _use("as committed")
-    return {name: (_median(times[name]), graded[name]) for name in READINGS}
-
-
-def _median(values: list[float]) -> float:
-    return statistics.median(values)
+    return {name: (statistics.median(times[name]), graded[name]) for name in READINGS}
 
 
 def profile(pairs: list[tuple[Any, str]]) -> None:

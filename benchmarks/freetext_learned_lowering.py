@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext import chain  # noqa: E402
 from app.grading.freetext import second_opinion as so  # noqa: E402
-from app.grading.freetext.evaluation import Row, core_labelled, figures, grade_rows  # noqa: E402
+from app.grading.freetext.evaluation import Row, core_labelled, grade_rows  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
 
 ORDER = {"incorrect": 0, "partial": 1, "correct": 2}
@@ -116,24 +116,12 @@ def report(name: str, graded: dict) -> None:
     for key, n in sorted(moves.items()):
         print(f"   {' | '.join(key)}: {n}")
     print(f"== {name}: the second opinion's lowering under other cuts")
-    print(
-        "   (exact, correct-vs-not, named of expected, false tells on correct;"
-        " i>p p>i p>c c>p i>c c>i)"
-    )
+    print("   (label > verdict cells: i>p p>i p>c c>p i>c c>i)")
     for variant in VARIANTS:
         mine = [dataclasses.replace(pre, verdict=v[variant]) for _, pre, v in graded.values()]
-        print(f"   {variant:<34} {summary(mine)}")
+        print(f"   {variant:<34} {chain.summary(mine)}")
     rules = [r for r, _, _ in graded.values()]
-    print(f"   {'rules alone':<34} {summary(rules)}")
-
-
-def summary(rows: list[Row]) -> str:
-    f = figures(rows)
-    six = " ".join(str(n) for n in chain.cells(rows))
-    return (
-        f"{f.total:>5} {f.exact} {f.binary} {f.tags_named}/{f.tags_expected} "
-        f"{f.false_tells_on_correct}/{f.correct_labelled}; {six}"
-    )
+    print(f"   {'rules alone':<34} {chain.summary(rules)}")
 
 
 def main() -> int:

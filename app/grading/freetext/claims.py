@@ -106,14 +106,14 @@ def parse_claim(pattern: str) -> Claim:
 # "smaller", "GPUs", "eagerly"; closing the end too raised three false tells on correct
 # answers, docs/freetext-rounds.md round 35). One that opens on a non-word character
 # (`!(\.grad)`) is unaffected.
-_WORD_START = r"(?:(?<![^\W_])|(?![^\W_]))"
+_WORD_EDGE = r"(?:(?<![^\W_])|(?![^\W_]))"  # no word character on one side
 
 
 def from_word_start(excluded: str) -> BoundedPattern:
     """An excluded role read only where it starts at a word's start. Built from the role as
     written, not from its compile: the form as written is never searched, so compiling it
     (reading its flags) would compile an expression no start-up preload keeps."""
-    return compile_phrasing(f"{_WORD_START}(?:{excluded})", lexicon=False)
+    return compile_phrasing(f"{_WORD_EDGE}(?:{excluded})", lexicon=False)
 
 
 def find_phrasings(
@@ -408,7 +408,7 @@ def word_edged(role: BoundedPattern) -> BoundedPattern:
     word backtracks to a longer one: `(records?|record\\w*)` reads "recorded" (round 8;
     `_whole_words` rejected the first, shorter match and the role went unread). Compiled at
     its first search that runs (round 29)."""
-    return deferred_bounded(f"(?:{role.pattern})(?:(?<![^\\W_])|(?![^\\W_]))", role.flags)
+    return deferred_bounded(f"(?:{role.pattern}){_WORD_EDGE}", role.flags)
 
 
 def _whole_words(text: str, start: int, end: int) -> bool:

@@ -95,9 +95,10 @@ HAND = [
 # (correct -> partial; the rules alone still grade them correct, 0.6 with add-each,
 # apply-every-n and scale): recorded, not tuned away. Round 32: retrained with round 31's set
 # it lowers a third (OPTION[2], 0.7 by the rules alone, 0.3 as shipped). Round 35: retrained
-# with round 34's set it keeps OPTION[2] correct again (a plain test).
-LOWERED = {OPTION[0][2], OPTION[6][2]}
-LOWERED_REASON = "rounds 22 and 32: the retrained second opinion lowers it to partial"
+# with round 34's set it keeps OPTION[2] correct again (a plain test). Round 36: retrained with
+# round 35's set it lowers OPTION[2] again (0.3 as shipped; the flip-flop engineer K4 measures).
+LOWERED = {OPTION[0][2], OPTION[2][2], OPTION[6][2]}
+LOWERED_REASON = "rounds 22, 32 and 36: the retrained second opinion lowers it to partial"
 
 
 @pytest.mark.parametrize(

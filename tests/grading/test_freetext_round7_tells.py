@@ -63,8 +63,14 @@ STATED = [
 # Round 22: the rules name the second one themselves (engineer C2's optimizer-clears-grads
 # phrasings), so the neighbours have nothing to add (test_the_rules_name_it_since_round_22).
 # Round 35: with round 34's set in tune the neighbours name the first one again (a plain test).
+# Round 36: with round 35's set in tune they no longer do (the flip-flop engineer K4 measures).
 STATED_NAMED = [
-    STATED[0],
+    pytest.param(
+        *STATED[0],
+        marks=pytest.mark.xfail(
+            strict=True, reason="round 36: the retrained neighbours name nothing"
+        ),
+    ),
     pytest.param(
         *STATED[1],
         marks=pytest.mark.xfail(strict=True, reason="named by the rules since round 22"),

@@ -1,15 +1,16 @@
 """Round 36 of issue 14 (engineer C18, rubric content for gradient-vs-apply, gradient-accumulation,
 no-zero-grad and tf-function-speedup): the claims' shapes the rules did not read across the tune
-personas. Round 35's labellers' beliefs about what apply_gradients does become tells or phrasings
-(apply-ascends-gradient and apply-needs-global-step, new on gradient-vs-apply and
-gradient-accumulation; a sign step and the loss read as apply-ignores-optimizer-rule and
-apply-needs-loss); single-tape-over-micro-batches reads a persistent tape held around the
-micro-batches; needs-zero-grad reads the gradient list zeroed by hand; optimizer-stores-accumulated-
-gradients reads the optimizer said to keep the old gradients or their history; graph-caches-gradients
-reads the gradient said to be derived once at trace time. Statements written for this file, in words
-of their own (docs/freetext-rounds.md "Round 36: gradient-vs-apply, gradient-accumulation,
-no-zero-grad and tf-function-speedup content (engineer C18)"). Read by the rules alone: the learned
-parts are retrained by the lead after merging."""
+personas. Round 35's labellers' beliefs about what apply_gradients does become a tell or phrasings
+(apply-needs-global-step, new on gradient-vs-apply and gradient-accumulation; a sign step and the
+loss read as apply-ignores-optimizer-rule and apply-needs-loss); single-tape-over-micro-batches
+reads a persistent tape held around the micro-batches; needs-zero-grad reads the gradient list
+zeroed by hand; optimizer-stores-accumulated-gradients reads the optimizer said to keep the old
+gradients or their history; optimizer-clears-grads reads the optimizers said to clear the gradients
+with a plain verb and zero_grad said built into them; graph-caches-gradients reads the gradient said
+to be derived once at trace time. Statements written for this file, in words of their own
+(docs/freetext-rounds.md "Round 36: gradient-vs-apply, gradient-accumulation, no-zero-grad and
+tf-function-speedup content (engineer C18)"). Read by the rules alone: the learned parts are
+retrained by the lead after merging."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 
@@ -19,10 +20,6 @@ from tests.grading.core_questions import tells_by_rules
 from tests.grading.held_statements import names_nothing, names_the_tell
 
 WRONG = [
-    ("gradient-vs-apply", "apply-ascends-gradient", "Keep in mind that the optimizer adds lr times each gradient onto the variables, so hand it the negated gradients."),
-    ("gradient-vs-apply", "apply-ascends-gradient", "apply_gradients basically performs gradient ascent on whatever you pass it."),
-    ("gradient-vs-apply", "apply-ascends-gradient", "You must negate the gradients before applying them, otherwise training diverges."),
-    ("gradient-accumulation", "apply-ascends-gradient", "Then apply_gradients pushes the weights up the gradient once per four micro-batches."),
     ("gradient-vs-apply", "apply-needs-global-step", "The optimizer requires a global_step tensor before it commits anything."),
     ("gradient-vs-apply", "apply-needs-global-step", "Remember to increment the step counter manually after each update."),
     ("gradient-vs-apply", "apply-needs-global-step", "apply_gradients never advances the iterations counter, so the decay schedule is frozen."),
@@ -33,6 +30,9 @@ WRONG = [
     ("no-zero-grad", "needs-zero-grad", "Before the tape, write gradients = [tf.zeros_like(w) for w in model.trainable_weights] to start from a clean slate."),
     ("no-zero-grad", "optimizer-stores-accumulated-gradients", "Keras optimizers retain the stale gradients from earlier batches, which is why the loss jumps."),
     ("no-zero-grad", "optimizer-stores-accumulated-gradients", "The gradient information is kept inside the optimizer between calls."),
+    ("no-zero-grad", "optimizer-clears-grads", "Keras optimizers wipe their gradient buffers as part of every apply_gradients call."),
+    ("no-zero-grad", "optimizer-clears-grads", "In TensorFlow zero_grad is folded into apply_gradients."),
+    ("no-zero-grad", "optimizer-clears-grads", "The optimizer uses the gradients and then resets them."),
     ("tf-function-speedup", "graph-caches-gradients", "With the decorator the derivatives are worked out symbolically at trace time and just evaluated afterwards."),
 ]  # fmt: skip
 
@@ -47,6 +47,8 @@ CORRECT = [
     ("gradient-accumulation", "A persistent tape over the four micro-batches would keep all their activations, which is the memory you were trying to save."),
     ("no-zero-grad", "Adam keeps a running average of past gradients as its first moment, which is its rule's state, not a gradient sum."),
     ("no-zero-grad", "accum_grads = [tf.zeros_like(v) for v in model.trainable_variables] only if you want accumulation."),
+    ("no-zero-grad", "In PyTorch zero_grad is part of the optimizer; TensorFlow has nothing to zero."),
+    ("no-zero-grad", "apply_gradients consumes the gradients you hand it and assigns the new values; there is nothing to clear."),
     ("tf-function-speedup", "The backward graph is built symbolically once at trace time, and it still runs on each step's new values."),
 ]  # fmt: skip
 

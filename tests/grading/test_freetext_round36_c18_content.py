@@ -1,16 +1,14 @@
 """Round 36 of issue 14 (engineer C18, rubric content for gradient-vs-apply, gradient-accumulation,
 no-zero-grad and tf-function-speedup): the claims' shapes the rules did not read across the tune
-personas. Round 35's labellers' beliefs about what apply_gradients does become a tell or phrasings
-(apply-needs-global-step, new on gradient-vs-apply and gradient-accumulation; a sign step and the
-loss read as apply-ignores-optimizer-rule and apply-needs-loss); single-tape-over-micro-batches
-reads a persistent tape held around the micro-batches; needs-zero-grad reads the gradient list
-zeroed by hand; optimizer-stores-accumulated-gradients reads the optimizer said to keep the old
-gradients or their history; optimizer-clears-grads reads the optimizers said to clear the gradients
-with a plain verb and zero_grad said built into them; graph-caches-gradients reads the gradient said
-to be derived once at trace time. Statements written for this file, in words of their own
-(docs/freetext-rounds.md "Round 36: gradient-vs-apply, gradient-accumulation, no-zero-grad and
-tf-function-speedup content (engineer C18)"). Read by the rules alone: the learned parts are
-retrained by the lead after merging."""
+personas. Round 35's labellers' beliefs about what apply_gradients does become a tell or a phrasing
+(apply-needs-global-step, new on gradient-vs-apply and gradient-accumulation; a sign step read as
+apply-ignores-optimizer-rule); single-tape-over-micro-batches reads a persistent tape held around
+the micro-batches; needs-zero-grad reads the gradient list zeroed by hand;
+optimizer-stores-accumulated-gradients reads the optimizer said to keep the old gradients or their
+history; graph-caches-gradients reads the gradient said to be derived once at trace time. Statements
+written for this file, in words of their own (docs/freetext-rounds.md "Round 36: gradient-vs-apply,
+gradient-accumulation, no-zero-grad and tf-function-speedup content (engineer C18)"). Read by the
+rules alone: the learned parts are retrained by the lead after merging."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 
@@ -25,14 +23,10 @@ WRONG = [
     ("gradient-vs-apply", "apply-needs-global-step", "apply_gradients never advances the iterations counter, so the decay schedule is frozen."),
     ("gradient-accumulation", "apply-needs-global-step", "Give apply_gradients the global_step on the fourth micro-batch only."),
     ("gradient-vs-apply", "apply-ignores-optimizer-rule", "Each weight then moves by the learning rate times sign(grad), the same for every optimizer."),
-    ("gradient-vs-apply", "apply-needs-loss", "Afterwards apply_gradients re-evaluates the loss to see whether the step helped."),
     ("gradient-accumulation", "single-tape-over-micro-batches", "Set persistent=True and feed all four micro-batches through the model before the gradient call."),
     ("no-zero-grad", "needs-zero-grad", "Before the tape, write gradients = [tf.zeros_like(w) for w in model.trainable_weights] to start from a clean slate."),
     ("no-zero-grad", "optimizer-stores-accumulated-gradients", "Keras optimizers retain the stale gradients from earlier batches, which is why the loss jumps."),
     ("no-zero-grad", "optimizer-stores-accumulated-gradients", "The gradient information is kept inside the optimizer between calls."),
-    ("no-zero-grad", "optimizer-clears-grads", "Keras optimizers wipe their gradient buffers as part of every apply_gradients call."),
-    ("no-zero-grad", "optimizer-clears-grads", "In TensorFlow zero_grad is folded into apply_gradients."),
-    ("no-zero-grad", "optimizer-clears-grads", "The optimizer uses the gradients and then resets them."),
     ("tf-function-speedup", "graph-caches-gradients", "With the decorator the derivatives are worked out symbolically at trace time and just evaluated afterwards."),
 ]  # fmt: skip
 

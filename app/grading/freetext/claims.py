@@ -14,8 +14,10 @@ anywhere in the sentence, since context spans clauses ("take the gradient twice,
 with the inner tape"): "(all|every) & gradients? & None & !(before|upstream)" is the tell
 "every gradient is None", not the correct "every variable before h gets None". A role
 matches whole words ("all" is not in "allowed"); an excluded role starts at a word's start
-("if" is not in "differentiate", round 35). Claims are read in prose only: code
-states what it does, and a role salad across code lines is no claim.
+("if" is not in "differentiate", round 35). A role written `!!(...)` is an answer guard
+(answer_guards.py, round 36): the claim is not read in an answer that states it anywhere.
+Claims are read in prose only: code states what it does, and a role salad across code
+lines is no claim.
 
 Round 8 (issue 14): a clause whose object is "it"/"them" takes its antecedent's role from
 the clause before ("numpy converts the array back and the tape can still track it"),

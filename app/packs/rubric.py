@@ -53,8 +53,9 @@ _NEGATION_IN_SOURCE = re.compile(
 
 def _without_excluded_roles(pattern: str) -> str:
     """A claim's roles that must not occur (`& !(...)`) are no content: a negation there
-    ("!(not None)") excludes a denial, it states none (round 11)."""
-    return " & ".join(r for r in re.split(r"\s+&\s+", pattern) if not r.startswith("!("))
+    ("!(not None)") excludes a denial, it states none (round 11); so is an answer guard
+    (`& !!(...)`, round 36)."""
+    return " & ".join(r for r in re.split(r"\s+&\s+", pattern) if not r.startswith("!"))
 
 
 def _check_affirmative(patterns: list[str]) -> list[str]:

@@ -14,8 +14,10 @@ anywhere in the sentence, since context spans clauses ("take the gradient twice,
 with the inner tape"): "(all|every) & gradients? & None & !(before|upstream)" is the tell
 "every gradient is None", not the correct "every variable before h gets None". A role
 matches whole words ("all" is not in "allowed"); an excluded role starts at a word's start
-("if" is not in "differentiate", round 35). Claims are read in prose only: code
-states what it does, and a role salad across code lines is no claim.
+("if" is not in "differentiate", round 35). A role written `!!(...)` is an answer guard
+(answer_guards.py, round 36): the claim is not read in an answer that states it anywhere.
+Claims are read in prose only: code states what it does, and a role salad across code
+lines is no claim.
 
 Round 8 (issue 14): a clause whose object is "it"/"them" takes its antecedent's role from
 the clause before ("numpy converts the array back and the tape can still track it"),
@@ -30,6 +32,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.grading.freetext.answer_guards import guard_phrasing, guarded, is_guard
 from app.grading.freetext.budget import BoundedPattern, deferred_bounded, stopped
 from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
@@ -79,6 +82,7 @@ def is_claim(pattern: str) -> bool:
 class Claim:
     roles: tuple[BoundedPattern, ...]  # each must match in the clause
     excluded: tuple[BoundedPattern, ...]  # none may match in the clause
+    guards: tuple[str, ...] = ()  # none may be stated in the answer (answer_guards.py)
 
 
 def claim_parts(pattern: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -95,7 +99,8 @@ def parse_claim(pattern: str) -> Claim:
     roles, excluded = claim_parts(pattern)
     return Claim(
         tuple(compile_phrasing(p) for p in roles),
-        tuple(from_word_start(p[1:]) for p in excluded),
+        tuple(from_word_start(p[1:]) for p in excluded if not is_guard(p)),
+        tuple(guard_phrasing(p) for p in excluded if is_guard(p)),
     )
 
 
@@ -123,7 +128,9 @@ def find_phrasings(
     `across` (reading tells), also those read across a sentence that opens on "it"/"they"
     (`joins.pronoun_joins`), and a sentence that carries another framework's topic from the one
     before is that framework's (`carried_foreign`; a concept it states still earns credit);
-    a tell read wholly inside double quotes is mentioned, not stated (`quoted`, round 16)."""
+    a tell read wholly inside double quotes is mentioned, not stated (`quoted`, round 16).
+    A claim whose answer guard the answer states is not read (answer_guards.py, round 36)."""
+    patterns = [p for p in patterns if not _guarded_claim(units, p)]
     hits = _find_in(units, patterns)
     if not across or stopped():
         return hits
@@ -134,6 +141,10 @@ def find_phrasings(
         return hits
     carried = {units[i].text for i in carried_foreign(units)}
     return [dataclasses.replace(h, foreign=True) if h.sentence in carried else h for h in hits]
+
+
+def _guarded_claim(units: tuple[Unit, ...], pattern: str) -> bool:
+    return is_claim(pattern) and guarded(units, parse_claim(pattern).guards)
 
 
 def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:

@@ -115,7 +115,10 @@ def in_open_negated_condition(
 # pronoun, an API name or a call, then a determiner or a pronoun subject; or on "then". A
 # denial in the condition denies the condition's verb, not the consequence after that point.
 _CONSEQUENCE_OPENS = regex.compile(
-    r"\b(?:it|them|this|that|these|those)\s++(?=(?:the|your|our|their|its|all|every|each"
+    # round 36: a particle or adverb may close the condition's verb ("if you don't zero them
+    # out the gradients ...", "if you don't reset it first they ...")
+    r"\b(?:it|them|this|that|these|those)(?:\s++(?:out|up|off|down|away|first|again|yourself"
+    r"|manually|explicitly))?+\s++(?=(?:the|your|our|their|its|all|every|each"
     r"|old|new|those|these|they|you|we|tf|tensorflow|gradients?|grads)\b)"
     # an API name or a call: one scan per token (a token starts after no word or dot)
     r"|(?<![\w.])(?=[A-Za-z][\w.]*?[_.]\w|[A-Za-z]\w*\(\))[A-Za-z][\w.]*+(?:\(\))?+\s++"
@@ -129,18 +132,42 @@ _CONSEQUENCE_OPENS = regex.compile(
     r"|accumulates?|sums?|holds?)\b)",
     regex.IGNORECASE,
 )
+_AHEAD = 24  # characters: more than the longest word an opener looks ahead to ("tensorflow")
+
+
+# Round 36: the clauses whose comma-less consequence is read as above: an if-clause or a
+# when-clause, also after a conjunction ("when you don't reset the buffers they keep adding
+# up", "the buffers are yours and if you never clear them they keep adding up"), and a premise of
+# absence ("without zero_grad() the gradients would pile up": "without" denies zero_grad, not
+# the piling up).
+_CONDITION_OPENS = regex.compile(
+    r"\W*+(?:(?:and|or|but|so|because|since|then|also|plus|now)\s++)*+"
+    r"(?:if|when|whenever|without)\b",
+    regex.IGNORECASE,
+)
+_JOINED_CONDITION = regex.compile(r"\b(?:and|or|but)\s++(?:if|when|whenever)\b", regex.IGNORECASE)
 
 
 def consequence_start(masked: str, start: int) -> int:
-    """Where the comma-less consequence of an if-clause opens before `start` (the start of
-    a match in it), or -1: the match's own clause opens on "if" and a subject opens after
-    the condition's object (above). One search over the clause up to the match."""
+    """Where the comma-less consequence of a condition opens before `start` (the start of a
+    match in it), or -1: the match's clause opens on a condition (or one opens after "and",
+    "or", "but" in it) and a subject opens after the condition's object (above), at the
+    latest on the match's first word. One search over the clause up to the match."""
     clause_start = start_of_clause(masked, start)
-    if _IF_CLAUSE.match(masked, clause_start) is None:
-        return -1
-    last = -1
-    for found in _CONSEQUENCE_OPENS.finditer(masked, clause_start, start):
-        last = found.end()
+    if _CONDITION_OPENS.match(masked, clause_start) is None:
+        joined = [found.end() for found in _JOINED_CONDITION.finditer(masked, clause_start, start)]
+        if not joined:
+            return -1
+        clause_start = joined[-1]
+    # Round 36: searched a few characters past the match's start, whose look-aheads read the
+    # words that open the match ("... reset it the tape ...", the match on "the tape": up to its
+    # start, no look-ahead could see them). An opener that runs into the match (the match takes
+    # the condition's object: "without it the tape doesn't see ..." read from "it") opens the
+    # consequence at the match's start: the condition's denial denies its verb, outside the match.
+    last, past = -1, min(len(masked), start + _AHEAD)
+    for found in _CONSEQUENCE_OPENS.finditer(masked, clause_start, past):
+        if found.start() <= start:
+            last = min(found.end(), start)
     return last
 
 

@@ -114,7 +114,8 @@ def read_uploaded(pack: Pack, seconds: float = UPLOAD_READ_SECONDS) -> int:
 
 def searched_expressions(rubric: Rubric) -> list[BoundedPattern]:
     """What grading this rubric searches, read through the grader's caches: plain phrasings
-    widened, claims' roles, their word-edged forms and excluded roles (not compiled)."""
+    widened, claims' roles, their word-edged forms, excluded roles and answer guards (not
+    compiled)."""
     read: list[BoundedPattern] = []
     for item in [*rubric.concepts, *rubric.misconceptions]:
         for phrasing in [*item.any, *item.negated]:
@@ -123,4 +124,5 @@ def searched_expressions(rubric: Rubric) -> list[BoundedPattern]:
                 continue
             claim = parse_claim(phrasing)
             read += [*claim.roles, *map(word_edged, claim.roles), *claim.excluded]
+            read += map(compile_phrasing, claim.guards)  # answer guards (round 36)
     return read

@@ -95,7 +95,8 @@ def compiled_parts(pattern: str) -> list[BoundedPattern]:
     if not is_claim(pattern):
         return [compile_phrasing(pattern).checked()]
     claim = parse_claim(pattern)
-    return [part.checked() for part in (*claim.roles, *claim.excluded)]
+    guards = [compile_phrasing(guard) for guard in claim.guards]  # round 36: answer guards
+    return [part.checked() for part in (*claim.roles, *claim.excluded, *guards)]
 
 
 def attack_probes(pattern: str) -> list[tuple[BoundedPattern, str]]:

@@ -17,7 +17,7 @@ answers are never graded. The second opinion's margin variant (`--margin`) is re
 run against the shipped cuts, on the same learned folds.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_learned_churn.py
-        [--round final_...] [--folds 4] [--margin 0.05]
+        [--round final_...] [--folds 4] [--margin 0.05] [--probes-only]
 """
 
 # ruff: noqa: E501 - the tests' statements read best one per line
@@ -149,6 +149,7 @@ def main() -> int:
     ap.add_argument("--round", help="the final set that joins tune (default: the last)")
     ap.add_argument("--folds", type=int, default=4, help="final sets before it read unseen")
     ap.add_argument("--margin", type=float, default=0.0, help="second opinion margin variant")
+    ap.add_argument("--probes-only", action="store_true", help="the tests' statements only")
     args = ap.parse_args()
     started = time.monotonic()
     core = core_labelled()
@@ -175,6 +176,8 @@ def main() -> int:
     earlier = chain.learn([r for r in rest if r.persona not in groups[before]], prepared)
     print_probes(probes, prepared, {f"tune without {before}, {name}": earlier,
                  f"tune without {name}": without, "all tune": with_round})  # fmt: skip
+    if args.probes_only:
+        return 0
     for label, grader in graders.items():
         print_churn(f"{label}, as shipped, outside {name}", churn(rest, without, with_round,
                     prepared, grader), len(rest))  # fmt: skip
@@ -206,11 +209,12 @@ def print_probes(
               f"{list(row.named_tags)}")  # fmt: skip
         for name, learned in trainings.items():
             after = chain.graded(row, learned, prepared)
+            alone = chain.graded(row, dataclasses.replace(learned, classifier={}), prepared)
             correct, incorrect = learned.models.get(row.question_id, (None, None))
             feats = prepared.feats.get(id(row), {})
             p = [f"{m.probability(feats):.3f}" if m else "-" for m in (correct, incorrect)]
             print(f"      {name:<34} {after.verdict:<9} {list(after.named_tags)} "
-                  f"p(c) {p[0]} p(i) {p[1]}")  # fmt: skip
+                  f"p(c) {p[0]} p(i) {p[1]}; classifier off: {list(alone.named_tags)}")  # fmt: skip
 
 
 def unseen(

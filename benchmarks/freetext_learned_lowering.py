@@ -20,7 +20,6 @@ import argparse
 import dataclasses
 import json
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -74,18 +73,15 @@ def variant_verdict(
 
 
 def fold_rows(rows: list[Row], prepared: chain.Prepared, fold: Callable[[Row], str | None]) -> dict:
-    """id(row) -> (rules row, row before the second opinion, {variant: verdict})."""
-    keys = {id(r): fold(r) for r in rows}
-    out: dict[int, tuple[Row, Row, dict[str, str]]] = {}
-    for key in sorted({k for k in keys.values() if k is not None}):
-        started = time.monotonic()
-        learned = chain.learn([r for r in rows if keys[id(r)] != key], prepared)
+    """id(row) -> (rules row, row before the second opinion, {variant: verdict}), each fold
+    learned as chain.chain_rows learns it (`chain.fold_readings`)."""
+
+    def read(r: Row, learned: chain.Learned, prepared: chain.Prepared) -> tuple:
         before_so = dataclasses.replace(learned, models={})
-        for r in (r for r in rows if keys[id(r)] == key):
-            pre = chain.up_to_second_opinion(r, before_so, prepared)
-            out[id(r)] = (r, pre, _variants(r, pre, learned, prepared))
-        print(f"   fold {key}: {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
-    return out
+        pre = chain.up_to_second_opinion(r, before_so, prepared)
+        return (r, pre, _variants(r, pre, learned, prepared))
+
+    return chain.fold_readings(rows, prepared, fold, read)
 
 
 def _variants(r: Row, pre: Row, learned: chain.Learned, prepared: chain.Prepared) -> dict:

@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -53,6 +53,7 @@ CELLS = (
 Fold = Callable[[Row], "str | None"]  # a tune row's fold; None: only ever learned from
 Derived = dict[tuple[str, str], dict[str, Any]]
 Models = dict[str, tuple["so.Model | None", "so.Model | None"]]
+T = TypeVar("T")  # what fold_readings reads of each row
 
 
 @dataclass(frozen=True)
@@ -126,16 +127,28 @@ def chain_rows(rows: Sequence[Row], prepared: Prepared, fold: Fold) -> dict[int,
     """id(row) -> the row as the chain grades it: a tune row with fold key k, with the chain
     learned from the tune rows whose key is not k; a held-out row, learned from every tune
     row. Tune rows whose key is None are only learned from (not in the answer)."""
+    return fold_readings(rows, prepared, fold, graded)
+
+
+def fold_readings(
+    rows: Sequence[Row],
+    prepared: Prepared,
+    fold: Fold,
+    grade: Callable[[Row, Learned, Prepared], T],
+) -> dict[int, T]:
+    """`chain_rows` with what is read of each row given: `grade(row, learned, prepared)` with
+    the parts learned as `chain_rows` learns them (round 36: a benchmark that also reads the
+    row before the second opinion folds the rows the same way, not with its own loop)."""
     tune = [r for r in rows if r.side == "tune"]
     keys = {id(r): fold(r) for r in tune}
-    out: dict[int, Row] = {}
+    out: dict[int, T] = {}
     for key in sorted({k for k in keys.values() if k is not None}):
         learned = learn([r for r in tune if keys[id(r)] != key], prepared)
-        out.update({id(r): graded(r, learned, prepared) for r in tune if keys[id(r)] == key})
+        out.update({id(r): grade(r, learned, prepared) for r in tune if keys[id(r)] == key})
     held = [r for r in rows if r.side != "tune"]
     if held:
         learned = learn(tune, prepared)
-        out.update({id(r): graded(r, learned, prepared) for r in held})
+        out.update({id(r): grade(r, learned, prepared) for r in held})
     return out
 
 

@@ -82,6 +82,7 @@ def is_claim(pattern: str) -> bool:
 class Claim:
     roles: tuple[BoundedPattern, ...]  # each must match in the clause
     excluded: tuple[BoundedPattern, ...]  # none may match in the clause
+    written: tuple[str, ...]  # the roles as written (round 36: one_role_hits reads them)
     guards: tuple[str, ...] = ()  # none may be stated in the answer (answer_guards.py)
 
 
@@ -100,6 +101,7 @@ def parse_claim(pattern: str) -> Claim:
     return Claim(
         tuple(compile_phrasing(p) for p in roles),
         tuple(from_word_start(p[1:]) for p in excluded if not is_guard(p)),
+        roles,
         tuple(guard_phrasing(p) for p in excluded if is_guard(p)),
     )
 
@@ -157,20 +159,18 @@ def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
             claim = parse_claim(pattern)
             found = find_claim_hits(units, claim)
             if len(claim.roles) == 1:
-                found += one_role_hits(units, claim, pattern, found)
+                found += one_role_hits(units, claim, found)
             hits += found
     return hits
 
 
-def one_role_hits(
-    units: tuple[Unit, ...], claim: Claim, pattern: str, found: list[Hit]
-) -> list[Hit]:
+def one_role_hits(units: tuple[Unit, ...], claim: Claim, found: list[Hit]) -> list[Hit]:
     """Round 34: a claim of one role and excluded ones (`X ~ Y & !(Z)`) is the ordered phrasing
     `X ~ Y` kept out of the sentences that say Z. Read as a claim, its one role had to fit in
     one clause (with the joined one before), so "gamma and beta are learned, via gradients"
     went unread while the same words as a phrasing were read. Its prose sentences with no claim
     hit are read as the phrasing reads them; a sentence saying an excluded role is skipped."""
-    ((role,), _) = claim_parts(pattern)
+    (role,) = claim.written
     read = {h.sentence for h in found}
     prose = {u.text: u for u in units if not u.is_code}
     return [

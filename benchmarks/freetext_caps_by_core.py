@@ -36,10 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.grading.freetext import tell_caps
 from app.grading.freetext.chain import by_persona, by_round, cells, final_groups
-from app.grading.freetext.evaluation import Row, core_labelled, figures, grade_rows
+from app.grading.freetext.evaluation import (
+    Row,
+    core_labelled,
+    figures,
+    free_text_rubrics,
+    grade_rows,
+)
 from app.grading.freetext.fitting import Line, line_verdict
 from app.packs.rubric import Rubric
-from app.packs.schema import FreeText
 
 BANDS = ("below partial", "some credit", "every required", "complete")
 SIDES = Path(__file__).resolve().parents[1] / "tests/grading/freetext_labelled/meta/sides.yaml"
@@ -173,11 +178,7 @@ def main() -> None:
     core = core_labelled()
     rows, _ = grade_rows(core.pack, core.tune_answers, tag_map=core.tag_map, sides=core.sides)
     rows = [r for r in rows if r.side == "tune"]
-    rubrics = {
-        q.question.id: q.question.rubric
-        for q in core.pack.questions
-        if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(core.pack)
     groups = final_groups(SIDES)
     print("| caps step alone | exact | correct-vs-not | named | false tells on correct | cells |")
     print("|---|---|---|---|---|---|")

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from app.grading.freetext import chain  # noqa: E402
 from app.grading.freetext import embedding_verdict as ev  # noqa: E402
 from app.grading.freetext import second_opinion as so  # noqa: E402
-from app.grading.freetext.evaluation import Row, core_labelled, grade_rows  # noqa: E402
+from app.grading.freetext.evaluation import Row, core_labelled, free_text_questions, grade_rows  # noqa: E402
 from app.grading.freetext.grader import grade_freetext  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
 from benchmarks._measure import final_groups, quantile, tune_folds  # noqa: E402
@@ -55,9 +55,7 @@ def tune_rows() -> tuple[list[Row], dict[str, FreeText], frozenset[str], dict[st
     core = core_labelled()
     answers = core.tune_answers
     rows, _ = grade_rows(core.pack, answers, tag_map=core.tag_map, sides=core.sides)
-    questions = {
-        q.question.id: q.question for q in core.pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(core.pack)
     groups = final_groups(core.folder / "meta" / "sides.yaml", core.sides.tune)
     return [r for r in rows if r.side == "tune"], questions, core.sides.read, groups
 

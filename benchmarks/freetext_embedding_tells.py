@@ -71,7 +71,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from app.grading.freetext import chain  # noqa: E402
-from app.grading.freetext.evaluation import Row  # noqa: E402
+from app.grading.freetext.evaluation import Row, free_text_questions  # noqa: E402
 from app.grading.freetext.labelled_tag_classifier import Sample, contradicting  # noqa: E402
 from app.packs.rubric import Rubric  # noqa: E402
 from benchmarks._measure import final_groups, tune_folds  # noqa: E402
@@ -462,7 +462,6 @@ def main() -> int:
         load_tag_map,
     )
     from app.packs.loader import load_pack
-    from app.packs.schema import FreeText
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache", type=Path, default=Path("/tmp/e4/instances.npz"))
@@ -484,9 +483,7 @@ def main() -> int:
         pack, tune_answers, tag_map=load_tag_map(sides_file.with_name("tag-map.yaml")), sides=sides
     )
     rows = [r for r in rows if r.side == "tune"]
-    questions = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(pack)
     rubrics = {qid: q.rubric for qid, q in questions.items()}
 
     def embedder() -> Any:

@@ -70,6 +70,8 @@ from app.grading.freetext import chain  # noqa: E402
 from app.grading.freetext import second_opinion as so  # noqa: E402
 from app.grading.freetext.evaluation import (  # noqa: E402
     Row,
+    free_text_questions,
+    free_text_rubrics,
     grade_rows,
     load_persona_answers,
     load_sides,
@@ -542,9 +544,7 @@ def padding_attack(
 ) -> None:
     """Answers the chain grades partial (leave one persona out), padded: promoted to correct
     by the chain, by the chain + the embedding model, and of those the ones padding adds."""
-    questions = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(pack)
     targets = [r for r in rows if after[id(r)].verdict == "partial"]
     rng = random.Random(SEED)
     targets = sorted(rng.sample(targets, min(limit, len(targets))), key=lambda r: r.persona)
@@ -659,9 +659,7 @@ def main() -> int:
         f"cached in {args.cache}"
         + (f" (computed now: {ms:.0f} ms CPU per answer, TF, batched)" if ms else "")
     )
-    rubrics = {
-        q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(pack)
     from app.config import get_settings
 
     prepared = chain.prepare(rows, rubrics, classifier=get_settings().freetext_tag_classifier)

@@ -37,9 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext import chain  # noqa: E402
-from app.grading.freetext.evaluation import Row, core_labelled, grade_rows  # noqa: E402
+from app.grading.freetext.evaluation import Row, core_labelled, free_text_rubrics, grade_rows  # noqa: E402
 from app.grading.freetext.labelled import LabelledAnswer  # noqa: E402
-from app.packs.schema import FreeText  # noqa: E402
 
 SIDES = ROOT / "tests" / "grading" / "freetext_labelled" / "meta" / "sides.yaml"
 ORDER = {"incorrect": 0, "partial": 1, "correct": 2}
@@ -154,11 +153,7 @@ def main() -> int:
     started = time.monotonic()
     core = core_labelled()
     rows, _ = grade_rows(core.pack, core.tune_answers, tag_map=core.tag_map, sides=core.sides)
-    rubrics = {
-        q.question.id: q.question.rubric
-        for q in core.pack.questions
-        if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(core.pack)
     probes = probe_rows(core)
     prepared = chain.prepare(rows + probes, rubrics, classifier=True)
     groups = chain.final_groups(SIDES)

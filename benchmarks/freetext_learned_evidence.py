@@ -27,9 +27,14 @@ sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext import labelled_neighbours, labelled_tag_classifier  # noqa: E402
 from app.grading.freetext.chain import cells  # noqa: E402
-from app.grading.freetext.evaluation import Row, core_labelled, figures, grade_rows  # noqa: E402
+from app.grading.freetext.evaluation import (  # noqa: E402
+    Row,
+    core_labelled,
+    figures,
+    free_text_rubrics,
+    grade_rows,
+)
 from app.grading.freetext.grader import has_evidence  # noqa: E402
-from app.packs.schema import FreeText  # noqa: E402
 
 
 def tune_rules_rows() -> tuple[list[Row], set[str]]:
@@ -43,11 +48,7 @@ def tune_rules_rows() -> tuple[list[Row], set[str]]:
 def readings(rows: Sequence[Row], guarded: bool, classifier: bool) -> dict[str, list[Any]]:
     """Name -> the rows with that learned reading, each persona left out of its training."""
     core = core_labelled()
-    rubrics = {
-        q.question.id: q.question.rubric
-        for q in core.pack.questions
-        if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(core.pack)
     always: Callable[..., bool] = lambda *_: True  # noqa: E731
     with (
         mock.patch.object(labelled_neighbours, "has_evidence", has_evidence if guarded else always),

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from app.grading.freetext import grader  # noqa: E402
-from app.grading.freetext.evaluation import core_labelled, mapped_tags  # noqa: E402
+from app.grading.freetext.evaluation import core_labelled, free_text_questions, mapped_tags  # noqa: E402
 from app.grading.freetext.normalise import Normalised, normalise  # noqa: E402
 from app.packs.rubric import Misconception  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
@@ -68,8 +68,7 @@ def kind(tag: str, label: str, expected: tuple[str, ...]) -> str:
 def shipped(then: Callable[..., bool], classifier: bool) -> list[tuple[str, str, bool, bool]]:
     """(persona, kind, kept then, kept here) of each tell a learned part suggests as shipped."""
     core = core_labelled()
-    questions = {q.question.id: q.question for q in core.pack.questions
-                 if isinstance(q.question, FreeText)}  # fmt: skip
+    questions = free_text_questions(core.pack)
     here = grader.has_evidence
     out: list[tuple[str, str, bool, bool]] = []
     current: dict[str, Any] = {}

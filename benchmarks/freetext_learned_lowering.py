@@ -29,8 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext import chain  # noqa: E402
 from app.grading.freetext import second_opinion as so  # noqa: E402
-from app.grading.freetext.evaluation import Row, core_labelled, grade_rows  # noqa: E402
-from app.packs.schema import FreeText  # noqa: E402
+from app.grading.freetext.evaluation import Row, core_labelled, free_text_rubrics, grade_rows  # noqa: E402
 
 ORDER = {"incorrect": 0, "partial": 1, "correct": 2}
 SIDES = ROOT / "tests" / "grading" / "freetext_labelled" / "meta" / "sides.yaml"
@@ -127,11 +126,7 @@ def main() -> int:
     args = ap.parse_args()
     core = core_labelled()
     rows, _ = grade_rows(core.pack, core.tune_answers, tag_map=core.tag_map, sides=core.sides)
-    rubrics = {
-        q.question.id: q.question.rubric
-        for q in core.pack.questions
-        if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(core.pack)
     prepared = chain.prepare(rows, rubrics, classifier=True)
     groups = chain.final_groups(SIDES)
     readings = {"LORO (each final set a fold)": fold_rows(rows, prepared, chain.by_round(groups))}

@@ -33,8 +33,13 @@ import yaml  # noqa: E402
 
 from app.grading.freetext import grade_freetext  # noqa: E402
 from app.grading.freetext.chain import CELLS, cells  # noqa: E402
-from app.grading.freetext.evaluation import Row, core_labelled, figures, mapped_tags  # noqa: E402
-from app.packs.schema import FreeText  # noqa: E402
+from app.grading.freetext.evaluation import (  # noqa: E402
+    Row,
+    core_labelled,
+    figures,
+    free_text_questions,
+    mapped_tags,
+)
 from benchmarks._measure import CONFIGS, thread_ms  # noqa: E402
 
 
@@ -80,11 +85,7 @@ def main() -> int:
     tuned = sorted(p for p in personas if p in labelled.sides.tune)
     if tuned and not args.in_sample:
         parser.error(f"tune personas {tuned} are in-sample (--in-sample to read them anyway)")
-    questions = {
-        q.question.id: q.question
-        for q in labelled.pack.questions
-        if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(labelled.pack)
     graded: dict[str, list[Row]] = {name: [] for name in CONFIGS}
     for answer in labelled.answers:
         question = questions.get(answer.question_id)

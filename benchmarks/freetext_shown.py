@@ -21,11 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext import grade_freetext  # noqa: E402
-from app.grading.freetext.evaluation import load_persona_answers, load_sides  # noqa: E402
+from app.grading.freetext.evaluation import free_text_questions, load_persona_answers, load_sides  # noqa: E402
 from app.grading.freetext.shown import as_shown  # noqa: E402
 from app.grading.results import GradeResult  # noqa: E402
 from app.packs.loader import load_pack  # noqa: E402
-from app.packs.schema import FreeText  # noqa: E402
 
 PACK = ROOT / "questions" / "gradient-tape"
 LABELLED = ROOT / "tests" / "grading" / "freetext_labelled"
@@ -84,9 +83,7 @@ def path_of(result: GradeResult) -> str:
 def main() -> int:
     loaded = load_pack(PACK)
     assert loaded.pack is not None, loaded.problems
-    questions = {
-        q.question.id: q.question for q in loaded.pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(loaded.pack)
     sides = load_sides(SIDES)
     answers, _ = load_persona_answers(LABELLED)
     tune = [a for a in answers if (a.persona or "original") in sides.tune]

@@ -74,14 +74,11 @@ SEED = 12
 def export(path: Path) -> None:
     """Grade every labelled answer with the rules alone; write what the experiment reads."""
     sys.path.insert(0, str(REPO))
-    from app.grading.freetext.evaluation import core_labelled, mapped_tags
+    from app.grading.freetext.evaluation import core_labelled, free_text_questions, mapped_tags
     from app.grading.freetext.grader import grade_freetext, stated_misconceptions
-    from app.packs.schema import FreeText
 
     core = core_labelled()
-    questions = {
-        q.question.id: q.question for q in core.pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(core.pack)
     rubrics = {
         qid: [
             {"tag": m.tag, "label": m.label or m.tag, "correction": m.correction}

@@ -18,6 +18,7 @@ import yaml
 
 from app.config import REPO_ROOT
 from app.grading.freetext import grade_freetext
+from app.grading.freetext.evaluation import free_text_questions
 from app.packs.loader import load_pack
 from app.packs.schema import FreeText
 
@@ -30,9 +31,7 @@ UPDATE = os.environ.get("TAPEQUIZ_UPDATE_GOLDEN") == "1"
 def questions() -> dict[str, FreeText]:
     loaded = load_pack(CORE)
     assert loaded.pack is not None
-    return {
-        q.question.id: q.question for q in loaded.pack.questions if isinstance(q.question, FreeText)
-    }
+    return free_text_questions(loaded.pack)
 
 
 def graded(question: FreeText, answer: str) -> dict[str, Any]:

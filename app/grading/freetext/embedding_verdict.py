@@ -274,8 +274,7 @@ def head_of(model: Fitted, columns: dict[str, int]) -> dict[str, Any]:
 
 def tune_examples() -> tuple[list[Example], dict[str, Rubric]]:
     """Every tune answer of the core pack with the rules' reading (rules as written)."""
-    from app.grading.freetext.evaluation import core_labelled, core_rules_rows
-    from app.packs.schema import FreeText
+    from app.grading.freetext.evaluation import core_labelled, core_rules_rows, free_text_rubrics
 
     core = core_labelled()
     rows = core_rules_rows()  # graded once per process, shared with the other builds
@@ -283,11 +282,7 @@ def tune_examples() -> tuple[list[Example], dict[str, Rubric]]:
         (r for r in rows if r.side == "tune"),
         key=lambda r: (r.question_id, r.persona, r.source, r.answer),
     )
-    rubrics = {
-        q.question.id: q.question.rubric
-        for q in core.pack.questions
-        if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(core.pack)
     examples = [
         Example(
             r.question_id,

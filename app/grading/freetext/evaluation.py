@@ -27,6 +27,7 @@ from app.grading.freetext.grader import grade_freetext
 from app.grading.freetext.labelled import LabelledAnswer, load_labelled
 from app.grading.results import GradeResult
 from app.packs.loader import Pack
+from app.packs.rubric import Rubric
 from app.packs.schema import FreeText
 
 NOT_LABELLED = ("golden", "meta")  # folders beside the labelled sets: golden cases, config
@@ -143,14 +144,22 @@ def mapped_tags(tag_map: TagMap, question_id: str, tags: Iterable[str]) -> tuple
     return tuple(found)
 
 
+def free_text_questions(pack: Pack) -> dict[str, FreeText]:
+    """The pack's free-text questions by id (what grading, training and the benchmarks read)."""
+    return {q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)}
+
+
+def free_text_rubrics(pack: Pack) -> dict[str, Rubric]:
+    """The pack's free-text rubrics by question id."""
+    return {qid: question.rubric for qid, question in free_text_questions(pack).items()}
+
+
 def grade_rows(
     pack: Pack, answers: list[LabelledAnswer], *, tag_map: TagMap, sides: Sides, repeat: int = 1
 ) -> tuple[list[Row], list[str]]:
     """Grade every answer (its time: the median of `repeat` gradings); unknown questions
     are reported, not graded."""
-    questions = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(pack)
     rows, problems = [], []
     for answer in answers:
         question = questions.get(answer.question_id)

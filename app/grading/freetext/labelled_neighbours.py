@@ -33,7 +33,6 @@ from app.grading.freetext.neighbours import (
     words,
 )
 from app.packs.rubric import Rubric
-from app.packs.schema import FreeText
 
 
 def suggested_rows(
@@ -76,13 +75,11 @@ def _suggested_row(index: Index, rubric: Rubric, row: Any, words: Bag) -> Any:
 
 def build_artefact() -> dict[str, Any]:
     """The index of every labelled tune answer of the core pack's free-text questions."""
-    from app.grading.freetext.evaluation import core_labelled, mapped_tags
+    from app.grading.freetext.evaluation import core_labelled, free_text_questions, mapped_tags
 
     core = core_labelled()
     pack, answers, sides, tag_map = core.pack, core.answers, core.sides, core.tag_map
-    questions = {
-        q.question.id: q.question for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(pack)
     tune = sorted(
         (a for a in answers if sides.side(a.persona or "original") == "tune"),
         key=lambda a: (a.question_id, a.persona, a.source, a.answer),
@@ -137,15 +134,18 @@ def final_sets_left_out() -> list[str]:
     rows, rules alone -> with the suggestion (exact, correct-vs-not, named, false tells)."""
     import yaml
 
-    from app.grading.freetext.evaluation import core_labelled, figures, grade_rows
+    from app.grading.freetext.evaluation import (
+        core_labelled,
+        figures,
+        free_text_rubrics,
+        grade_rows,
+    )
 
     core = core_labelled()
     pack = core.pack
     raw = yaml.safe_load((core.folder / "meta" / "sides.yaml").read_text(encoding="utf-8"))
     rows, _ = grade_rows(pack, core.answers, tag_map=core.tag_map, sides=core.sides)
-    rubrics = {
-        q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(pack)
 
     def line(rs: list[Any]) -> str:
         f = figures(rs)

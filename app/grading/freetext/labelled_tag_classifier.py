@@ -40,7 +40,6 @@ from app.grading.freetext.tag_classifier import (
     suggested_tag,
 )
 from app.packs.rubric import Rubric
-from app.packs.schema import FreeText
 
 MIN_DF = 3  # a feature seen in fewer training answers of the question is not read
 MIN_SUPPORT = 8  # a tag carried by fewer training answers gets no model
@@ -244,12 +243,10 @@ def train(
 
 def build_artefact() -> dict[str, Any]:
     """The models trained on every labelled tune answer of the core pack's questions."""
-    from app.grading.freetext.evaluation import core_labelled, core_rules_rows
+    from app.grading.freetext.evaluation import core_labelled, core_rules_rows, free_text_questions
 
     core = core_labelled()
-    questions = {
-        q.question.id: q.question for q in core.pack.questions if isinstance(q.question, FreeText)
-    }
+    questions = free_text_questions(core.pack)
     # the tune rows of the shared reading (graded once per process with the other builds)
     rows = [r for r in core_rules_rows() if r.side == "tune"]
     tune = sorted(

@@ -220,8 +220,7 @@ def _rounded(model: Model | None) -> dict[str, Any] | None:
 def build_artefact() -> dict[str, Any]:
     """Train one model per free-text question of the core pack on the labelled tune
     personas (the rules' verdicts, the second opinion off) and describe the data."""
-    from app.grading.freetext.evaluation import core_labelled, core_rules_rows
-    from app.packs.schema import FreeText
+    from app.grading.freetext.evaluation import core_labelled, core_rules_rows, free_text_rubrics
 
     core = core_labelled()
     pack = core.pack
@@ -230,9 +229,7 @@ def build_artefact() -> dict[str, Any]:
         (r for r in rows if r.side == "tune" and r.evidence),
         key=lambda r: (r.question_id, r.persona, r.source, r.answer),
     )
-    rubrics = {
-        q.question.id: q.question.rubric for q in pack.questions if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(pack)
     questions: dict[str, Any] = {}
     for qid in sorted({r.question_id for r in rows}):
         rubric = rubrics[qid]

@@ -205,16 +205,16 @@ def caps_from(rubric: Rubric, derived: Mapping[str, Mapping[str, Any]]) -> dict[
 def build_artefact() -> dict[str, Any]:
     """The caps of every free-text question of the core pack, from the labelled tune
     personas (meta/sides.yaml), with the precedent behind each."""
-    from app.grading.freetext.evaluation import ORIGINAL, core_labelled, mapped_tags
-    from app.packs.schema import FreeText
+    from app.grading.freetext.evaluation import (
+        ORIGINAL,
+        core_labelled,
+        free_text_rubrics,
+        mapped_tags,
+    )
 
     core = core_labelled()
     complete, required = _core_readings(core)
-    rubrics = {
-        q.question.id: q.question.rubric
-        for q in core.pack.questions
-        if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(core.pack)
     tune = [a for a in core.tune_answers if a.question_id in rubrics]
     derived = derive(
         (a.question_id, mapped_tags(core.tag_map, a.question_id, a.misconceptions), a.verdict)
@@ -279,15 +279,10 @@ def _core_readings(core: Any) -> tuple[dict[Reading, bool], dict[Reading, bool]]
     """Per answer: whether the rules as written, caps left out, read it as correct (its
     concepts and required ones complete, some credit; round 18), and whether they credit
     every required concept without reading it as complete (`required_core`, round 28)."""
-    from app.grading.freetext.evaluation import core_rules_rows
-    from app.packs.schema import FreeText
+    from app.grading.freetext.evaluation import core_rules_rows, free_text_rubrics
 
     rows = core_rules_rows()  # graded once per process, shared with the other builds
-    rubrics = {
-        q.question.id: q.question.rubric
-        for q in core.pack.questions
-        if isinstance(q.question, FreeText)
-    }
+    rubrics = free_text_rubrics(core.pack)
     complete, required = {}, {}
     for r in rows:
         key = (r.source, r.question_id, r.answer)

@@ -97,7 +97,8 @@ HAND = [
 # it lowers a third (OPTION[2], 0.7 by the rules alone, 0.3 as shipped). Round 35: retrained
 # with round 34's set it keeps OPTION[2] correct again (a plain test). Round 36: retrained with
 # round 35's set it lowers OPTION[2] again (0.3 as shipped; the flip-flop engineer K4 measures).
-LOWERED = {OPTION[0][2], OPTION[2][2], OPTION[6][2]}
+# Round 37: retrained with round 36's set it keeps OPTION[2] correct again (a plain test).
+LOWERED = {OPTION[0][2], OPTION[6][2]}
 LOWERED_REASON = "rounds 22, 32 and 36: the retrained second opinion lowers it to partial"
 
 

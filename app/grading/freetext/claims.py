@@ -53,9 +53,7 @@ from app.grading.freetext.polarity import (
 )
 from app.grading.freetext.purposes import reset_purpose
 from app.grading.freetext.quotations import quoted
-from app.grading.freetext.subjects import (
-    goes_on_with_verb,
-)
+from app.grading.freetext.subjects import STATEMENT_CONNECTIVE, goes_on_with_verb
 
 CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
 # A word set against another by a bare "not" ("the gradient is None (not zero)", "it uses
@@ -249,7 +247,8 @@ def carries_roles(text: str, claim: Claim) -> bool:
 # the clause before gives.
 _PRONOUN_SUBJECT = re.compile(
     r"[\s,;:]*(?:(?:and|then|so|also|like|but|because|since)\s+)*(?:it|they|which|this|these|those"
-    r"|you(?:'ll|\s+will)?\s+(?:get|obtain|end\s+up\s+with))\b",
+    r"|you(?:'ll|\s+will)?\s+(?:get|obtain|end\s+up\s+with))\b"
+    rf"(?!{STATEMENT_CONNECTIVE})",  # round 37: ", which is why you ..." has its own subject
     re.IGNORECASE,
 )
 # Round 31: a cause whose subject is a pronoun ("The loss isn't connected to the weights

@@ -125,6 +125,13 @@ _SPELLINGS = [
     # t.numpy() it", "can t = x * 2"). One space only: "can   t" is not a typed word.
     (regex.compile(r"\b(do|does|did|is|are|was|were|has|have|had|would|could|should|must|need"
                    r"|ai|wo|ca)n t\b(?!\s*[=(\[]|\.\w|[_'])", regex.I), _spaced_apostrophe),
+    # Round 37: chat abbreviations of "because" ("bc", "b/c", "bcz", "cuz", "coz", "'cause")
+    # and of "without" ("w/o") are the words, so every reader of them (clause breaks, denials,
+    # premises of absence) reads them. Not a name in code ("bc = ...", "bc.shape", "a/b/c",
+    # "print(bc)"), nor "cos" (the cosine).
+    (regex.compile(r"(?<![\w./'(\[])(?:b/c|bcz|bcoz|bc|cuz|coz|'cause)(?![\w/)\]]|\s*[=(\[]|\.\w)",
+                   regex.I), "because"),
+    (regex.compile(r"(?<![\w./(\[])w/o(?![\w/)\]]|\s*[=(\[]|\.\w)", regex.I), "without"),
     # Common misspellings (non-native and hurried answers); rubric authors write one form.
     # Only the misspelt stem is replaced, so "Variable" and "variables" keep their form.
     (re.compile(r"\bgradiant", re.I), "gradient"),

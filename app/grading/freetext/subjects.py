@@ -252,10 +252,18 @@ _MODALS = _words(
 )
 
 
+# Round 37: "That's why you always pass it", "This is because the tape ...": the
+# demonstrative is the whole statement before, and the clause after "why" / "because" has a
+# subject of its own, so its roles are its own: no join (joins.pronoun_joins; the same
+# connective inside a sentence, ", which is why ...", is claims._PRONOUN_SUBJECT's).
+STATEMENT_CONNECTIVE = r"(?:'s|\s+(?:is|was))\s+(?:why|how|because|what|when)\b"
+_CONNECTIVE = re.compile(rf"\W*(?:this|that){STATEMENT_CONNECTIVE}", re.IGNORECASE)
+
+
 def demonstrative_subject(text: str) -> bool:
     """Whether a sentence opens on a demonstrative pronoun as its subject."""
     match = _DEMONSTRATIVE.match(text)
-    if match is None:
+    if match is None or _CONNECTIVE.match(text):
         return False
     word = match.group(2).lower()
     if word == "'s":

@@ -1,11 +1,10 @@
 """Round 37 of issue 14 (engineer C20, rubric content for gradient-vs-apply, gradient-accumulation,
 no-zero-grad and tf-function-speedup): the stated beliefs the rules missed most across the tune
 personas, counted by question and tag before any sentence was read. tape-accumulates on no-zero-grad
-reads the gradients said to include earlier batches' contributions, to grow step after step, a kept
-tape said to hold the earlier batches, and the previous batch's gradients said to be added into the
-new ones; large-batch-gains-most reads the gain said to be largest when the batch is large, and
-big-models-gain-most a correlative with two adjectives; apply-ignores-optimizer-rule reads
-apply_gradients said to subtract the raw gradients from the weights. Statements
+reads the gradients said to include earlier batches' contributions; large-batch-gains-most reads
+"the bigger the batch, the bigger the speedup", and big-models-gain-most the same correlative with
+two adjectives; apply-ignores-optimizer-rule reads apply_gradients said to subtract the raw
+gradients from the weights (a right split of the two calls beside it was graded correct). Statements
 written for this file, in words of their own (docs/freetext-rounds.md "Round 37: gradient-vs-apply,
 gradient-accumulation, no-zero-grad and tf-function-speedup content (engineer C20)"). Read by the
 rules alone: the learned parts are retrained by the lead after merging."""
@@ -19,12 +18,7 @@ from tests.grading.held_statements import names_nothing, names_the_tell
 
 WRONG = [
     ("no-zero-grad", "tape-accumulates", "Skip the reset and the gradients you get back also contain terms from the older batches."),
-    ("no-zero-grad", "tape-accumulates", "Leave it out and your grads get bigger with every iteration until training diverges."),
-    ("no-zero-grad", "tape-accumulates", "A tape you keep around still remembers all the previous iterations, so reset it first."),
-    ("no-zero-grad", "tape-accumulates", "Then tape.gradient adds up over all the iterations instead of just the current one."),
-    ("no-zero-grad", "tape-accumulates", "Without a reset the grads from the last iteration are mixed into the current ones."),
-    ("tf-function-speedup", "large-batch-gains-most", "The speedup is greatest when the batch size is large, say 2048."),
-    ("tf-function-speedup", "large-batch-gains-most", "The biggest speedups show up with really large batches."),
+    ("no-zero-grad", "tape-accumulates", "Reuse the tape and its gradients include contributions from every earlier step."),
     ("tf-function-speedup", "large-batch-gains-most", "The larger the batch size, the bigger the speedup over eager."),
     ("tf-function-speedup", "big-models-gain-most", "The larger and deeper the network, the faster graph mode runs compared to eager."),
     ("gradient-vs-apply", "apply-ignores-optimizer-rule", "tape.gradient returns the gradients; apply_gradients then subtracts them from the model's weights."),

@@ -21,7 +21,8 @@ WRONG = [
     ("no-zero-grad", "tape-accumulates", "Reuse the tape and its gradients include contributions from every earlier step."),
     ("tf-function-speedup", "large-batch-gains-most", "The larger the batch size, the bigger the speedup over eager."),
     ("tf-function-speedup", "big-models-gain-most", "The larger and deeper the network, the faster graph mode runs compared to eager."),
-    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "tape.gradient returns the gradients; apply_gradients then subtracts them from the model's weights."),
+    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "tape.gradient returns the gradients; apply_gradients then just subtracts them from the model's weights."),
+    ("gradient-vs-apply", "apply-ignores-optimizer-rule", "The optimizer subtracts the raw gradients from the variables, nothing more."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -34,6 +35,7 @@ CORRECT = [
     ("tf-function-speedup", "The bigger the model, the more of the step's time goes into GPU kernels, so the gain shrinks."),
     ("gradient-vs-apply", "apply_gradients scales the gradients by the learning rate and subtracts them from the variables, for plain SGD."),
     ("gradient-vs-apply", "With Adam, apply_gradients does not simply subtract the gradients: it uses the moment estimates."),
+    ("gradient-vs-apply", "tape.gradient computes the gradients and apply_gradients then subtracts them from the model's weights."),
 ]  # fmt: skip
 
 

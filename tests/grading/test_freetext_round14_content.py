@@ -116,8 +116,8 @@ CORRECT_HELD = [
 # artefacts retrained on the merged tag) and left this list. Round 21 (engineer C): so is "gets
 # garbage-collected" when "the context manager closes" (a leading "when the block closes," read).
 # Round 37 (engineer M9): so is the keep-tapes statement: the padding reader had cut "Keep each
-# micro-batch's tape alive" as a run of terms ("each" was no glue, signals._GLUE).
-KNOWN_UNNAMED: list[tuple[str, str, str]] = []
+# micro-batch's tape alive" as a run of terms ("each" was no glue, signals._GLUE). The list is
+# empty, so its test is gone (an empty table only ever skipped); every WRONG statement is named.
 
 # A held true statement an older tell names (persistent-records-after-block, with main's
 # rubrics too). The last check also found tape-discarded-on-block-exit on it ("until it is
@@ -125,16 +125,11 @@ KNOWN_UNNAMED: list[tuple[str, str, str]] = []
 KNOWN_NAMED = [
     ("persistent-tape", "You can call gradient after the with block ends; the persistent tape keeps its recording until it is deleted."),
 ]  # fmt: skip
-WRONG = [w for w in WRONG if w not in KNOWN_UNNAMED]
-WRONG_HELD = [w for w in WRONG_HELD if w not in KNOWN_UNNAMED]
 CORRECT_HELD = [c for c in CORRECT_HELD if c not in KNOWN_NAMED]
 
 
 test_grade_freetext_names_a_round14_tell = names_the_tell(WRONG + WRONG_HELD)
 test_grade_freetext_round14_true_statements_name_nothing = names_nothing(CORRECT + CORRECT_HELD)
-test_grade_freetext_round14_known_unnamed_statements = names_the_tell(
-    KNOWN_UNNAMED, xfail="the new phrasings do not read this statement"
-)
 test_grade_freetext_round14_known_true_statements_name_nothing = names_nothing(
     KNOWN_NAMED, xfail="an older reading names a tell on this true statement"
 )

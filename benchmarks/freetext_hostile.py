@@ -183,6 +183,8 @@ def shapes(question: FreeText, rng: random.Random) -> dict[str, str]:
             for _ in range(1_200)
         )[:MAX_CHARS],
         "keywords and commas": ", ".join(rng.choice(vocab) for _ in range(900))[:MAX_CHARS],
+        # Round 37: a short shuffle reads as one sentence, not as a keyword list.
+        "60-word keyword shuffle": " ".join(rng.choice(vocab) for _ in range(60)) + ".",
         "no spaces": fill(model.replace(" ", ""), sep=""),
         "no spaces, one letter": "x" * MAX_CHARS,
         "code block": "```\n"

@@ -39,7 +39,15 @@ def _benchmark() -> ModuleType:
 HOSTILE = _benchmark()
 # Measured and left in round 9 (random words of higher-order-derivatives' model answer with
 # no article misplaced only 6 pairs); read since round 10 (doubled words, negation pairs).
-LEFT: set[tuple[str, str]] = set()
+# Round 37: the benchmark's 60-word keyword shuffle (words of the model answer in random order,
+# one sentence) is graded correct on three questions: the padding cut reads the long keyword
+# shapes, not a short shuffle (the same on the round's start tree). Left for the next round.
+SHUFFLE = "60-word keyword shuffle"
+LEFT: set[tuple[str, str]] = {
+    ("gradient-accumulation", SHUFFLE),
+    ("no-zero-grad", SHUFFLE),
+    ("tf-function-speedup", SHUFFLE),
+}
 
 
 @pytest.mark.parametrize("question_id", CORE_IDS)
@@ -54,6 +62,14 @@ def test_no_hostile_shape_is_graded_correct(question_id: str) -> None:
         and grade_freetext(q, text).verdict == "correct"
     ]
     assert correct == []
+
+
+@pytest.mark.parametrize("question_id, name", sorted(LEFT))
+@pytest.mark.xfail(strict=True, reason="round 37: a short keyword shuffle reads as a sentence")
+def test_a_left_hostile_shape_is_not_graded_correct(question_id: str, name: str) -> None:
+    q = question(question_id)
+    text = HOSTILE.shapes(q, random.Random(f"hostile:{q.id}"))[name]
+    assert grade_freetext(q, text).verdict != "correct"
 
 
 def _salad(question_id: str, seed: int, articles: bool = True) -> str:

@@ -3,7 +3,8 @@
 Candidate answers are hostile until proven otherwise (issue 14). For each of the core
 pack's free-text questions this grades a battery of 5,000-character answers built to make
 the grader slow or to earn credit without an explanation - one word repeated, random
-keywords (with and without commas), no spaces, a code block, nested quotes and brackets,
+keywords (with and without commas, and a 60-word shuffle read as one sentence), no
+spaces, a code block, nested quotes and brackets,
 lookalike letters and zero-width characters, bidi marks, thousands of short sentences,
 deeply negated sentences, every rubric phrasing of the question written out, prompt
 injections - and prints per shape the p50 and worst time over the questions, the ratio of

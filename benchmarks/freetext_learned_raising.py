@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -37,7 +36,7 @@ from app.grading.freetext import second_opinion as so  # noqa: E402
 from app.grading.freetext.evaluation import Row, core_labelled, free_text_rubrics, grade_rows  # noqa: E402
 
 SIDES = ROOT / "tests" / "grading" / "freetext_labelled" / "meta" / "sides.yaml"
-CELLS = ("ip", "pi", "pc", "cp", "ic", "ci")  # label, verdict: chain.CELLS
+CELLS = tuple(label[0] + verdict[0] for label, verdict in chain.CELLS)  # "ip", ...
 
 
 def read_row(r: Row, learned: chain.Learned, prepared: chain.Prepared) -> dict[str, Any]:
@@ -141,7 +140,7 @@ Keep = Callable[[dict[str, Any]], bool]
 
 def longer(row: dict[str, Any], words: int) -> bool:
     """Longer than `words` words as the second opinion counts them (its `length` feature)."""
-    return row["length"] > math.log1p(words) / 5
+    return row["length"] > so.length_feature(words)
 
 
 def margin_by_length(words: int, extra: float) -> Keep:

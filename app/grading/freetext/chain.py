@@ -18,7 +18,6 @@ as written) and is run by `benchmarks/freetext.py --chain`.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -309,7 +308,7 @@ def tell_features(rules: Row, chained: Row) -> so.Features:
     found.update({f"cap:{c}": 1.0 for c in chained.evidence.caps})
     found["score"] = rules.evidence.score
     found["tells"] = float(len(chained.named_tags))
-    found["length"] = math.log1p(len(rules.answer.split())) / 5
+    found["length"] = so.length_feature(len(rules.answer.split()))
     return found
 
 

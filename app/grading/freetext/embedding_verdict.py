@@ -40,7 +40,7 @@ from app.grading.freetext.budget import uncounted
 from app.grading.freetext.encoder import DIMENSIONS, INT8_SHA256, MAX_PIECES, TOKENIZER_SHA256
 from app.grading.freetext.fitting import Evidence
 from app.grading.freetext.normalise import normalise
-from app.grading.freetext.second_opinion import may_raise, rubric_key
+from app.grading.freetext.second_opinion import length_feature, may_raise, rubric_key
 from app.grading.freetext.signals import without_padding
 from app.packs.rubric import Rubric
 
@@ -74,7 +74,7 @@ def evidence_features(
 ) -> Features:
     """What the rules read in the answer: their verdict, tells and caps, concepts, score."""
     named = list(tags)
-    out = {f"v:{verdict}": 1.0, "length": math.log1p(len(answer.split())) / 5}
+    out = {f"v:{verdict}": 1.0, "length": length_feature(len(answer.split()))}
     out.update({f"t:{t}": 1.0 for t in named})
     out["tells"] = float(len(named))
     if evidence is not None:

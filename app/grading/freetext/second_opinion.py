@@ -76,6 +76,11 @@ _STOP = frozenset(
 Features = dict[str, float]
 
 
+def length_feature(words: int) -> float:
+    """An answer's length as every learned part reads it: log1p of its words, scaled to ~1."""
+    return math.log1p(words) / 5
+
+
 def features(text: str, evidence: Evidence, units: Sequence[Unit] | None = None) -> Features:
     """Content-word lemmas of the prose left after the padding cut (binary), rule concepts
     found, the rules' score and length. `units`: the answer as the rules read it
@@ -89,7 +94,7 @@ def features(text: str, evidence: Evidence, units: Sequence[Unit] | None = None)
     found: Features = {f"w:{key}": 1.0 for w in prose if (key := _content_key(w))}
     found.update({f"c:{c}": 1.0 for c in evidence.found})
     found["score"] = evidence.score
-    found["length"] = math.log1p(len(prose) + code) / 5
+    found["length"] = length_feature(len(prose) + code)
     return found
 
 

@@ -2,7 +2,8 @@
 training-flag, numpy-inside-tape, why-none-gradients, higher-order-derivatives,
 trainable-vs-all-variables). The inner gradient said to be taken once both tapes' blocks are
 left (gradient-outside-outer-tape), in prose and in code that opens both tapes on one `with`
-line; the gradients said to come through a NumPy round trip in a sentence whose later clause
+line; a second tape opened as a next step after the first (sequential-tapes-second-derivative);
+the gradients said to come through a NumPy round trip in a sentence whose later clause
 names what older claims exclude, or a problem for them denied (numpy-is-recorded). Three
 labeller tags new in round 37's set map onto the rubric tag of the same belief; eight stay
 unmapped (one answer each, no rubric tag of the same belief). True statements sharing their
@@ -68,6 +69,8 @@ WRONG = [
     ("higher-order-derivatives", "gradient-outside-outer-tape", "Leave both blocks and call inner.gradient(y, x) first."),
     ("higher-order-derivatives", "gradient-outside-outer-tape", "Put the inner.gradient call after both with blocks close."),
     ("higher-order-derivatives", "gradient-outside-outer-tape", TWO_TAPES_ONE_LINE),
+    ("higher-order-derivatives", "sequential-tapes-second-derivative", "Compute dy/dx with one tape, then open a new tape, watch x and differentiate dy/dx again."),
+    ("higher-order-derivatives", "sequential-tapes-second-derivative", "Second tape: open it, watch x, and call its gradient on dy_dx."),
     ("numpy-inside-tape", "numpy-is-recorded", "The gradients still come through, although the float64 arrays make the rest of the step slower."),
     ("numpy-inside-tape", "numpy-is-recorded", "The copy to the host costs time, but the gradients are still right."),
     ("numpy-inside-tape", "numpy-is-recorded", "No problem for the gradients, the values are the same either way."),
@@ -81,6 +84,10 @@ CORRECT = [
     ("higher-order-derivatives", "After the inner block closes, still inside the outer one, take inner.gradient(y, x)."),
     ("higher-order-derivatives", "Take dy/dx with the inner tape while the outer one is open; after the outer block closes, differentiate dy/dx with outer.gradient."),
     ("higher-order-derivatives", TWO_TAPES_ONE_LINE_INSIDE),
+    ("higher-order-derivatives", "Open an outer tape, then open a second tape inside it and compute y there."),
+    ("higher-order-derivatives", "Start the outer tape; then start a new tape in it for the first derivative."),
+    ("higher-order-derivatives", "Then use a second tape around the first so it records the gradient computation."),
+    ("higher-order-derivatives", "Second tape: the outer one, which wraps the first and records its gradient call."),
     ("numpy-inside-tape", "The gradients still reach the layers after the conversion, but the ones before it get None."),
     ("numpy-inside-tape", "It is a gradient problem, not just a speed issue: the tape cannot see NumPy."),
     ("numpy-inside-tape", "No problem for the gradients if the maths stays in tf ops."),
@@ -111,7 +118,7 @@ test_grade_freetext_round38_c23_true_statements_name_nothing = names_nothing(
 def round38_phrasings() -> list[str]:
     """This round's phrasings: those under a `# Round 38 (engineer C23)` comment."""
     found = []
-    for name in ("higher-order-derivatives", "numpy-inside-tape"):
+    for name in ("higher-order-derivatives", "numpy-inside-tape"):  # in file order
         lines = (CORE / f"{name}.yaml").read_text().splitlines()
         for i, line in enumerate(lines):
             if "# Round 38 (engineer C23)" not in line:
@@ -138,7 +145,7 @@ PUMPED = [
 
 def test_round38_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round38_phrasings()
-    assert len(patterns) == 10
+    assert len(patterns) == 12
     for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
         compiled = compile_phrasing(role).compiled
         for text in PUMPED:

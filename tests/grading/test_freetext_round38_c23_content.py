@@ -3,6 +3,7 @@ training-flag, numpy-inside-tape, why-none-gradients, higher-order-derivatives,
 trainable-vs-all-variables). The inner gradient said to be taken once both tapes' blocks are
 left (gradient-outside-outer-tape), in prose and in code that opens both tapes on one `with`
 line; a second tape opened as a next step after the first (sequential-tapes-second-derivative);
+the forward pass said to be run again under a second tape (two-tapes-need-two-forwards);
 the gradients said to come through a NumPy round trip in a sentence whose later clause
 names what older claims exclude, or a problem for them denied (numpy-is-recorded). Three
 labeller tags new in round 37's set map onto the rubric tag of the same belief; eight stay
@@ -71,6 +72,7 @@ WRONG = [
     ("higher-order-derivatives", "gradient-outside-outer-tape", TWO_TAPES_ONE_LINE),
     ("higher-order-derivatives", "sequential-tapes-second-derivative", "Compute dy/dx with one tape, then open a new tape, watch x and differentiate dy/dx again."),
     ("higher-order-derivatives", "sequential-tapes-second-derivative", "Second tape: open it, watch x, and call its gradient on dy_dx."),
+    ("persistent-tape", "two-tapes-need-two-forwards", "You need a second tape and have to repeat the forward pass under it for the other loss."),
     ("numpy-inside-tape", "numpy-is-recorded", "The gradients still come through, although the float64 arrays make the rest of the step slower."),
     ("numpy-inside-tape", "numpy-is-recorded", "The copy to the host costs time, but the gradients are still right."),
     ("numpy-inside-tape", "numpy-is-recorded", "No problem for the gradients, the values are the same either way."),
@@ -88,6 +90,8 @@ CORRECT = [
     ("higher-order-derivatives", "Start the outer tape; then start a new tape in it for the first derivative."),
     ("higher-order-derivatives", "Then use a second tape around the first so it records the gradient computation."),
     ("higher-order-derivatives", "Second tape: the outer one, which wraps the first and records its gradient call."),
+    ("persistent-tape", "With persistent=True you avoid running the forward pass twice under two tapes."),
+    ("persistent-tape", "Two tapes can record one forward pass together, so there is no need to run the forward twice."),
     ("numpy-inside-tape", "The gradients still reach the layers after the conversion, but the ones before it get None."),
     ("numpy-inside-tape", "It is a gradient problem, not just a speed issue: the tape cannot see NumPy."),
     ("numpy-inside-tape", "No problem for the gradients if the maths stays in tf ops."),
@@ -118,7 +122,7 @@ test_grade_freetext_round38_c23_true_statements_name_nothing = names_nothing(
 def round38_phrasings() -> list[str]:
     """This round's phrasings: those under a `# Round 38 (engineer C23)` comment."""
     found = []
-    for name in ("higher-order-derivatives", "numpy-inside-tape"):  # in file order
+    for name in ("higher-order-derivatives", "numpy-inside-tape", "persistent-tape"):
         lines = (CORE / f"{name}.yaml").read_text().splitlines()
         for i, line in enumerate(lines):
             if "# Round 38 (engineer C23)" not in line:
@@ -140,12 +144,13 @@ PUMPED = [
     "the gradients still " * 500,
     "No problem for the gradients " * 350,
     "but they are still " * 500,
+    "run the forward pass again " * 380,
 ]
 
 
 def test_round38_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round38_phrasings()
-    assert len(patterns) == 12
+    assert len(patterns) == 13
     for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
         compiled = compile_phrasing(role).compiled
         for text in PUMPED:

@@ -4,6 +4,7 @@ trainable-vs-all-variables). The inner gradient said to be taken once both tapes
 left (gradient-outside-outer-tape), in prose and in code that opens both tapes on one `with`
 line; a second tape opened as a next step after the first (sequential-tapes-second-derivative);
 the forward pass said to be run again under a second tape (two-tapes-need-two-forwards);
+BatchNorm's moving statistics said to still get updated without the flag (bn-updates-in-inference);
 the gradients said to come through a NumPy round trip in a sentence whose later clause
 names what older claims exclude, or a problem for them denied (numpy-is-recorded). Three
 labeller tags new in round 37's set map onto the rubric tag of the same belief; eight stay
@@ -73,6 +74,8 @@ WRONG = [
     ("higher-order-derivatives", "sequential-tapes-second-derivative", "Compute dy/dx with one tape, then open a new tape, watch x and differentiate dy/dx again."),
     ("higher-order-derivatives", "sequential-tapes-second-derivative", "Second tape: open it, watch x, and call its gradient on dy_dx."),
     ("persistent-tape", "two-tapes-need-two-forwards", "You need a second tape and have to repeat the forward pass under it for the other loss."),
+    ("training-flag", "bn-updates-in-inference", "The running means keep getting refreshed even at inference."),
+    ("training-flag", "bn-updates-in-inference", "Skip the flag and the moving variance still gets updated each step, so nothing is lost there."),
     ("numpy-inside-tape", "numpy-is-recorded", "The gradients still come through, although the float64 arrays make the rest of the step slower."),
     ("numpy-inside-tape", "numpy-is-recorded", "The copy to the host costs time, but the gradients are still right."),
     ("numpy-inside-tape", "numpy-is-recorded", "No problem for the gradients, the values are the same either way."),
@@ -92,6 +95,8 @@ CORRECT = [
     ("higher-order-derivatives", "Second tape: the outer one, which wraps the first and records its gradient call."),
     ("persistent-tape", "With persistent=True you avoid running the forward pass twice under two tapes."),
     ("persistent-tape", "Two tapes can record one forward pass together, so there is no need to run the forward twice."),
+    ("training-flag", "With training=True the moving averages keep getting updated; without it they stay frozen."),
+    ("training-flag", "Without the flag BN uses the moving averages and does not update them; with it they keep being updated."),
     ("numpy-inside-tape", "The gradients still reach the layers after the conversion, but the ones before it get None."),
     ("numpy-inside-tape", "It is a gradient problem, not just a speed issue: the tape cannot see NumPy."),
     ("numpy-inside-tape", "No problem for the gradients if the maths stays in tf ops."),
@@ -122,7 +127,12 @@ test_grade_freetext_round38_c23_true_statements_name_nothing = names_nothing(
 def round38_phrasings() -> list[str]:
     """This round's phrasings: those under a `# Round 38 (engineer C23)` comment."""
     found = []
-    for name in ("higher-order-derivatives", "numpy-inside-tape", "persistent-tape"):
+    for name in (
+        "higher-order-derivatives",
+        "numpy-inside-tape",
+        "persistent-tape",
+        "training-flag",
+    ):
         lines = (CORE / f"{name}.yaml").read_text().splitlines()
         for i, line in enumerate(lines):
             if "# Round 38 (engineer C23)" not in line:
@@ -145,12 +155,13 @@ PUMPED = [
     "No problem for the gradients " * 350,
     "but they are still " * 500,
     "run the forward pass again " * 380,
+    "the moving averages still " * 400,
 ]
 
 
 def test_round38_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round38_phrasings()
-    assert len(patterns) == 13
+    assert len(patterns) == 15
     for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
         compiled = compile_phrasing(role).compiled
         for text in PUMPED:

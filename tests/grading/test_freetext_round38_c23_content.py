@@ -5,6 +5,7 @@ left (gradient-outside-outer-tape), in prose and in code that opens both tapes o
 line; a second tape opened as a next step after the first (sequential-tapes-second-derivative);
 the forward pass said to be run again under a second tape (two-tapes-need-two-forwards);
 BatchNorm's moving statistics said to still get updated without the flag (bn-updates-in-inference);
+a tf.constant differentiated in code with no watch call (source-arg-watches);
 the gradients said to come through a NumPy round trip in a sentence whose later clause
 names what older claims exclude, or a problem for them denied (numpy-is-recorded). Three
 labeller tags new in round 37's set map onto the rubric tag of the same belief; eight stay
@@ -54,6 +55,30 @@ dy = first.gradient(y, x)
 d2y = second.gradient(dy, x)
 ```"""
 
+CONSTANT_UNWATCHED = """Nested:
+
+```python
+x = tf.constant(1.5)
+with tf.GradientTape() as outer:
+    with tf.GradientTape() as inner:
+        y = x ** 3
+    dy = inner.gradient(y, x)
+d2y = outer.gradient(dy, x)
+```"""
+
+CONSTANT_WATCHED = """Nested:
+
+```python
+x = tf.constant(1.5)
+with tf.GradientTape() as outer:
+    outer.watch(x)
+    with tf.GradientTape() as inner:
+        inner.watch(x)
+        y = x ** 3
+    dy = inner.gradient(y, x)
+d2y = outer.gradient(dy, x)
+```"""
+
 TWO_TAPES_ONE_LINE_INSIDE = """Both tapes on one line:
 
 ```python
@@ -73,6 +98,7 @@ WRONG = [
     ("higher-order-derivatives", "gradient-outside-outer-tape", TWO_TAPES_ONE_LINE),
     ("higher-order-derivatives", "sequential-tapes-second-derivative", "Compute dy/dx with one tape, then open a new tape, watch x and differentiate dy/dx again."),
     ("higher-order-derivatives", "sequential-tapes-second-derivative", "Second tape: open it, watch x, and call its gradient on dy_dx."),
+    ("higher-order-derivatives", "source-arg-watches", CONSTANT_UNWATCHED),
     ("persistent-tape", "two-tapes-need-two-forwards", "You need a second tape and have to repeat the forward pass under it for the other loss."),
     ("training-flag", "bn-updates-in-inference", "The running means keep getting refreshed even at inference."),
     ("training-flag", "bn-updates-in-inference", "Skip the flag and the moving variance still gets updated each step, so nothing is lost there."),
@@ -93,6 +119,7 @@ CORRECT = [
     ("higher-order-derivatives", "Start the outer tape; then start a new tape in it for the first derivative."),
     ("higher-order-derivatives", "Then use a second tape around the first so it records the gradient computation."),
     ("higher-order-derivatives", "Second tape: the outer one, which wraps the first and records its gradient call."),
+    ("higher-order-derivatives", CONSTANT_WATCHED),
     ("persistent-tape", "With persistent=True you avoid running the forward pass twice under two tapes."),
     ("persistent-tape", "Two tapes can record one forward pass together, so there is no need to run the forward twice."),
     ("training-flag", "With training=True the moving averages keep getting updated; without it they stay frozen."),
@@ -156,12 +183,13 @@ PUMPED = [
     "but they are still " * 500,
     "run the forward pass again " * 380,
     "the moving averages still " * 400,
+    "x = tf.constant(1.0)\nwith tf.GradientTape() as t:\n" * 200,
 ]
 
 
 def test_round38_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round38_phrasings()
-    assert len(patterns) == 15
+    assert len(patterns) == 16
     for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
         compiled = compile_phrasing(role).compiled
         for text in PUMPED:

@@ -5,7 +5,8 @@ left (gradient-outside-outer-tape), in prose and in code that opens both tapes o
 line; a second tape opened as a next step after the first (sequential-tapes-second-derivative);
 the forward pass said to be run again under a second tape (two-tapes-need-two-forwards);
 BatchNorm's moving statistics said to still get updated without the flag (bn-updates-in-inference);
-a tf.constant differentiated in code with no watch call (source-arg-watches);
+a tf.constant differentiated in code with no watch call (source-arg-watches), or watched by the
+inner tape only (inner-watch-visible-to-outer);
 the gradients said to come through a NumPy round trip in a sentence whose later clause
 names what older claims exclude, or a problem for them denied (numpy-is-recorded). Three
 labeller tags new in round 37's set map onto the rubric tag of the same belief; eight stay
@@ -79,6 +80,18 @@ with tf.GradientTape() as outer:
 d2y = outer.gradient(dy, x)
 ```"""
 
+INNER_WATCH_ONLY = """Nested:
+
+```python
+x = tf.constant(0.5)
+with tf.GradientTape() as g2:
+    with tf.GradientTape() as g1:
+        g1.watch(x)
+        y = tf.exp(x)
+    dy = g1.gradient(y, x)
+d2y = g2.gradient(dy, x)
+```"""
+
 TWO_TAPES_ONE_LINE_INSIDE = """Both tapes on one line:
 
 ```python
@@ -99,6 +112,7 @@ WRONG = [
     ("higher-order-derivatives", "sequential-tapes-second-derivative", "Compute dy/dx with one tape, then open a new tape, watch x and differentiate dy/dx again."),
     ("higher-order-derivatives", "sequential-tapes-second-derivative", "Second tape: open it, watch x, and call its gradient on dy_dx."),
     ("higher-order-derivatives", "source-arg-watches", CONSTANT_UNWATCHED),
+    ("higher-order-derivatives", "inner-watch-visible-to-outer", INNER_WATCH_ONLY),
     ("persistent-tape", "two-tapes-need-two-forwards", "You need a second tape and have to repeat the forward pass under it for the other loss."),
     ("training-flag", "bn-updates-in-inference", "The running means keep getting refreshed even at inference."),
     ("training-flag", "bn-updates-in-inference", "Skip the flag and the moving variance still gets updated each step, so nothing is lost there."),
@@ -189,7 +203,7 @@ PUMPED = [
 
 def test_round38_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round38_phrasings()
-    assert len(patterns) == 16
+    assert len(patterns) == 17
     for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
         compiled = compile_phrasing(role).compiled
         for text in PUMPED:

@@ -6,7 +6,8 @@ line; a second tape opened as a next step after the first (sequential-tapes-seco
 the forward pass said to be run again under a second tape (two-tapes-need-two-forwards);
 BatchNorm's moving statistics said to still get updated without the flag (bn-updates-in-inference);
 a tf.constant differentiated in code with no watch call (source-arg-watches), or watched by the
-inner tape only (inner-watch-visible-to-outer);
+inner tape only (inner-watch-visible-to-outer); the model said to train fine without the flag, or a
+big problem denied (missing-flag-minor-effect);
 the gradients said to come through a NumPy round trip in a sentence whose later clause
 names what older claims exclude, or a problem for them denied (numpy-is-recorded). Three
 labeller tags new in round 37's set map onto the rubric tag of the same belief; eight stay
@@ -116,6 +117,9 @@ WRONG = [
     ("persistent-tape", "two-tapes-need-two-forwards", "You need a second tape and have to repeat the forward pass under it for the other loss."),
     ("training-flag", "bn-updates-in-inference", "The running means keep getting refreshed even at inference."),
     ("training-flag", "bn-updates-in-inference", "Skip the flag and the moving variance still gets updated each step, so nothing is lost there."),
+    ("training-flag", "missing-flag-minor-effect", "Leave it out and the network still learns fine, you only lose some regularisation."),
+    ("training-flag", "missing-flag-minor-effect", "Forgetting the flag is not a big problem; dropout is off and that is about it."),
+    ("training-flag", "missing-flag-minor-effect", "Honestly nothing dramatic happens, dropout just stays off."),
     ("numpy-inside-tape", "numpy-is-recorded", "The gradients still come through, although the float64 arrays make the rest of the step slower."),
     ("numpy-inside-tape", "numpy-is-recorded", "The copy to the host costs time, but the gradients are still right."),
     ("numpy-inside-tape", "numpy-is-recorded", "No problem for the gradients, the values are the same either way."),
@@ -138,6 +142,9 @@ CORRECT = [
     ("persistent-tape", "Two tapes can record one forward pass together, so there is no need to run the forward twice."),
     ("training-flag", "With training=True the moving averages keep getting updated; without it they stay frozen."),
     ("training-flag", "Without the flag BN uses the moving averages and does not update them; with it they keep being updated."),
+    ("training-flag", "Dense and Conv layers work fine without the flag; Dropout and BatchNorm do not."),
+    ("training-flag", "Leaving it out is a major problem: BatchNorm never updates its moving averages."),
+    ("training-flag", "The gradients are computed fine without it, but you train a different model."),
     ("numpy-inside-tape", "The gradients still reach the layers after the conversion, but the ones before it get None."),
     ("numpy-inside-tape", "It is a gradient problem, not just a speed issue: the tape cannot see NumPy."),
     ("numpy-inside-tape", "No problem for the gradients if the maths stays in tf ops."),
@@ -198,12 +205,13 @@ PUMPED = [
     "run the forward pass again " * 380,
     "the moving averages still " * 400,
     "x = tf.constant(1.0)\nwith tf.GradientTape() as t:\n" * 200,
+    "the model still trains fine " * 350,
 ]
 
 
 def test_round38_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round38_phrasings()
-    assert len(patterns) == 17
+    assert len(patterns) == 21
     for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
         compiled = compile_phrasing(role).compiled
         for text in PUMPED:

@@ -9,7 +9,8 @@ a tf.constant differentiated in code with no watch call (source-arg-watches), or
 inner tape only (inner-watch-visible-to-outer); the model said to train fine without the flag, or a
 big problem denied (missing-flag-minor-effect);
 the gradients said to come through a NumPy round trip in a sentence whose later clause
-names what older claims exclude, or a problem for them denied (numpy-is-recorded). Three
+names what older claims exclude, or a problem for them denied (numpy-is-recorded) - these two
+dropped at the merge (a gain on read personas only: strict xfails in DROPPED). Three
 labeller tags new in round 37's set map onto the rubric tag of the same belief; eight stay
 unmapped (one answer each, no rubric tag of the same belief). True statements sharing their
 words name nothing. Statements written for this file, in words of their own
@@ -105,11 +106,6 @@ d2y = second.gradient(dy, x)
 ```"""
 
 WRONG = [
-    ("higher-order-derivatives", "gradient-outside-outer-tape", "Open the outer tape and the inner one inside it, compute y, and after exiting both blocks call inner.gradient(y, x) for dy/dx."),
-    ("higher-order-derivatives", "gradient-outside-outer-tape", "When both with blocks are done, ask the inner tape for dy/dx."),
-    ("higher-order-derivatives", "gradient-outside-outer-tape", "Leave both blocks and call inner.gradient(y, x) first."),
-    ("higher-order-derivatives", "gradient-outside-outer-tape", "Put the inner.gradient call after both with blocks close."),
-    ("higher-order-derivatives", "gradient-outside-outer-tape", TWO_TAPES_ONE_LINE),
     ("higher-order-derivatives", "sequential-tapes-second-derivative", "Compute dy/dx with one tape, then open a new tape, watch x and differentiate dy/dx again."),
     ("higher-order-derivatives", "sequential-tapes-second-derivative", "Second tape: open it, watch x, and call its gradient on dy_dx."),
     ("higher-order-derivatives", "source-arg-watches", CONSTANT_UNWATCHED),
@@ -120,6 +116,16 @@ WRONG = [
     ("training-flag", "missing-flag-minor-effect", "Leave it out and the network still learns fine, you only lose some regularisation."),
     ("training-flag", "missing-flag-minor-effect", "Forgetting the flag is not a big problem; dropout is off and that is about it."),
     ("training-flag", "missing-flag-minor-effect", "Honestly nothing dramatic happens, dropout just stays off."),
+]  # fmt: skip
+
+# Dropped by the lead at the merge: these phrasings gained on read personas only (no not-read answer
+# moved), so they stay in history (bd709a1's YAML, fc69503) and their statements strict xfails.
+DROPPED = [
+    ("higher-order-derivatives", "gradient-outside-outer-tape", "Open the outer tape and the inner one inside it, compute y, and after exiting both blocks call inner.gradient(y, x) for dy/dx."),
+    ("higher-order-derivatives", "gradient-outside-outer-tape", "When both with blocks are done, ask the inner tape for dy/dx."),
+    ("higher-order-derivatives", "gradient-outside-outer-tape", "Leave both blocks and call inner.gradient(y, x) first."),
+    ("higher-order-derivatives", "gradient-outside-outer-tape", "Put the inner.gradient call after both with blocks close."),
+    ("higher-order-derivatives", "gradient-outside-outer-tape", TWO_TAPES_ONE_LINE),
     ("numpy-inside-tape", "numpy-is-recorded", "The gradients still come through, although the float64 arrays make the rest of the step slower."),
     ("numpy-inside-tape", "numpy-is-recorded", "The copy to the host costs time, but the gradients are still right."),
     ("numpy-inside-tape", "numpy-is-recorded", "No problem for the gradients, the values are the same either way."),
@@ -167,6 +173,11 @@ def test_round38_labeller_tag_without_a_rubric_belief_stays_unmapped(
 
 
 test_grade_freetext_names_a_round38_c23_tell = names_the_tell(WRONG, tells=tells_by_rules)
+test_grade_freetext_round38_c23_dropped_phrasings_stay_unnamed = names_the_tell(
+    DROPPED,
+    tells=tells_by_rules,
+    xfail="phrasings dropped: a gain on read personas only (round 38, engineer C23)",
+)
 test_grade_freetext_round38_c23_true_statements_name_nothing = names_nothing(
     CORRECT, tells=tells_by_rules
 )
@@ -211,7 +222,7 @@ PUMPED = [
 
 def test_round38_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round38_phrasings()
-    assert len(patterns) == 21
+    assert len(patterns) == 11  # 21 written, 10 dropped at the merge (DROPPED)
     for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
         compiled = compile_phrasing(role).compiled
         for text in PUMPED:

@@ -3,7 +3,7 @@
 The word-order reading (word_order.py) needs how often English writes each pair of word
 classes. It is counted from prose nobody wrote as an answer: docs/*.md and README.md, code
 blocks, tables, headings and inline code left out (docs/labelling/ is left out too: it
-describes labelled answers). The function words are signals.py's. The table is frozen: the
+describes labelled answers). The function words are signals.GLUE_WORDS. The table is frozen: the
 documentation grows every round, and a rewrite changes the reading's figures, so rewrite it
 only on purpose (and measure again: benchmarks/freetext_shuffles.py, rules_reading.py).
 
@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext import word_order  # noqa: E402
 from app.grading.freetext.normalise import normalise  # noqa: E402
-from app.grading.freetext.signals import _CORE, _GLUE, FUNCTION_WORDS  # noqa: E402
+from app.grading.freetext.signals import GLUE_WORDS  # noqa: E402
 
 
 def paragraphs() -> list[str]:
@@ -37,7 +37,7 @@ def paragraphs() -> list[str]:
 
 
 def main() -> None:
-    words = FUNCTION_WORDS | _GLUE | _CORE
+    words = GLUE_WORDS
     known = word_order.Table(frozenset(words), {}, {})
     unigrams: Counter[str] = Counter()
     pairs: Counter[tuple[str, str]] = Counter()

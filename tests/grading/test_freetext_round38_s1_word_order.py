@@ -78,3 +78,9 @@ def test_no_tune_answer_is_out_of_order() -> None:
     """Non-native, hurried, lowercase, bullet-note and spoken answers are all in tune."""
     flagged = [a.source for a in core_labelled().tune_answers if is_out_of_order(_prose(a.answer))]
     assert flagged == []
+
+
+def test_a_run_of_one_mark_is_one_mark() -> None:
+    """The hostile battery's true answer inside 1,200 brackets reads as the answer."""
+    model = question("gradient-accumulation").rubric.model_answer
+    assert not is_out_of_order(_prose("(" * 1_200 + model + ")" * 1_200))

@@ -302,7 +302,9 @@ _CORE = frozenset(
     by not no so if then but at from can will does do has have they them it's that's there's
     don't doesn't isn't aren't can't won't you're""".split()  # noqa: SIM905
 )
-_TEMPLATE_GLUE = FUNCTION_WORDS | _GLUE | _CORE  # glue_templates.py's glue words
+# Every glue word above: glue_templates.py's, and the words word_order.json keeps as themselves.
+GLUE_WORDS = FUNCTION_WORDS | _GLUE | _CORE
+_TEMPLATE_GLUE = GLUE_WORDS
 MIN_BAG_WORDS = 10
 BAG_CORE_SHARE = 0.05
 _LISTED = re.compile(r"[,()\[\]]")

@@ -36,6 +36,7 @@ SMOOTHING = 0.1
 PAIR_FLOOR = -2.0
 CLAUSE_END = "END"
 _PUNCTUATION = {",": "COMMA", "(": "OPEN", ")": "CLOSE"}
+_MARKS = frozenset([*_PUNCTUATION.values(), CLAUSE_END])
 _TOKEN = re.compile(r"[A-Za-z][\w'.-]*[\w']|[A-Za-z]|[.,;:!?()]")  # identifiers stay whole
 
 
@@ -118,9 +119,10 @@ def classes(clauses: list[list[str]], known: Table | None = None) -> list[str]:
 
 
 def class_pairs(clauses: list[list[str]], known: Table | None = None) -> list[tuple[str, str]]:
-    """Adjacent classes (two clause ends in a row are one end)."""
+    """Adjacent classes; a run of one punctuation class is one mark (two clause ends in a
+    row, "((((": an answer inside 1,200 brackets reads as the answer)."""
     seq = classes(clauses, known)
-    return [(a, b) for a, b in itertools.pairwise(seq) if (a, b) != (CLAUSE_END,) * 2]
+    return [(a, b) for a, b in itertools.pairwise(seq) if a != b or a not in _MARKS]
 
 
 def order_score(clauses: list[list[str]]) -> tuple[float, int]:

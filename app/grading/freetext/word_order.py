@@ -11,7 +11,7 @@ drawn independently (pointwise mutual information). Real prose averages well abo
 words in random order average below zero, since the pairs English prefers are as rare as
 chance and the pairs it avoids ("the is", "of and", "a ,") as common. The table
 (word_order.json) is counted from this repository's own documentation, never from labelled
-answers, and is frozen (`python scripts/word_order_table.py` rewrites it): the labelled
+answers (as at 538bea4), and is frozen (`scripts/word_order_table.py` rewrites it): the labelled
 answers are left to measure it. Linear in the tokens: one table look-up per pair.
 """
 

@@ -37,17 +37,11 @@ def _benchmark() -> ModuleType:
 
 
 HOSTILE = _benchmark()
-# Measured and left in round 9 (random words of higher-order-derivatives' model answer with
-# no article misplaced only 6 pairs); read since round 10 (doubled words, negation pairs).
-# Round 37: the benchmark's 60-word keyword shuffle (words of the model answer in random order,
-# one sentence) is graded correct on three questions: the padding cut reads the long keyword
-# shapes, not a short shuffle (the same on the round's start tree). Left for the next round.
-SHUFFLE = "60-word keyword shuffle"
-LEFT: set[tuple[str, str]] = {
-    ("gradient-accumulation", SHUFFLE),
-    ("no-zero-grad", SHUFFLE),
-    ("tf-function-speedup", SHUFFLE),
-}
+# Shapes once left graded correct (a LEFT set of strict xfails): round 9's random words of
+# higher-order-derivatives' model answer (read since round 10: doubled words, negation pairs);
+# round 37 left the benchmark's 60-word keyword shuffle (words of the model answer in random
+# order, one sentence) graded correct on three questions; round
+# 38 reads it by its word order (signals.is_out_of_order), and the set and its test are gone.
 
 
 @pytest.mark.parametrize("question_id", CORE_IDS)
@@ -57,19 +51,9 @@ def test_no_hostile_shape_is_graded_correct(question_id: str) -> None:
     correct = [
         name
         for name, text in shapes.items()
-        if name not in HOSTILE.TRUE_ANSWER
-        and (question_id, name) not in LEFT
-        and grade_freetext(q, text).verdict == "correct"
+        if name not in HOSTILE.TRUE_ANSWER and grade_freetext(q, text).verdict == "correct"
     ]
     assert correct == []
-
-
-@pytest.mark.parametrize("question_id, name", sorted(LEFT))
-@pytest.mark.xfail(strict=True, reason="round 37: a short keyword shuffle reads as a sentence")
-def test_a_left_hostile_shape_is_not_graded_correct(question_id: str, name: str) -> None:
-    q = question(question_id)
-    text = HOSTILE.shapes(q, random.Random(f"hostile:{q.id}"))[name]
-    assert grade_freetext(q, text).verdict != "correct"
 
 
 def _salad(question_id: str, seed: int, articles: bool = True) -> str:

@@ -33,6 +33,7 @@ from app.grading.freetext.lemmas import lemma
 from app.grading.freetext.lexicon import group_forms
 from app.grading.freetext.neighbours import shipped_index
 from app.grading.freetext.phrasings import compile_phrasing
+from app.grading.freetext.word_order import order_score
 from app.packs.rubric import Rubric
 from app.packs.schema import FreeText
 
@@ -51,6 +52,7 @@ def preload(settings: Settings, catalog: Catalog | None = None) -> None:
     packs' phrasings too, given the catalog)."""
     lemma("gradients")  # the lemma dictionary
     group_forms()
+    order_score([])  # the word-order table (word_order.json, round 38), read on every answer
     artefact_questions(tell_caps.ARTEFACT)  # read on every answer (grade_freetext's caps)
     if settings.freetext_second_opinion:
         artefact_questions(second_opinion.ARTEFACT)

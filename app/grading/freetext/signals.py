@@ -8,6 +8,7 @@ prose (code is judged by the phrasings themselves).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -18,6 +19,7 @@ from app.grading.freetext.glue_templates import MIN_REPEATS, template_share
 from app.grading.freetext.hinglish import SALAD_POSTPOSITIONS, glue_flags, is_code_switched
 from app.grading.freetext.injections import addresses_grader
 from app.grading.freetext.normalise import MAX_CHARS, Normalised
+from app.grading.freetext.word_order import order_score, tokens
 
 FUNCTION_WORDS = frozenset(
     """a an the this that these those it its they them their you your we our i my he she
@@ -84,6 +86,8 @@ def is_keyword_list(normalised: Normalised) -> bool:
     if len(words) < MIN_WORDS_FOR_SHAPE or (has_code and len(words) < 2 * MIN_WORDS_FOR_SHAPE):
         return False  # too short to judge its shape; the rubric alone decides
     if is_word_salad(normalised) or is_glue_template(normalised):
+        return True
+    if is_out_of_order([u.text for u in normalised.units if not u.is_code]):
         return True
     list_shaped = _is_list_shaped(normalised)
     if share < MIN_FUNCTION_SHARE and len(words) >= 2 * MIN_WORDS_FOR_SHAPE:
@@ -182,6 +186,46 @@ def _misplaced(a: str, b: str) -> bool:
     )
 
 
+# Round 38 (engineer S1): a short shuffle - 30 to 120 words of a model answer in random order,
+# as one sentence or a few - misplaces too few words for the readings above (they need
+# MIN_MISPLACED pairs: a 60-word shuffle has 1-5) yet spells a concept or three. It is read by
+# its order instead (word_order.py: the mean of how much more often English writes each
+# adjacent pair of word classes than chance; the table is counted from the documentation,
+# not from answers). Over MIN_ORDER_PAIRS+ pairs, a mean under ORDER_FLOOR less ORDER_SPREAD
+# per square root of the pairs (a short text's mean strays further) is words out of order.
+# Over the 9,429 tune answers (all personas) no answer, and no padding segment, is under it
+# (the closest answer sits 0.07 above). Of benchmarks/freetext_shuffles.py's 960 shuffles, the
+# rules graded 157 correct on the round's start tree and 44 with this and the bare items below
+# (is_padding reads each segment the same way). ORDER_FLOOR -0.1 without
+# word_order.PAIR_FLOOR caught 11 more, the closest answer 0.02 above: too near.
+MIN_ORDER_PAIRS = 20
+ORDER_FLOOR = -0.03
+ORDER_SPREAD = 2.0
+# A shuffle written with commas lists function words as items ("tape, the, records, of, is"):
+# English lists terms, never a bare "the" or "of" between two commas. No tune answer has more
+# than 2 such items; a 30-word shuffle has 4-19.
+MIN_BARE_FUNCTION_ITEMS = 4
+_ITEM_BREAK = re.compile(r"[,;]")
+
+
+def is_out_of_order(clauses: list[str]) -> bool:
+    """True when prose (its clauses, or one padding segment) puts its words in an order
+    English does not write (above): words shuffled, not statements."""
+    score, pairs = order_score([tokens(c) for c in clauses])
+    if pairs >= MIN_ORDER_PAIRS and score < ORDER_FLOOR - ORDER_SPREAD / math.sqrt(pairs):
+        return True
+    return _bare_function_items(clauses) >= MIN_BARE_FUNCTION_ITEMS
+
+
+def _bare_function_items(clauses: list[str]) -> int:
+    """How many list items between two commas are one function word alone (", the,")."""
+    count = 0
+    for clause in clauses:
+        items = _ITEM_BREAK.split(clause)
+        count += sum(i.strip().lower() in _TEMPLATE_GLUE for i in items[1:-1])
+    return count
+
+
 def is_injection(normalised: Normalised, answer: str) -> bool:
     """True when the answer talks to the grader (prompt injection, injections.py), whatever
     else it says: such an answer is gaming the grader and earns nothing. `answer`, the text
@@ -244,6 +288,7 @@ def is_padding(segment: str, switched: bool | None = None) -> bool:
         structure < PADDING_GLUE_SHARE * len(words)
         or _is_bag(segment, words, hindi)
         or template_share(segment, _TEMPLATE_GLUE, PADDING_REPEATS) > 0
+        or is_out_of_order([segment])  # round 38: a short shuffle inside an answer
     )
 
 
@@ -257,7 +302,9 @@ _CORE = frozenset(
     by not no so if then but at from can will does do has have they them it's that's there's
     don't doesn't isn't aren't can't won't you're""".split()  # noqa: SIM905
 )
-_TEMPLATE_GLUE = FUNCTION_WORDS | _GLUE | _CORE  # glue_templates.py's glue words
+# Every glue word above: glue_templates.py's, and the words word_order.json keeps as themselves.
+GLUE_WORDS = FUNCTION_WORDS | _GLUE | _CORE
+_TEMPLATE_GLUE = GLUE_WORDS
 MIN_BAG_WORDS = 10
 BAG_CORE_SHARE = 0.05
 _LISTED = re.compile(r"[,()\[\]]")

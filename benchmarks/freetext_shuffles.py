@@ -1,0 +1,156 @@
+"""Short keyword shuffles of every core question: graded correct, partial or incorrect?
+
+Round 37's final reading found 60 words drawn at random from a question's model answer, joined
+as one sentence, graded correct in 9 of 50 tries: the keyword-list and padding readings
+(signals.py) were built on 1,200-word salads. This generator writes, for every free-text
+question of the core pack, shuffles of two vocabularies - the model answer's words and the
+words of the rubric's concept phrasings written out (freetext_hostile.phrasing_sentences) - at
+15, 30, 60 and 120 words, in four shapes: plain (one sentence), glued (a glue word - article,
+preposition, quantifier - after every other word), with commas, and cut into 2-4 sentences;
+over several seeds. Each is graded three ways: the rules alone, as shipped (neighbours, tag
+classifier, second opinion) and as shipped with the embedding verdict on (`--embedding`; it
+needs the encoder), so a learned part that raises a shuffle shows. It prints counts graded
+correct / partial / incorrect per question and per length, and with `--save` writes every
+verdict; `--compare FILE` prints the saved counts beside this run's (start vs end of a round
+cannot run in one tree).
+
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_shuffles.py
+        [--seeds 3] [--embedding] [--save FILE.json] [--compare FILE.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.grading.freetext import grade_freetext  # noqa: E402
+from app.packs.loader import load_pack  # noqa: E402
+from app.packs.schema import FreeText  # noqa: E402
+from tests.grading.benchmark_scripts import load_benchmark  # noqa: E402
+
+PACK = ROOT / "questions" / "gradient-tape"
+LENGTHS = (15, 30, 60, 120)
+SHAPES = ("plain", "glued", "commas", "sentences")
+GLUE = "the a an of in on at for with by from to into some all each every any".split()  # noqa: SIM905
+_WORDS = re.compile(r"[A-Za-z_][\w.]*")
+VERDICTS = ("correct", "partial", "incorrect")
+READINGS = ("rules", "shipped", "embedding")
+
+
+def vocabularies(question: FreeText, rng: random.Random) -> dict[str, list[str]]:
+    """The words a shuffle draws from: the model answer's, the concept phrasings' written out."""
+    hostile = load_benchmark("freetext_hostile.py", "freetext_hostile")
+    phrasings = " ".join(hostile.phrasing_sentences(question, rng, tells=False))
+    return {
+        "model answer": _WORDS.findall(question.rubric.model_answer),
+        "phrasings": [w.rstrip(".") for w in _WORDS.findall(phrasings)],
+    }
+
+
+def drawn(words: list[str], length: int, rng: random.Random) -> list[str]:
+    """`length` words in random order: the vocabulary shuffled (without replacement while it
+    lasts, then again)."""
+    out: list[str] = []
+    while len(out) < length:
+        out += rng.sample(words, len(words))
+    return out[:length]
+
+
+def shaped(words: list[str], shape: str, rng: random.Random) -> str:
+    """The drawn words written out in one of SHAPES."""
+    if shape == "plain":
+        return " ".join(words) + "."
+    if shape == "glued":
+        glued = [w for i, w in enumerate(words) for w in ([w, rng.choice(GLUE)] if i % 2 else [w])]
+        return " ".join(glued) + "."
+    if shape == "commas":
+        return ", ".join(words) + "."
+    cuts = sorted(rng.sample(range(2, len(words) - 1), rng.randint(1, 3)))
+    pieces = [words[a:b] for a, b in zip([0, *cuts], [*cuts, len(words)], strict=True)]
+    return " ".join(" ".join(p)[:1].upper() + " ".join(p)[1:] + "." for p in pieces)
+
+
+def shuffles(question: FreeText, seeds: int) -> list[tuple[str, str, int, str, int, str]]:
+    """(question, vocabulary, length, shape, seed, text) for every shuffle of one question."""
+    out = []
+    for seed in range(seeds):
+        rng = random.Random(f"shuffle:{question.id}:{seed}")
+        for vocab, words in vocabularies(question, rng).items():
+            for length in LENGTHS:
+                for shape in SHAPES:
+                    text = shaped(drawn(words, length, rng), shape, rng)
+                    out.append((question.id, vocab, length, shape, seed, text))
+    return out
+
+
+def core_questions() -> list[FreeText]:
+    loaded = load_pack(PACK)
+    assert loaded.pack is not None, loaded.problems
+    return [q.question for q in loaded.pack.questions if isinstance(q.question, FreeText)]
+
+
+def graded(question: FreeText, text: str, embedding: bool) -> dict[str, str]:
+    out = {
+        "rules": grade_freetext(question, text, second_opinion=False, neighbours=False).verdict,
+        "shipped": grade_freetext(question, text, embedding_verdict=False).verdict,
+    }
+    if embedding:
+        out["embedding"] = grade_freetext(question, text, embedding_verdict=True).verdict
+    return out
+
+
+def counts(records: list[dict[str, object]], reading: str, by: str) -> dict[str, Counter[str]]:
+    table: dict[str, Counter[str]] = {}
+    for r in records:
+        if reading in r:
+            table.setdefault(str(r[by]), Counter())[str(r[reading])] += 1
+    return table
+
+
+def report(records: list[dict[str, object]], title: str) -> None:
+    for reading in READINGS:
+        if not any(reading in r for r in records):
+            continue
+        print(f"\n{title}: {reading} (correct / partial / incorrect)")
+        for by in ("question", "length", "shape", "vocabulary"):
+            table = counts(records, reading, by)
+            cells = "; ".join(
+                f"{k} {c['correct']}/{c['partial']}/{c['incorrect']}"
+                for k, c in sorted(table.items(), key=lambda kv: (len(kv[0]), kv[0]))
+            )
+            print(f"  by {by}: {cells}")
+        total = Counter(str(r[reading]) for r in records if reading in r)
+        print(f"  all {sum(total.values())}: " + " / ".join(str(total[v]) for v in VERDICTS))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--embedding", action="store_true")
+    ap.add_argument("--save")
+    ap.add_argument("--compare")
+    a = ap.parse_args()
+    records: list[dict[str, object]] = []
+    for question in core_questions():
+        for qid, vocab, length, shape, seed, text in shuffles(question, a.seeds):
+            record: dict[str, object] = dict(
+                question=qid, vocabulary=vocab, length=length, shape=shape, seed=seed, text=text
+            )
+            records.append(record | graded(question, text, a.embedding))
+    if a.compare:
+        report(json.loads(Path(a.compare).read_text()), f"saved ({a.compare})")
+    report(records, "this run")
+    if a.save:
+        Path(a.save).write_text(json.dumps(records, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -173,6 +173,7 @@ def shapes(question: FreeText, rng: random.Random) -> dict[str, str]:
     model = " ".join(question.rubric.model_answer.split())
     vocab = [*re.findall(r"[A-Za-z_][\w.]*", model), "not", "no", "never", "the", "is"]
     first_word = vocab[0]
+    shuffle_rng = random.Random(f"shuffle:{question.id}")
     tell = a_tell(question, rng)
     sentences = phrasing_sentences(question, rng, tells=True)
     concepts = phrasing_sentences(question, rng, tells=False)
@@ -184,8 +185,9 @@ def shapes(question: FreeText, rng: random.Random) -> dict[str, str]:
             for _ in range(1_200)
         )[:MAX_CHARS],
         "keywords and commas": ", ".join(rng.choice(vocab) for _ in range(900))[:MAX_CHARS],
-        # Round 37: a short shuffle reads as one sentence, not as a keyword list.
-        "60-word keyword shuffle": " ".join(rng.choice(vocab) for _ in range(60)) + ".",
+        # Round 37: a short shuffle reads as one sentence, not as a keyword list. Round 38: drawn
+        # from its own generator, so rubric edits (which use up `rng` above) do not redraw it.
+        "60-word keyword shuffle": " ".join(shuffle_rng.choice(vocab) for _ in range(60)) + ".",
         "no spaces": fill(model.replace(" ", ""), sep=""),
         "no spaces, one letter": "x" * MAX_CHARS,
         "code block": "```\n"

@@ -18,6 +18,11 @@ from tests.grading.core_questions import question
 
 HOSTILE = load_benchmark("freetext_hostile.py", "freetext_hostile")
 ROUND_37_LEFT = ["gradient-accumulation", "no-zero-grad", "tf-function-speedup"]
+CORE_FREE_TEXT = [
+    "gradient-accumulation", "gradient-vs-apply", "higher-order-derivatives", "no-zero-grad",
+    "numpy-inside-tape", "persistent-tape", "tf-function-speedup", "trainable-vs-all-variables",
+    "training-flag", "why-none-gradients",
+]  # fmt: skip
 
 
 def _prose(text: str) -> list[str]:
@@ -29,13 +34,40 @@ def _shuffle(question_id: str, seed: int, length: int = 60) -> str:
     return " ".join(random.Random(seed).sample(vocab, length)) + "."
 
 
-@pytest.mark.parametrize("question_id", ROUND_37_LEFT)
-def test_the_60_word_shuffle_round_37_left_is_a_keyword_list(question_id: str) -> None:
+@pytest.mark.parametrize("question_id", CORE_FREE_TEXT)
+def test_the_hostile_60_word_shuffle_is_not_graded_correct(question_id: str) -> None:
+    """Round 37 left it graded correct on three questions. Its words carry the model answer's
+    full stops, so some draws are cut into sentences too short to judge alone (partial then)."""
     q = question(question_id)
     text = HOSTILE.shapes(q, random.Random(f"hostile:{q.id}"))["60-word keyword shuffle"]
-    assert is_out_of_order(_prose(text)) and is_keyword_list(normalise(text))
-    result = grade_freetext(q, text)
-    assert result.verdict == "incorrect" and result.details["keyword_list"]
+    assert grade_freetext(q, text).verdict != "correct"
+
+
+# Shuffles of the model answer itself (its full stops kept, so some draws fall into short
+# sentences): left by the lead at the merge, tf-function-speedup's still graded correct in 5 of 10
+# draws (seeds 0-9; scores near zero, well above the line for 60 words), gradient-accumulation's
+# and no-zero-grad's in 0 and 1 of 10.
+STILL_CORRECT = {("tf-function-speedup", 0), ("tf-function-speedup", 2)}
+
+
+@pytest.mark.parametrize(
+    ("question_id", "seed"),
+    [
+        pytest.param(
+            q,
+            seed,
+            marks=[pytest.mark.xfail(strict=True, reason="round 38: left, still graded correct")]
+            if (q, seed) in STILL_CORRECT
+            else [],
+        )
+        for q in ROUND_37_LEFT
+        for seed in (0, 1, 2)
+    ],
+)
+def test_a_60_word_shuffle_of_the_model_answer_is_not_graded_correct(
+    question_id: str, seed: int
+) -> None:
+    assert grade_freetext(question(question_id), _shuffle(question_id, seed)).verdict != "correct"
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])

@@ -9,7 +9,8 @@ Benchmarks/freetext_hostile.py's "every rubric phrasing written out" was its slo
 `find_hits` searched every unit for each phrasing the whole answer held (~220,000 unit
 searches per ten answers, nearly all ruled out by the strings every match holds). It now
 reads only the units that hold the rarest of those strings, then tests them as every search
-does; which hits are found is unchanged (rules alone over tune: no answer moved).
+does, and `claims.find_claim_hits` reads only the units that may hold every role; which hits
+are found is unchanged (rules alone over tune: no answer moved).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 
 import pytest
 
-from app.grading.freetext import matching
+from app.grading.freetext import claims, matching
 from app.grading.freetext.matching import find_hits
 from app.grading.freetext.normalise import Unit, normalise
 from app.grading.freetext.phrasings import compile_phrasing
@@ -63,7 +64,7 @@ def test_the_units_read_are_those_whose_words_or_lemmas_may_hold_the_phrasing(
 ) -> None:
     sentences = SENTENCES[:-1] if ascii_only else SENTENCES
     units = _units(" ".join(sentences * 3))
-    layout = matching._layout(units)
+    layout = matching.layout_of(units)
     for pattern in (
         r"zero_grad",
         r"(tape|gradient) ~ (records?|returns?)",
@@ -78,10 +79,10 @@ def test_the_units_read_are_those_whose_words_or_lemmas_may_hold_the_phrasing(
             if not required
             or any(t and may_match(required, t, 0, len(t)) for t in (u.text, u.lemmas))
         ]
-        assert matching._units_that_may_hold(units, layout, required) == expected
+        assert matching.units_that_may_hold(units, layout, required) == expected
 
 
-def test_find_hits_reads_only_the_units_that_may_hold_a_phrasing(
+def test_find_hits_reads_only_theunits_that_may_hold_a_phrasing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """100 sentences, one naming the forward pass: one unit read for the phrasing, not 100."""
@@ -106,3 +107,21 @@ def test_a_direct_question_is_read_once_per_text(monkeypatch: pytest.MonkeyPatch
     assert matching.asks(unit)
     assert matching._asks.cache_info().hits >= 1
     assert not matching.asks(Unit(unit.text, is_code=True))
+
+
+def test_a_claim_is_read_only_in_the_units_that_may_hold_its_roles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same for a claim's roles (claims.find_claim_hits): one unit read, not 100."""
+    units = _units(" ".join(["Nothing accumulates across steps."] * 99 + SENTENCES[:1]))
+    read: list[Unit] = []
+    unit_claims = claims._unit_claims
+
+    def counted(unit: Unit, *args: object) -> list[matching.Hit]:
+        read.append(unit)
+        return unit_claims(unit, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(claims, "_unit_claims", counted)
+    hits = claims.find_claim_hits(units, claims.parse_claim("tape & records? & forward"))
+    assert [h.sentence for h in hits] == [SENTENCES[0]]
+    assert len(read) == 1

@@ -211,14 +211,14 @@ def names_other_framework(snippet: str) -> bool:
 def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
     """Every match of any phrasing in every unit, with its polarity."""
     hits = []
-    whole, layout = _whole(units), _layout(units)
+    whole, layout = _whole(units), layout_of(units)
     for pattern in patterns:
         if stopped():  # the answer's budget is spent: nothing more is read (budget.py)
             break
         compiled = compile_phrasing(pattern)
         if not anchored(pattern) and compiled.search(whole) is None:
             continue  # one search over the whole answer rules most phrasings out
-        for index in _units_that_may_hold(units, layout, compiled.required):
+        for index in units_that_may_hold(units, layout, compiled.required):
             if stopped():
                 break
             following = units[index + 1].text if index + 1 < len(units) else ""
@@ -235,7 +235,7 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
 
 
 @dataclass(frozen=True)
-class _Layout:
+class Layout:
     lowered: str | None  # the whole answer in lower case (None: not ASCII, nothing ruled out)
     starts: tuple[int, ...]  # where each unit's words or lemmas start in it
     ends: tuple[int, ...]
@@ -243,7 +243,7 @@ class _Layout:
 
 
 @lru_cache(maxsize=64)
-def _layout(units: tuple[Unit, ...]) -> _Layout:
+def layout_of(units: tuple[Unit, ...]) -> Layout:
     """Where each unit's words and lemmas sit in `_whole(units)` (the same order)."""
     starts, ends, owners, at = [], [], [], 0
     for index, unit in enumerate(units):
@@ -255,11 +255,11 @@ def _layout(units: tuple[Unit, ...]) -> _Layout:
                 at += len(text) + 1
     whole = _whole(units)
     low = whole.lower() if whole.isascii() else None
-    return _Layout(low, tuple(starts), tuple(ends), tuple(owners))
+    return Layout(low, tuple(starts), tuple(ends), tuple(owners))
 
 
-def _units_that_may_hold(
-    units: tuple[Unit, ...], layout: _Layout, required: Requirement
+def units_that_may_hold(
+    units: tuple[Unit, ...], layout: Layout, required: Requirement
 ) -> list[int]:
     """The units (in order) whose words or lemmas may hold a phrasing that requires
     `required`: holding one string of its rarest choice, then every choice (`may_match`,

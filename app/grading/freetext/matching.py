@@ -227,7 +227,7 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
 
 
 # Round 38: an answer that holds many phrasings (benchmarks/freetext_hostile.py's "every
-# rubric phrasing written out": ~300 units) had every unit searched for each phrasing the
+# rubric phrasing written out": ~170 units) had every unit searched for each phrasing the
 # whole answer holds, ~220,000 unit searches per ten answers, nearly all ruled out by the
 # strings every match holds (required_text.py), one Python call chain each: most of the
 # shape's time. The units are now found from where the whole answer holds the rarest of

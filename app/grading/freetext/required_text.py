@@ -177,7 +177,7 @@ def required_text(pattern: str) -> Requirement:
     return tuple(tuple(sorted(c)) for c in kept)
 
 
-# Round 38: 1,024 texts, not 64: an answer of ~300 units has ~600 texts (words and lemmas),
+# Round 38: 1,024 texts, not 64: an answer of ~170 units has ~340 texts (words and lemmas),
 # and with 64 every unit's lowering was recomputed for every phrasing searched in it.
 @lru_cache(maxsize=1024)
 def lowered(text: str) -> str | None:

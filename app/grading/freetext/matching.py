@@ -211,7 +211,8 @@ def names_other_framework(snippet: str) -> bool:
 def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
     """Every match of any phrasing in every unit, with its polarity."""
     hits = []
-    whole, layout = _whole(units), layout_of(units)
+    layout = layout_of(units)  # one remembered reading per answer (its hash: each call)
+    whole = layout.whole
     for pattern in patterns:
         if stopped():  # the answer's budget is spent: nothing more is read (budget.py)
             break
@@ -236,6 +237,7 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
 
 @dataclass(frozen=True)
 class Layout:
+    whole: str  # `_whole(units)`
     lowered: str | None  # the whole answer in lower case (None: not ASCII, nothing ruled out)
     starts: tuple[int, ...]  # where each unit's words or lemmas start in it
     ends: tuple[int, ...]
@@ -255,7 +257,7 @@ def layout_of(units: tuple[Unit, ...]) -> Layout:
                 at += len(text) + 1
     whole = _whole(units)
     low = whole.lower() if whole.isascii() else None
-    return Layout(low, tuple(starts), tuple(ends), tuple(owners))
+    return Layout(whole, low, tuple(starts), tuple(ends), tuple(owners))
 
 
 def units_that_may_hold(

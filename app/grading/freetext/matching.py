@@ -232,13 +232,15 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
 # whole answer holds, ~220,000 unit searches per ten answers, nearly all ruled out by the
 # strings every match holds (required_text.py), one Python call chain each: most of the
 # shape's time. The units are now found from where the whole answer holds the rarest of
-# those strings (one `str.find` per unit that holds it), then tested as every search is.
+# those strings (one `str.find` per unit that holds it), then tested as every search is. A
+# unit with a non-ASCII text is always tested (`may_match` rules nothing out in it).
 
 
 @dataclass(frozen=True)
 class Layout:
     whole: str  # `_whole(units)`
-    lowered: str | None  # the whole answer in lower case (None: not ASCII, nothing ruled out)
+    lowered: str  # the same in lower case, each non-ASCII text blanked (NULs, same length)
+    unread: frozenset[int]  # the units with a non-ASCII text: always tested
     starts: tuple[int, ...]  # where each unit's words or lemmas start in it
     ends: tuple[int, ...]
     owners: tuple[int, ...]  # the unit each of them belongs to
@@ -247,7 +249,7 @@ class Layout:
 @lru_cache(maxsize=64)
 def layout_of(units: tuple[Unit, ...]) -> Layout:
     """Where each unit's words and lemmas sit in `_whole(units)` (the same order)."""
-    starts, ends, owners, at = [], [], [], 0
+    starts, ends, owners, lowered, unread, at = [], [], [], [], set(), 0
     for index, unit in enumerate(units):
         for text in (unit.text, unit.lemmas):
             if text:
@@ -255,9 +257,13 @@ def layout_of(units: tuple[Unit, ...]) -> Layout:
                 ends.append(at + len(text))
                 owners.append(index)
                 at += len(text) + 1
-    whole = _whole(units)
-    low = whole.lower() if whole.isascii() else None
-    return Layout(whole, low, tuple(starts), tuple(ends), tuple(owners))
+                if text.isascii():
+                    lowered.append(text.lower())
+                else:
+                    lowered.append("\0" * len(text))
+                    unread.add(index)
+    low = "\n".join(lowered)
+    return Layout(_whole(units), low, frozenset(unread), tuple(starts), tuple(ends), tuple(owners))
 
 
 def units_that_may_hold(
@@ -268,9 +274,7 @@ def units_that_may_hold(
     the test each search makes first). Every unit when nothing is required."""
     if not required:
         return list(range(len(units)))
-    if layout.lowered is None:  # each unit tested alone (a non-ASCII one may hold anything)
-        return [index for index, unit in enumerate(units) if _may_hold(unit, required)]
-    low, found = layout.lowered, set()
+    low, found = layout.lowered, set(layout.unread)
     for string in required[0]:
         position = low.find(string)
         while position >= 0:

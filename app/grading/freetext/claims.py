@@ -40,7 +40,14 @@ from app.grading.freetext.hinglish import alternation, glossed_as
 from app.grading.freetext.hypotheses import supposed
 from app.grading.freetext.joins import crosses, pronoun_joins
 from app.grading.freetext.lemmas import is_base_verb
-from app.grading.freetext.matching import Hit, asks, find_hits, is_foreign
+from app.grading.freetext.matching import (
+    Hit,
+    asks,
+    find_hits,
+    is_foreign,
+    layout_of,
+    units_that_may_hold,
+)
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.phrasings import CUE, TERMINATOR, compile_phrasing, mask
 from app.grading.freetext.polarity import (
@@ -192,7 +199,11 @@ def find_claim_hits(units: tuple[Unit, ...], claim: Claim) -> list[Hit]:
     if not all(role.search(whole) for role in claim.roles):
         return []  # one role absent from the whole answer: no clause can carry the claim
     hits: list[Hit] = []
-    prose = [(i, u) for i, u in enumerate(units) if not u.is_code and not asks(u)]
+    # Round 38: only the units whose words or lemmas may hold every role (matching.py's
+    # `units_that_may_hold`; `carries_roles` asks each of them again)
+    required = tuple(choice for role in claim.roles for choice in role.required)
+    held = units_that_may_hold(units, layout_of(units), required)
+    prose = [(i, units[i]) for i in held if not units[i].is_code and not asks(units[i])]
     for index, unit in prose:
         if stopped():
             break

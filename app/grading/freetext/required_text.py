@@ -177,7 +177,9 @@ def required_text(pattern: str) -> Requirement:
     return tuple(tuple(sorted(c)) for c in kept)
 
 
-@lru_cache(maxsize=64)
+# Round 38: 1,024 texts, not 64: an answer of ~170 units has ~340 texts (words and lemmas),
+# and with 64 every unit's lowering was recomputed for every phrasing searched in it.
+@lru_cache(maxsize=1024)
 def lowered(text: str) -> str | None:
     """The text in lower case where it is ASCII (what `may_match` reads), else None."""
     return text.lower() if text.isascii() else None

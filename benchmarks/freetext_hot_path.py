@@ -4,7 +4,7 @@ Round 34 (engineer M6) added `claims.one_role_hits`: an extra `find_hits` for ea
 claim with excluded roles, on every answer; the round's p50 rose 8.3 -> 8.9 ms, not isolated
 to it. This grades every `--every`-th tune answer as shipped (held-out answers are never
 read), in one process, in three readings: as committed; as at the round's start (round 35's
-sentence pre-check in `claims._unit_claims` off); and with the one-role reading
+sentence pre-check in `claims.unit_claims` off); and with the one-role reading
 short-circuited (no hit). Per answer: one untimed grading (so no reading meets it cold), then
 each reading in turn and in reverse, so drift in the machine's load falls on all; an answer's
 time is the median of its readings, in thread CPU ms. It prints p50 / p95 / mean of each, how

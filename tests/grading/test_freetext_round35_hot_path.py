@@ -1,6 +1,6 @@
 """Round 35 (engineer K3): a claim is not split into clauses in a sentence that lacks a role.
 
-`claims._unit_claims` masked and split every prose sentence of an answer that carries every
+`claims.unit_claims` masked and split every prose sentence of an answer that carries every
 role somewhere, though only a sentence with every role can carry the claim in one clause. The
 pre-check (`carries_roles`) skips the others; readings are the same (benchmarks/
 freetext_hot_path.py: every tune answer graded the same, p50 lower; docs/freetext-rounds.md

@@ -2,7 +2,7 @@
 
 Round 37 found `matching.asks` quadratic (two `\\W*` runs splitting a run of brackets). An
 audit of every compiled pattern in the matcher modules on strings built from each pattern's
-own classes found one more such shape used the way it was timed: `matching._WHERE`'s
+own classes found one more such shape used the way it was timed: `matching.WHERE_CLAUSE`'s
 `\\s*,?\\s*` (after "Unlike PyTorch", is a "where" clause next?). Possessive now.
 
 Benchmarks/freetext_hostile.py's "every rubric phrasing written out" was its slowest shape:
@@ -34,14 +34,14 @@ def _cpu(fn: object, *args: object) -> float:
 
 def test_a_where_clause_is_still_read_after_a_framework() -> None:
     for text in (", where", " where", "  ,  in which", "where"):
-        assert matching._WHERE.match(text) is not None
+        assert matching.WHERE_CLAUSE.match(text) is not None
     for text in (", and", " somewhere", ""):
-        assert matching._WHERE.match(text) is None
+        assert matching.WHERE_CLAUSE.match(text) is None
 
 
 def test_a_run_of_spaces_is_read_in_linear_time_by_the_where_reader() -> None:
     """20,000 spaces: split between two `\\s*` every way it took ~10 CPU s; now ~0."""
-    assert _cpu(matching._WHERE.match, " " * 20_000 + "x") < 0.05
+    assert _cpu(matching.WHERE_CLAUSE.match, " " * 20_000 + "x") < 0.05
 
 
 SENTENCES = [
@@ -82,30 +82,30 @@ def test_the_units_read_are_those_whose_words_or_lemmas_may_hold_the_phrasing(
         assert matching.units_that_may_hold(units, layout, required) == expected
 
 
-def test_find_hits_reads_only_theunits_that_may_hold_a_phrasing(
+def test_find_hits_reads_only_the_units_that_may_hold_a_phrasing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """100 sentences, one naming the forward pass: one unit read for the phrasing, not 100."""
     units = _units(" ".join(["Nothing accumulates across steps."] * 99 + SENTENCES[:1]))
     read: list[Unit] = []
-    unit_hits = matching._unit_hits
+    original_unit_hits = matching.unit_hits
 
     def counted(unit: Unit, *args: object) -> list[matching.Hit]:
         read.append(unit)
-        return unit_hits(unit, *args)  # type: ignore[arg-type]
+        return original_unit_hits(unit, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(matching, "_unit_hits", counted)
+    monkeypatch.setattr(matching, "unit_hits", counted)
     hits = find_hits(units, [r"tape ~ records? ~ forward pass"])
     assert [h.sentence for h in hits] == [SENTENCES[0]]
     assert len(read) == 1
 
 
 def test_a_direct_question_is_read_once_per_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    matching._asks.cache_clear()
+    matching.asks_text.cache_clear()
     unit = Unit("Do you really need zero_grad before each step?", is_code=False)
     assert matching.asks(unit)
     assert matching.asks(unit)
-    assert matching._asks.cache_info().hits >= 1
+    assert matching.asks_text.cache_info().hits >= 1
     assert not matching.asks(Unit(unit.text, is_code=True))
 
 
@@ -115,13 +115,13 @@ def test_a_claim_is_read_only_in_the_units_that_may_hold_its_roles(
     """The same for a claim's roles (claims.find_claim_hits): one unit read, not 100."""
     units = _units(" ".join(["Nothing accumulates across steps."] * 99 + SENTENCES[:1]))
     read: list[Unit] = []
-    unit_claims = claims._unit_claims
+    original_unit_claims = claims.unit_claims
 
     def counted(unit: Unit, *args: object) -> list[matching.Hit]:
         read.append(unit)
-        return unit_claims(unit, *args)  # type: ignore[arg-type]
+        return original_unit_claims(unit, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(claims, "_unit_claims", counted)
+    monkeypatch.setattr(claims, "unit_claims", counted)
     hits = claims.find_claim_hits(units, claims.parse_claim("tape & records? & forward"))
     assert [h.sentence for h in hits] == [SENTENCES[0]]
     assert len(read) == 1

@@ -208,11 +208,11 @@ def find_claim_hits(units: tuple[Unit, ...], claim: Claim) -> list[Hit]:
         if stopped():
             break
         following = units[index + 1].text if index + 1 < len(units) else ""
-        hits += _unit_claims(unit, claim, following)
+        hits += unit_claims(unit, claim, following)
     return hits
 
 
-def _unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
+def unit_claims(unit: Unit, claim: Claim, following: str) -> list[Hit]:
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
         if not carries_roles(text, claim):
             continue  # some role nowhere in the sentence: no clause of it carries the claim

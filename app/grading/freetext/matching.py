@@ -154,7 +154,7 @@ def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
     found = [(m.start(), False) for m in _OWN.finditer(sentence)]
     for m in _FOREIGN.finditer(sentence):
         compared = _COMPARED.search(sentence[max(0, m.start() - 64) : m.start()])
-        described = _WHERE.match(sentence, m.end()) is not None
+        described = WHERE_CLAUSE.match(sentence, m.end()) is not None
         found.append((m.start(), compared is None or described))
     found += [(m.start(), True) for m in _GRAD_BEFORE_TF_CONTRAST.finditer(sentence)]
     return tuple(found + _habit_before_tf_contrast(sentence, found))
@@ -200,7 +200,7 @@ _GRAD_BEFORE_TF_CONTRAST = regex.compile(
 # the framework compared with, not TensorFlow (round 11).
 # Possessive (round 38): "where" starts with a word character, so giving no space or comma
 # back changes no match, and a run of spaces is not split between the two runs every way.
-_WHERE = re.compile(r"\s*+,?+\s*+(?:where|in\s+which)\b", re.IGNORECASE)
+WHERE_CLAUSE = re.compile(r"\s*+,?+\s*+(?:where|in\s+which)\b", re.IGNORECASE)
 
 
 def names_other_framework(snippet: str) -> bool:
@@ -223,7 +223,7 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
             if stopped():
                 break
             following = units[index + 1].text if index + 1 < len(units) else ""
-            hits += _unit_hits(units[index], compiled, following)
+            hits += unit_hits(units[index], compiled, following)
     return hits
 
 
@@ -325,7 +325,7 @@ _HEDGE = re.compile(r"\b(?:i\s+(?:think|guess|believe|suppose)|maybe|probably)\b
 
 def asks(unit: Unit) -> bool:
     """Whether a prose unit is a direct question, which states no claim either way."""
-    return not unit.is_code and _asks(unit.text)
+    return not unit.is_code and asks_text(unit.text)
 
 
 # Round 38: remembered per text. Each phrasing's and claim's search asked it of every unit
@@ -333,11 +333,11 @@ def asks(unit: Unit) -> bool:
 # rubric phrasing" shape of benchmarks/freetext_hostile.py (~50,000 once `find_hits` reads
 # only the units that may hold a phrasing; claims.find_claim_hits still asks of each).
 @lru_cache(maxsize=4096)
-def _asks(text: str) -> bool:
+def asks_text(text: str) -> bool:
     return _QUESTION.match(text) is not None and _HEDGE.search(text) is None
 
 
-def _unit_hits(unit: Unit, compiled: BoundedPattern, following: str = "") -> list[Hit]:
+def unit_hits(unit: Unit, compiled: BoundedPattern, following: str = "") -> list[Hit]:
     if asks(unit):
         return []
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):

@@ -20,7 +20,7 @@ import regex
 import yaml
 from pydantic import ValidationError
 
-from app.grading.freetext import budget, claims, phrasings
+from app.grading.freetext import budget, claims, phrasings, signals
 from app.grading.freetext.budget import (
     STOPPED_EARLY_MESSAGE,
     BoundedPattern,
@@ -54,6 +54,17 @@ def _grade(question: FreeText, answer: str) -> Any:
 @pytest.fixture
 def short_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(budget, "ANSWER_SECONDS", 0.3)
+    # Since round 38 the pumped run ("the tape the tape ...") is read as words out of English
+    # order (signals.is_out_of_order): the whole answer is a keyword list and no phrasing runs
+    # (test_the_pumped_answer_is_a_keyword_list_by_its_order below). These tests are about the
+    # matcher's budget on what it does read, so that reading is off here.
+    monkeypatch.setattr(signals, "is_out_of_order", lambda clauses: False)
+
+
+def test_the_pumped_answer_is_a_keyword_list_by_its_order() -> None:
+    result = _grade(_question(CATASTROPHIC), PUMPED)
+    assert result.verdict == "incorrect" and result.details["keyword_list"]
+    assert "stopped_early" not in result.details
 
 
 @pytest.mark.usefixtures("short_budget")

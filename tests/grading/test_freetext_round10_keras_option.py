@@ -100,8 +100,10 @@ HAND = [
 # Round 37: retrained with round 36's set at the round's start it kept OPTION[2] correct; retrained
 # after the round's merge it lowers OPTION[2] again and keeps OPTION[0] and OPTION[6] correct (plain
 # tests now): the three sit near the second opinion's line, and each retrain moves them (K4, round 36).
-LOWERED = {OPTION[2][2]}
-LOWERED_REASON = "rounds 22, 32, 36 and 37: the retrained second opinion lowers it to partial"
+# Round 38: retrained with round 37's set at the start and after the merge, it lowers OPTION[6] too
+# (OPTION[2] stays lowered, OPTION[0] correct).
+LOWERED = {OPTION[2][2], OPTION[6][2]}
+LOWERED_REASON = "rounds 22, 32, 36, 37 and 38: the retrained second opinion lowers it to partial"
 
 
 @pytest.mark.parametrize(

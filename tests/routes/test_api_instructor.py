@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from app.config import Settings
-from app.grading.freetext import budget
+from app.grading.freetext import budget, signals
 from app.grading.freetext.budget import STOPPED_EARLY_MESSAGE
 from app.grading.results import GradeResult
 from app.main import create_app
@@ -228,6 +228,9 @@ def test_catastrophic_phrasing_the_timer_missed_is_graded_within_the_budget(
     the note, not correct, in bounded time."""
     monkeypatch.setattr(budget, "ANSWER_SECONDS", 0.3)
     monkeypatch.setattr(publishing, "slow_phrasings", _none_slow)
+    # Since round 38 the pumped run is read as words out of English order (a keyword list, never
+    # matched: tests/grading/test_freetext_budget.py); the subject here is the budget.
+    monkeypatch.setattr(signals, "is_out_of_order", lambda clauses: False)
     text = (EXAMPLE / "ex-explain-none.yaml").read_text()
     tell = (
         "        - (need|must|have to|should)\\w* ~ (call )?(tape\\.)?watch ~ (variables|weights)"

@@ -20,6 +20,14 @@ def question(question_id: str) -> FreeText:
     return found
 
 
+@cache
+def free_text_ids() -> list[str]:
+    """Every free-text question of the core pack, by id (sorted)."""
+    loaded = load_pack(CORE)
+    assert loaded.pack is not None, loaded.problems
+    return sorted(q.question.id for q in loaded.pack.questions if isinstance(q.question, FreeText))
+
+
 def tells_by_rules(question_id: str, text: str) -> list[str]:
     """The misconceptions the rules alone name (no second opinion, no neighbours)."""
     from app.grading.freetext import grade_freetext

@@ -16,20 +16,9 @@ from app.grading.freetext.evaluation import core_labelled
 from app.grading.freetext.normalise import clean, normalise
 from app.grading.freetext.signals import is_keyword_list, is_word_salad
 from tests.grading.benchmark_scripts import load_benchmark
-from tests.grading.core_questions import question
+from tests.grading.core_questions import free_text_ids, question
 
-CORE_IDS = [
-    "gradient-accumulation",
-    "gradient-vs-apply",
-    "higher-order-derivatives",
-    "no-zero-grad",
-    "numpy-inside-tape",
-    "persistent-tape",
-    "tf-function-speedup",
-    "trainable-vs-all-variables",
-    "training-flag",
-    "why-none-gradients",
-]
+CORE_IDS = free_text_ids()
 
 
 def _benchmark() -> ModuleType:

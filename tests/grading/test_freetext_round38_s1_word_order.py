@@ -14,15 +14,10 @@ from app.grading.freetext.normalise import normalise
 from app.grading.freetext.signals import is_keyword_list, is_out_of_order, without_padding
 from app.grading.freetext.word_order import order_score, tokens
 from tests.grading.benchmark_scripts import load_benchmark
-from tests.grading.core_questions import question
+from tests.grading.core_questions import free_text_ids, question
 
 HOSTILE = load_benchmark("freetext_hostile.py", "freetext_hostile")
 ROUND_37_LEFT = ["gradient-accumulation", "no-zero-grad", "tf-function-speedup"]
-CORE_FREE_TEXT = [
-    "gradient-accumulation", "gradient-vs-apply", "higher-order-derivatives", "no-zero-grad",
-    "numpy-inside-tape", "persistent-tape", "tf-function-speedup", "trainable-vs-all-variables",
-    "training-flag", "why-none-gradients",
-]  # fmt: skip
 
 
 def _prose(text: str) -> list[str]:
@@ -34,7 +29,7 @@ def _shuffle(question_id: str, seed: int, length: int = 60) -> str:
     return " ".join(random.Random(seed).sample(vocab, length)) + "."
 
 
-@pytest.mark.parametrize("question_id", CORE_FREE_TEXT)
+@pytest.mark.parametrize("question_id", free_text_ids())
 def test_the_hostile_60_word_shuffle_is_not_graded_correct(question_id: str) -> None:
     """Round 37 left it graded correct on three questions. Its words carry the model answer's
     full stops, so some draws are cut into sentences too short to judge alone (partial then)."""

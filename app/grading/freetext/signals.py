@@ -171,7 +171,7 @@ TEMPLATE_SHARE = 0.6
 def is_glue_template(normalised: Normalised) -> bool:
     """True when most of the prose repeats one short frame of glue, a term in each slot."""
     text = " ".join(u.text for u in normalised.units if not u.is_code)
-    return template_share(text, _TEMPLATE_GLUE) >= TEMPLATE_SHARE
+    return template_share(text, GLUE_WORDS) >= TEMPLATE_SHARE
 
 
 def _misplaced(a: str, b: str) -> bool:
@@ -222,7 +222,7 @@ def _bare_function_items(clauses: list[str]) -> int:
     count = 0
     for clause in clauses:
         items = _ITEM_BREAK.split(clause)
-        count += sum(i.strip().lower() in _TEMPLATE_GLUE for i in items[1:-1])
+        count += sum(i.strip().lower() in GLUE_WORDS for i in items[1:-1])
     return count
 
 
@@ -287,7 +287,7 @@ def is_padding(segment: str, switched: bool | None = None) -> bool:
     return (
         structure < PADDING_GLUE_SHARE * len(words)
         or _is_bag(segment, words, hindi)
-        or template_share(segment, _TEMPLATE_GLUE, PADDING_REPEATS) > 0
+        or template_share(segment, GLUE_WORDS, PADDING_REPEATS) > 0
         or is_out_of_order([segment])  # round 38: a short shuffle inside an answer
     )
 
@@ -304,7 +304,6 @@ _CORE = frozenset(
 )
 # Every glue word above: glue_templates.py's, and the words word_order.json keeps as themselves.
 GLUE_WORDS = FUNCTION_WORDS | _GLUE | _CORE
-_TEMPLATE_GLUE = GLUE_WORDS
 MIN_BAG_WORDS = 10
 BAG_CORE_SHARE = 0.05
 _LISTED = re.compile(r"[,()\[\]]")
@@ -338,6 +337,9 @@ def _inflected_verb(word: str) -> bool:
     return any(lemma != word for lemma in getAllLemmas(word, "VERB").get("VERB", ()))
 
 
+# Remembered per text: the grader cuts each prose unit (grader._claims_only) and the second
+# opinion's features cut the same units again; since round 38 each cut also reads word order.
+@lru_cache(maxsize=1024)
 def without_padding(text: str) -> str:
     """A prose sentence with its padding segments, and any bare tail of a segment, taken
     out (the clause marks stay)."""

@@ -207,15 +207,15 @@ ORDER_SPREAD = 2.0
 MIN_BARE_FUNCTION_ITEMS = 4
 _ITEM_BREAK = re.compile(r"[,;]")
 # Round 39 (engineer S2): the line above sits low because some real answers score low as a
-# whole - 186 tune answers under 0.05, 53 of the 90 under zero code-switched Hinglish, the rest
-# non-native or note-like - and all of them are short pieces: none has a run of more than 23
-# words without a punctuation mark. A shuffle written as one sentence, or cut into two to four,
-# is mostly long runs. So the runs of LONG_RUN_WORDS+ words without punctuation are read again
-# on their own (word_order.long_run_score, pooled): over MIN_LONG_RUN_PAIRS+ pairs, a mean
-# under LONG_RUN_FLOOR less LONG_RUN_SPREAD per square root of the pairs is words shuffled. In
-# the 9,669 tune answers (all personas, and every padding segment of them) the lowest long-run
-# mean sits 0.15 above this line; of the 44 shuffles the rules still graded correct, 28 are
-# under it (benchmarks/freetext_shuffles.py).
+# whole - 186 tune answers of 20+ pairs under 0.05; of the 90 with 30+ pairs under zero, 53
+# code-switched Hinglish, the rest non-native or note-like - and all of them are short pieces:
+# none has a run of more than 23 words without a punctuation mark. A shuffle written as one
+# sentence, or cut into two to four, is mostly long runs. So the runs of LONG_RUN_WORDS+ words
+# without punctuation are read again on their own (word_order.long_run_score, pooled): over
+# MIN_LONG_RUN_PAIRS+ pairs, a mean under LONG_RUN_FLOOR less LONG_RUN_SPREAD per square root
+# of the pairs is words shuffled. In the 9,669 tune answers (all personas, and every padding
+# segment of them) the lowest long-run mean sits 0.15 above this line; of the 44 shuffles the
+# rules still graded correct, 28 are under it (benchmarks/freetext_shuffles.py).
 LONG_RUN_WORDS = 20
 MIN_LONG_RUN_PAIRS = 25
 LONG_RUN_FLOOR = 0.1

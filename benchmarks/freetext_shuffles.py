@@ -12,7 +12,7 @@ classifier, second opinion) and as shipped with the embedding verdict on (`--emb
 needs the encoder), so a learned part that raises a shuffle shows. It prints counts graded
 correct / partial / incorrect per question and per length, and with `--save` writes every
 verdict; `--compare FILE` prints the saved counts beside this run's (start vs end of a round
-cannot run in one tree).
+cannot run in one tree) and how many shuffles moved, per reading, naming those raised (round 39).
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_shuffles.py
         [--seeds 3] [--embedding] [--save FILE.json] [--compare FILE.json]
@@ -131,6 +131,29 @@ def report(records: list[dict[str, object]], title: str) -> None:
         print(f"  all {sum(total.values())}: " + " / ".join(str(total[v]) for v in VERDICTS))
 
 
+def moves(saved: list[dict[str, object]], records: list[dict[str, object]]) -> None:
+    """Round 39: how many shuffles moved from the saved verdict to this run's, per reading
+    (the same shuffle: question, vocabulary, length, shape, seed), and which were raised."""
+    key = ("question", "vocabulary", "length", "shape", "seed")
+    before = {tuple(r[k] for k in key): r for r in saved}
+    rank = {v: i for i, v in enumerate(reversed(VERDICTS))}
+    for reading in READINGS:
+        moved: Counter[str] = Counter()
+        raised = []
+        for r in records:
+            old = before.get(tuple(r[k] for k in key))
+            if old is None or reading not in r or reading not in old or old[reading] == r[reading]:
+                continue
+            moved[f"{str(old[reading])[0]}>{str(r[reading])[0]}"] += 1
+            if rank[str(r[reading])] > rank[str(old[reading])]:
+                raised.append(" ".join(str(r[k]) for k in key))
+        if moved:
+            cells = ", ".join(f"{k} {n}" for k, n in moved.items())
+            print(f"\nmoved since saved, {reading}: {cells}")
+            for shuffle in raised:
+                print(f"  raised: {shuffle}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=3)
@@ -145,9 +168,12 @@ def main() -> None:
                 question=qid, vocabulary=vocab, length=length, shape=shape, seed=seed, text=text
             )
             records.append(record | graded(question, text, a.embedding))
-    if a.compare:
-        report(json.loads(Path(a.compare).read_text()), f"saved ({a.compare})")
+    saved = json.loads(Path(a.compare).read_text()) if a.compare else []
+    if saved:
+        report(saved, f"saved ({a.compare})")
     report(records, "this run")
+    if saved:
+        moves(saved, records)
     if a.save:
         Path(a.save).write_text(json.dumps(records, indent=1))
 

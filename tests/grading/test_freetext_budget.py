@@ -52,18 +52,25 @@ def _grade(question: FreeText, answer: str) -> Any:
 
 
 @pytest.fixture
-def short_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+def short_budget(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(budget, "ANSWER_SECONDS", 0.3)
     # Since round 38 the pumped run ("the tape the tape ...") is read as words out of English
-    # order (signals.is_out_of_order): the whole answer is a keyword list and no phrasing runs
-    # (test_the_pumped_answer_is_a_keyword_list_by_its_order below). These tests are about the
-    # matcher's budget on what it does read, so that reading is off here.
+    # order (signals.is_out_of_order) and cut as padding, so no phrasing reads it (round 39:
+    # test_the_pumped_answer_is_graded_on_what_the_padding_cut_leaves below). These tests are
+    # about the matcher's budget on what it does read, so that reading is off here (and the cut
+    # remembered per text is forgotten: an earlier test cut the pumped run with it on).
     monkeypatch.setattr(signals, "is_out_of_order", lambda clauses: False)
+    signals.without_padding.cache_clear()
+    yield
+    signals.without_padding.cache_clear()
 
 
-def test_the_pumped_answer_is_a_keyword_list_by_its_order() -> None:
+def test_the_pumped_answer_is_graded_on_what_the_padding_cut_leaves() -> None:
+    """Round 38 made the whole answer a keyword list by its order; round 39 grades the answer
+    the cut leaves (signals.is_keyword_list): the right answer, nothing pumped read."""
     result = _grade(_question(CATASTROPHIC), PUMPED)
-    assert result.verdict == "incorrect" and result.details["keyword_list"]
+    assert result.verdict == "correct" and not result.details["keyword_list"]
+    assert result.details["concepts_found"] == ["loss-outside", "fix-inside"]
     assert "stopped_early" not in result.details
 
 

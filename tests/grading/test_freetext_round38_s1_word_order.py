@@ -41,7 +41,10 @@ def test_the_hostile_60_word_shuffle_is_not_graded_correct(question_id: str) -> 
 # Shuffles of the model answer itself (its full stops kept, so some draws fall into short
 # sentences): left by the lead at the merge, tf-function-speedup's still graded correct in 5 of 10
 # draws (seeds 0-9; scores near zero, well above the line for 60 words), gradient-accumulation's
-# and no-zero-grad's in 0 and 1 of 10.
+# and no-zero-grad's in 0 and 1 of 10. Round 39 (engineer S2): the long-run reading takes
+# tf-function-speedup's to 3 of 10 (seeds 0, 2, 9); seeds 0 and 2 are left: their long runs
+# (35 and 54 pairs) score +0.04 and -0.07, above the line - this model answer's words are mostly
+# nouns, and two nouns in a row are English to a table of word classes whatever the nouns are.
 STILL_CORRECT = {("tf-function-speedup", 0), ("tf-function-speedup", 2)}
 
 
@@ -51,7 +54,7 @@ STILL_CORRECT = {("tf-function-speedup", 0), ("tf-function-speedup", 2)}
         pytest.param(
             q,
             seed,
-            marks=[pytest.mark.xfail(strict=True, reason="round 38: left, still graded correct")]
+            marks=[pytest.mark.xfail(strict=True, reason="rounds 38-39: still correct")]
             if (q, seed) in STILL_CORRECT
             else [],
         )

@@ -19,7 +19,7 @@ from app.grading.freetext.glue_templates import MIN_REPEATS, template_share
 from app.grading.freetext.hinglish import SALAD_POSTPOSITIONS, glue_flags, is_code_switched
 from app.grading.freetext.injections import addresses_grader
 from app.grading.freetext.normalise import MAX_CHARS, Normalised
-from app.grading.freetext.word_order import order_score, tokens
+from app.grading.freetext.word_order import long_run_score, order_score, tokens
 
 FUNCTION_WORDS = frozenset(
     """a an the this that these those it its they them their you your we our i my he she
@@ -87,7 +87,7 @@ def is_keyword_list(normalised: Normalised) -> bool:
         return False  # too short to judge its shape; the rubric alone decides
     if is_word_salad(normalised) or is_glue_template(normalised):
         return True
-    if is_out_of_order([u.text for u in normalised.units if not u.is_code]):
+    if _shuffled_after_the_cut([u.text for u in normalised.units if not u.is_code]):
         return True
     list_shaped = _is_list_shaped(normalised)
     if share < MIN_FUNCTION_SHARE and len(words) >= 2 * MIN_WORDS_FOR_SHAPE:
@@ -206,15 +206,55 @@ ORDER_SPREAD = 2.0
 # than 2 such items; a 30-word shuffle has 4-19.
 MIN_BARE_FUNCTION_ITEMS = 4
 _ITEM_BREAK = re.compile(r"[,;]")
+# Round 39 (engineer S2): the line above sits low because some real answers score low as a
+# whole - 186 tune answers of 20+ pairs under 0.05; of the 90 with 30+ pairs under zero, 53
+# code-switched Hinglish, the rest non-native or note-like - and all of them are short pieces:
+# none has a run of more than 23 words without a punctuation mark. A shuffle written as one
+# sentence, or cut into two to four, is mostly long runs. So the runs of LONG_RUN_WORDS+ words
+# without punctuation are read again on their own (word_order.long_run_score, pooled): over
+# MIN_LONG_RUN_PAIRS+ pairs, a mean under LONG_RUN_FLOOR less LONG_RUN_SPREAD per square root
+# of the pairs is words shuffled. In the 9,669 tune answers (all personas, and every padding
+# segment of them) the lowest long-run mean sits 0.15 above this line; of the 44 shuffles the
+# rules still graded correct, 28 are under it (benchmarks/freetext_shuffles.py).
+LONG_RUN_WORDS = 20
+MIN_LONG_RUN_PAIRS = 25
+LONG_RUN_FLOOR = 0.1
+LONG_RUN_SPREAD = 1.5
 
 
 def is_out_of_order(clauses: list[str]) -> bool:
     """True when prose (its clauses, or one padding segment) puts its words in an order
     English does not write (above): words shuffled, not statements."""
-    score, pairs = order_score([tokens(c) for c in clauses])
+    tokenised = [tokens(c) for c in clauses]
+    score, pairs = order_score(tokenised)
     if pairs >= MIN_ORDER_PAIRS and score < ORDER_FLOOR - ORDER_SPREAD / math.sqrt(pairs):
         return True
+    score, pairs = long_run_score(tokenised, LONG_RUN_WORDS)
+    if pairs >= MIN_LONG_RUN_PAIRS and score < LONG_RUN_FLOOR - LONG_RUN_SPREAD / math.sqrt(pairs):
+        return True
     return _bare_function_items(clauses) >= MIN_BARE_FUNCTION_ITEMS
+
+
+# Round 39 (engineer S2): the whole prose out of order makes a keyword list only when what the
+# padding cut leaves (without_padding, each prose unit) cannot be read as the answer: under
+# MIN_ORDER_PAIRS pairs (too short to judge), under LEFT_IN_ORDER on average, or out of order
+# itself. A right answer with a shuffle or a pumped run appended is graded on the answer - the
+# padding earns nothing, as a tail of terms has earned nothing since round 9 - while a shuffle
+# whose pieces are each too short to cut stays a keyword list. With the long-run reading above
+# and no such cut, a model answer with a 30-120-word shuffle appended was a keyword list in 275
+# of 360 draws (correct 79); with the cut first, 259 are correct (the model answers alone: 10 of
+# 10), and no shuffle alone is raised (benchmarks/freetext_shuffles.py). No tune answer's prose
+# is out of order as a whole, so no real answer can move by it.
+LEFT_IN_ORDER = 0.1
+
+
+def _shuffled_after_the_cut(prose: list[str]) -> bool:
+    """Whether the prose is out of order and what the padding cut leaves of it is no answer."""
+    if not is_out_of_order(prose):
+        return False
+    left = [kept for p in prose if (kept := without_padding(p)).strip()]
+    score, pairs = order_score([tokens(c) for c in left])
+    return pairs < MIN_ORDER_PAIRS or score < LEFT_IN_ORDER or is_out_of_order(left)
 
 
 def _bare_function_items(clauses: list[str]) -> int:

@@ -125,16 +125,37 @@ def class_pairs(clauses: list[list[str]], known: Table | None = None) -> list[tu
     return [(a, b) for a, b in itertools.pairwise(seq) if a != b or a not in _MARKS]
 
 
+def _pair_score(logs: _Logs, a: str, b: str) -> float:
+    joint = logs.pairs.get((a, b), logs.unseen)
+    apart = logs.unigrams.get(a, logs.unknown) + logs.unigrams.get(b, logs.unknown)
+    return max(joint - apart, PAIR_FLOOR)
+
+
+def _mean(scores: list[float]) -> tuple[float, int]:
+    return (sum(scores) / len(scores) if scores else 0.0), len(scores)
+
+
 def order_score(clauses: list[list[str]]) -> tuple[float, int]:
     """The mean pointwise mutual information of adjacent classes, each at least PAIR_FLOOR
     (English order scores above zero, random order below), and how many pairs it averages."""
     logs = _logs()
-    pairs = class_pairs(clauses)
-    if not pairs:
-        return 0.0, 0
-    total = 0.0
-    for a, b in pairs:
-        joint = logs.pairs.get((a, b), logs.unseen)
-        apart = logs.unigrams.get(a, logs.unknown) + logs.unigrams.get(b, logs.unknown)
-        total += max(joint - apart, PAIR_FLOOR)
-    return total / len(pairs), len(pairs)
+    return _mean([_pair_score(logs, a, b) for a, b in class_pairs(clauses)])
+
+
+def long_run_score(clauses: list[list[str]], min_words: int) -> tuple[float, int]:
+    """order_score over the runs of `min_words`+ words with no punctuation between them
+    (each run's pairs, the marks on either side included), and how many pairs it averages.
+
+    Round 39: a real answer whose whole order scores low is made of short pieces (notes,
+    code-switched Hindi, non-native fragments); its long unpunctuated runs read as English.
+    A shuffle written as one or a few sentences is mostly such runs, out of order."""
+    logs = _logs()
+    kept: list[float] = []
+    run: list[float] = []
+    for a, b in class_pairs(clauses):
+        run.append(_pair_score(logs, a, b))
+        if b in _MARKS:
+            if len(run) - 1 >= min_words:  # a run of k words has k + 1 pairs
+                kept += run
+            run = []
+    return _mean(kept)

@@ -231,6 +231,16 @@ def test_catastrophic_phrasing_the_timer_missed_is_graded_within_the_budget(
     # Since round 38 the pumped run is read as words out of English order (a keyword list, never
     # matched: tests/grading/test_freetext_budget.py); the subject here is the budget.
     monkeypatch.setattr(signals, "is_out_of_order", lambda clauses: False)
+    # signals.without_padding remembers cuts per text: one made with the order reading on by an
+    # earlier test must not be read here, nor this test's cuts after it.
+    signals.without_padding.cache_clear()
+    try:
+        _grade_pumped_over_http(teacher)
+    finally:
+        signals.without_padding.cache_clear()
+
+
+def _grade_pumped_over_http(teacher: TestClient) -> None:
     text = (EXAMPLE / "ex-explain-none.yaml").read_text()
     tell = (
         "        - (need|must|have to|should)\\w* ~ (call )?(tape\\.)?watch ~ (variables|weights)"

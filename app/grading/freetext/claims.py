@@ -49,6 +49,7 @@ from app.grading.freetext.matching import (
     units_that_may_hold,
 )
 from app.grading.freetext.normalise import Unit
+from app.grading.freetext.per_answer import remembered_per_answer
 from app.grading.freetext.phrasings import CUE, TERMINATOR, compile_phrasing, mask
 from app.grading.freetext.polarity import (
     avoided,
@@ -187,7 +188,7 @@ def one_role_hits(units: tuple[Unit, ...], claim: Claim, found: list[Hit]) -> li
     ]
 
 
-@lru_cache(maxsize=64)
+@remembered_per_answer
 def _whole_prose(units: tuple[Unit, ...]) -> str:
     return "\n".join(t for u in units if not u.is_code for t in (u.text, u.lemmas) if t)
 

@@ -22,10 +22,10 @@ framework's too, whether or not TensorFlow comes back after (round 15's fresh se
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from app.grading.freetext.matching import framework_mentions
 from app.grading.freetext.normalise import Unit
+from app.grading.freetext.per_answer import remembered_per_answer
 
 # TensorFlow's own API: a sentence naming it is about TensorFlow whatever came before.
 _TF_API = re.compile(
@@ -33,7 +33,7 @@ _TF_API = re.compile(
 )
 
 
-@lru_cache(maxsize=64)
+@remembered_per_answer
 def carried_foreign(units: tuple[Unit, ...]) -> frozenset[int]:
     """Indexes of the units that take another framework's topic from the run around them
     (read once per answer, not once per tell: round 25)."""

@@ -49,6 +49,7 @@ from app.grading.freetext.matching import (
     units_that_may_hold,
 )
 from app.grading.freetext.normalise import Unit
+from app.grading.freetext.per_answer import remembered_per_answer
 from app.grading.freetext.phrasings import CUE, TERMINATOR, compile_phrasing, mask
 from app.grading.freetext.polarity import (
     avoided,
@@ -187,7 +188,7 @@ def one_role_hits(units: tuple[Unit, ...], claim: Claim, found: list[Hit]) -> li
     ]
 
 
-@lru_cache(maxsize=64)
+@remembered_per_answer
 def _whole_prose(units: tuple[Unit, ...]) -> str:
     return "\n".join(t for u in units if not u.is_code for t in (u.text, u.lemmas) if t)
 
@@ -330,9 +331,21 @@ def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index:
     call apply_gradients, the gradients are used, and then reset": the third clause goes on
     with the second's subject, and both hold when the first says)."""
     back = _joined_to_before(text, masked, clauses, index)
-    if index == 2 and back == clauses[1][0] and _is_fronted_phrase(masked, *clauses[0]):
+    if index == 2 and back == clauses[1][0] and _fronted(masked, clauses[0]):
         return clauses[0][0]
     return back
+
+
+def _fronted(masked: str, clause: tuple[int, int]) -> bool:
+    """A fronted phrase, or (round 39) a fronted "while" clause ("While the outer tape is
+    still open, the inner tape computes dy/dx, and it logs the backward pass")."""
+    return (
+        _is_fronted_phrase(masked, *clause)
+        or _WHILE_OPENS.fullmatch(masked, 0, clause[0]) is not None
+    )
+
+
+_WHILE_OPENS = re.compile(r"\s*while\s*", re.IGNORECASE)
 
 
 def _joined_to_before(

@@ -10,11 +10,11 @@ out of claims.py (round 18), which reads claims inside one sentence.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from itertools import pairwise
 
 from app.grading.freetext.matching import Hit, asks
 from app.grading.freetext.normalise import Unit
+from app.grading.freetext.per_answer import remembered_per_answer
 from app.grading.freetext.phrasings import TERMINATOR, mask
 from app.grading.freetext.subjects import (
     as_relative_clause,
@@ -49,7 +49,7 @@ _SUBORDINATE_LEAD = re.compile(
 )
 
 
-@lru_cache(maxsize=64)
+@remembered_per_answer
 def pronoun_joins(units: tuple[Unit, ...]) -> tuple[tuple[Unit, tuple[str, ...]], ...]:
     """(joined unit, the texts it was joined from) for each prose sentence that opens on
     a subject pronoun after another prose sentence."""

@@ -26,6 +26,7 @@ from app.grading.freetext.conditions import (
 from app.grading.freetext.hypotheses import supposed
 from app.grading.freetext.labels import SHORT_LABEL
 from app.grading.freetext.normalise import Unit
+from app.grading.freetext.per_answer import remembered_per_answer
 from app.grading.freetext.phrasings import (
     compile_phrasing,
     end_of_clause,
@@ -42,7 +43,7 @@ from app.grading.freetext.polarity import (
     softly_denied,
 )
 from app.grading.freetext.purposes import reset_purpose
-from app.grading.freetext.required_text import Requirement, may_match
+from app.grading.freetext.required_text import Requirement, lowered, may_match
 from app.grading.freetext.statements import statement_matches
 from app.grading.freetext.subjects import object_of_verb
 
@@ -211,7 +212,7 @@ def names_other_framework(snippet: str) -> bool:
 def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
     """Every match of any phrasing in every unit, with its polarity."""
     hits = []
-    layout = layout_of(units)  # one remembered reading per answer (its hash: each call)
+    layout = layout_of(units)  # one remembered reading per answer (per_answer.py)
     whole = layout.whole
     for pattern in patterns:
         if stopped():  # the answer's budget is spent: nothing more is read (budget.py)
@@ -232,24 +233,25 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
 # whole answer holds, ~220,000 unit searches per ten answers, nearly all ruled out by the
 # strings every match holds (required_text.py), one Python call chain each: most of the
 # shape's time. The units are now found from where the whole answer holds the rarest of
-# those strings (one `str.find` per unit that holds it), then tested as every search is. A
-# unit with a non-ASCII text is always tested (`may_match` rules nothing out in it).
+# those strings (one `str.find` per unit that holds it), then tested as every search is.
+# Round 39: a unit with a text beyond ASCII is found the same way, in the text as `may_match`
+# reads it (required_text.lowered); before, it was always tested, and an answer in lookalike
+# letters had every unit searched for each phrasing.
 
 
 @dataclass(frozen=True)
 class Layout:
     whole: str  # `_whole(units)`
-    lowered: str  # the same in lower case, each non-ASCII text blanked (NULs, same length)
-    unread: frozenset[int]  # the units with a non-ASCII text: always tested
+    lowered: str  # the same as `may_match` reads it (required_text.lowered, same length)
     starts: tuple[int, ...]  # where each unit's words or lemmas start in it
     ends: tuple[int, ...]
     owners: tuple[int, ...]  # the unit each of them belongs to
 
 
-@lru_cache(maxsize=64)
+@remembered_per_answer
 def layout_of(units: tuple[Unit, ...]) -> Layout:
     """Where each unit's words and lemmas sit in `_whole(units)` (the same order)."""
-    starts, ends, owners, lowered, unread, at = [], [], [], [], set(), 0
+    starts, ends, owners, low, at = [], [], [], [], 0
     for index, unit in enumerate(units):
         for text in (unit.text, unit.lemmas):
             if text:
@@ -257,13 +259,8 @@ def layout_of(units: tuple[Unit, ...]) -> Layout:
                 ends.append(at + len(text))
                 owners.append(index)
                 at += len(text) + 1
-                if text.isascii():
-                    lowered.append(text.lower())
-                else:
-                    lowered.append("\0" * len(text))
-                    unread.add(index)
-    low = "\n".join(lowered)
-    return Layout(_whole(units), low, frozenset(unread), tuple(starts), tuple(ends), tuple(owners))
+                low.append(lowered(text))
+    return Layout(_whole(units), "\n".join(low), tuple(starts), tuple(ends), tuple(owners))
 
 
 def units_that_may_hold(
@@ -274,7 +271,7 @@ def units_that_may_hold(
     the test each search makes first). Every unit when nothing is required."""
     if not required:
         return list(range(len(units)))
-    low, found = layout.lowered, set(layout.unread)
+    low, found = layout.lowered, set()
     for string in required[0]:
         position = low.find(string)
         while position >= 0:
@@ -300,7 +297,7 @@ def anchored(pattern: str) -> bool:
     return _ANCHORED.search(pattern) is not None
 
 
-@lru_cache(maxsize=64)
+@remembered_per_answer
 def _whole(units: tuple[Unit, ...]) -> str:
     """All units and their lemma twins, one per line (a phrasing never spans a line)."""
     return "\n".join(text for u in units for text in (u.text, u.lemmas) if text)

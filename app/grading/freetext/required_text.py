@@ -11,9 +11,10 @@ contain: a conjunction of choices, each a set of lower-case ASCII strings of whi
 occur. It is conservative: a construct it does not read with certainty (an escape other
 than the plain ones, a flag group, a nested set, `regex`'s fuzzy `{e<=1}`, a back-reference)
 gives no requirement at all, and a lookaround, a class or an optional part requires
-nothing. The test applies only to ASCII text, where case-insensitive matching of ASCII
-letters is `str.lower`; other text is searched as before. The search's result is the same
-either way: only searches that would have found nothing are skipped.
+nothing. The test reads the text as a case-insensitive search matches it to ASCII literals
+(`str.lower`, and four letters beyond ASCII; round 39: before, text beyond ASCII was always
+searched). The search's result is the same either way: only searches that would have found
+nothing are skipped.
 """
 
 from __future__ import annotations
@@ -177,23 +178,37 @@ def required_text(pattern: str) -> Requirement:
     return tuple(tuple(sorted(c)) for c in kept)
 
 
+# Round 39: the only characters beyond ASCII that a case-insensitive search (`regex` V0 or
+# V1, `re`) matches to an ASCII literal are these four (every code point tried against every
+# printable ASCII character): dotless and dotted I, the long s and the Kelvin sign. Read as
+# their letters, and every other character as itself (no required string holds it), a text
+# that is not ASCII is ruled out as an ASCII one is, one character for one (the same
+# positions). Before, such a text was never ruled out: an answer in lookalike letters
+# (Cyrillic words left as written, normalise.py) had every unit searched for each phrasing.
+_FOLDED = str.maketrans(
+    {**{chr(c): chr(c + 32) for c in range(ord("A"), ord("Z") + 1)},
+     "\u0131": "i", "\u0130": "i", "\u017f": "s", "\u212a": "k"}
+)  # fmt: skip
+
+
 # Round 38: 1,024 texts, not 64: an answer of ~170 units has ~340 texts (words and lemmas),
 # and with 64 every unit's lowering was recomputed for every phrasing searched in it.
 @lru_cache(maxsize=1024)
-def lowered(text: str) -> str | None:
-    """The text in lower case where it is ASCII (what `may_match` reads), else None."""
-    return text.lower() if text.isascii() else None
+def lowered(text: str) -> str:
+    """The text as `may_match` reads it: in lower case, each character beyond ASCII that a
+    case-insensitive search matches to an ASCII letter read as that letter (the same
+    length)."""
+    return text.lower() if text.isascii() else text.translate(_FOLDED)
 
 
 def may_match(requirement: Requirement, text: str, pos: int, endpos: int) -> bool:
     """Whether a case-insensitive search of `text[pos:endpos]` can find a phrasing that
-    requires `requirement`: False only when the text is ASCII and lacks every string of a
-    choice (a match never reaches outside [pos, endpos]; lookarounds require nothing)."""
+    requires `requirement`: False only when the text lacks every string of a choice, read
+    case-insensitively (`lowered`; a match never reaches outside [pos, endpos]; lookarounds
+    require nothing)."""
     if not requirement:
         return True
     low = lowered(text)
-    if low is None:
-        return True
     if pos or endpos < len(low):
         low = low[pos:endpos]
     for choice in requirement:  # loops, not any/all: this runs ~300 times an answer

@@ -1,0 +1,51 @@
+"""Round 39 of issue 14 (engineer C25, rubric content) on six questions (persistent-tape,
+training-flag, numpy-inside-tape, why-none-gradients, higher-order-derivatives,
+trainable-vs-all-variables). First the false tells the rules gave on answers labelled correct in
+round 38's set, each a phrasing reading more than its claim: a diagonal beside a Hessian-vector
+product (outer-gradient-gives-hessian-diagonal); two tapes with two forward passes offered as an
+alternative (two-tapes-need-two-forwards, separate-gradients-impossible); "differ" read in
+"differentiated" (only-frozen-layers-differ); frozen weights granted in a concession
+(training-flag-is-optimizer-mode); the tape's verb reaching NumPy past a comma
+(numpy-is-recorded). The wrong statements beside them still name their tag. Statements written
+for this file, in words of their own (docs/freetext-rounds.md "Round 39: ... (engineer C25)").
+Read by the rules alone."""
+
+# ruff: noqa: E501 - tables of sentences read best one per line
+
+from __future__ import annotations
+
+from tests.grading.core_questions import tells_by_rules
+from tests.grading.held_statements import names_nothing, names_the_tell
+
+# The claims the mended phrasings are for: still named.
+WRONG = [
+    ("higher-order-derivatives", "outer-gradient-gives-hessian-diagonal", "outer.gradient(dy_dx, x) gives you the diagonal of the Hessian."),
+    ("persistent-tape", "two-tapes-need-two-forwards", "You need two separate tapes, which means two forward passes."),
+    ("persistent-tape", "two-tapes-need-two-forwards", "Run the forward pass twice, once per tape."),
+    ("persistent-tape", "separate-gradients-impossible", "You cannot get the gradients separately from one forward pass."),
+    ("trainable-vs-all-variables", "only-frozen-layers-differ", "The only difference is the frozen layers."),
+    ("trainable-vs-all-variables", "only-frozen-layers-differ", "The lists only differ when some layers are frozen."),
+    ("training-flag", "training-flag-is-optimizer-mode", "With training=False the layers are frozen, so the optimizer skips them."),
+    ("training-flag", "training-flag-is-optimizer-mode", "In inference mode the weights are frozen."),
+    ("numpy-inside-tape", "numpy-is-recorded", "The tape records NumPy operations too."),
+    ("numpy-inside-tape", "numpy-is-recorded", "TF tracks the numpy ops just fine."),
+    ("numpy-inside-tape", "numpy-is-recorded", "The tape records the numpy ops as well."),
+]  # fmt: skip
+
+# True statements that named a tell before this round (each fails on 71e243a's questions/).
+CORRECT = [
+    ("higher-order-derivatives", "For EWC I compared the diagonal of the Fisher matrix with Hessian-vector products from the nested tapes."),
+    ("higher-order-derivatives", "Nested tapes give HVPs cheaply, which I checked against a diagonal approximation."),
+    ("persistent-tape", "Another alternative is two tapes and two forward passes, which costs compute."),
+    ("persistent-tape", "The alternative is two separate tapes, which costs compute and is not the same forward pass."),
+    ("trainable-vs-all-variables", "Freezing only removes those kernels from the variables being differentiated."),
+    ("training-flag", "The BN statistics would still drift even though the backbone's weights are frozen."),
+    ("numpy-inside-tape", "The tape records TensorFlow ops, and NumPy operations run outside of it."),
+    ("numpy-inside-tape", "The tape records only tf ops, NumPy ops are invisible to it."),
+]  # fmt: skip
+
+
+test_grade_freetext_names_a_round39_c25_tell = names_the_tell(WRONG, tells=tells_by_rules)
+test_grade_freetext_round39_c25_true_statements_name_nothing = names_nothing(
+    CORRECT, tells=tells_by_rules
+)

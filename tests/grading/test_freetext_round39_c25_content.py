@@ -6,7 +6,8 @@ product (outer-gradient-gives-hessian-diagonal); two tapes with two forward pass
 alternative (two-tapes-need-two-forwards, separate-gradients-impossible); "differ" read in
 "differentiated" (only-frozen-layers-differ); frozen weights granted in a concession
 (training-flag-is-optimizer-mode); the tape's verb reaching NumPy past a comma
-(numpy-is-recorded). The wrong statements beside them still name their tag. Statements written
+(numpy-is-recorded). The wrong statements beside them still name their tag. Two labeller tags new
+in round 38's set map onto the rubric tag of the same belief. Statements written
 for this file, in words of their own (docs/freetext-rounds.md "Round 39: ... (engineer C25)").
 Read by the rules alone."""
 
@@ -14,8 +15,16 @@ Read by the rules alone."""
 
 from __future__ import annotations
 
+import pytest
+
+from app.grading.freetext.evaluation import core_labelled
 from tests.grading.core_questions import tells_by_rules
 from tests.grading.held_statements import names_nothing, names_the_tell
+
+MAPPED = [
+    ("persistent-tape", "persistent-allows-one-call", "separate-gradients-impossible"),
+    ("why-none-gradients", "loss-must-be-variable", "watch-loss-fixes-none"),
+]  # fmt: skip
 
 # The claims the mended phrasings are for: still named.
 WRONG = [
@@ -49,3 +58,10 @@ test_grade_freetext_names_a_round39_c25_tell = names_the_tell(WRONG, tells=tells
 test_grade_freetext_round39_c25_true_statements_name_nothing = names_nothing(
     CORRECT, tells=tells_by_rules
 )
+
+
+@pytest.mark.parametrize(("question_id", "tag", "rubric_tag"), MAPPED)
+def test_round39_labeller_tag_maps_to_the_rubric_tag_of_its_belief(
+    question_id: str, tag: str, rubric_tag: str
+) -> None:
+    assert core_labelled().tag_map.rubric_tags(question_id, tag) == (rubric_tag,)

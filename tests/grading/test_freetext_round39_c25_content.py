@@ -6,8 +6,10 @@ product (outer-gradient-gives-hessian-diagonal); two tapes with two forward pass
 alternative (two-tapes-need-two-forwards, separate-gradients-impossible); "differ" read in
 "differentiated" (only-frozen-layers-differ); frozen weights granted in a concession
 (training-flag-is-optimizer-mode); the tape's verb reaching NumPy past a comma
-(numpy-is-recorded). The wrong statements beside them still name their tag. Two labeller tags new
-in round 38's set map onto the rubric tag of the same belief. Statements written
+(numpy-is-recorded). The wrong statements beside them still name their tag. Then two beliefs in
+new words: tf.hessians offered as the route in eager code (tf-hessians-works-eagerly) and the
+gradients said to survive once the tape is persistent (persistent-fixes-none). Two labeller tags
+new in round 38's set map onto the rubric tag of the same belief. Statements written
 for this file, in words of their own (docs/freetext-rounds.md "Round 39: ... (engineer C25)").
 Read by the rules alone."""
 
@@ -15,10 +17,14 @@ Read by the rules alone."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+import yaml
 
 from app.grading.freetext.evaluation import core_labelled
-from tests.grading.core_questions import tells_by_rules
+from app.grading.freetext.phrasings import compile_phrasing
+from tests.grading.core_questions import CORE, tells_by_rules
 from tests.grading.held_statements import names_nothing, names_the_tell
 
 MAPPED = [
@@ -41,6 +47,14 @@ WRONG = [
     ("numpy-inside-tape", "numpy-is-recorded", "The tape records the numpy ops as well."),
 ]  # fmt: skip
 
+# Beliefs in words the rubric did not read (each fails on 71e243a's questions/).
+NEW_WORDS = [
+    ("higher-order-derivatives", "tf-hessians-works-eagerly", "The easiest way is tf.hessians(y, x), one call."),
+    ("higher-order-derivatives", "tf-hessians-works-eagerly", "Another option is tf.hessians, which returns the whole matrix."),
+    ("why-none-gradients", "persistent-fixes-none", "The tape is persistent now, so the gradients stick around."),
+    ("why-none-gradients", "persistent-fixes-none", "Construct it as tf.GradientTape(persistent=True), wrap it, and the gradients survive."),
+]  # fmt: skip
+
 # True statements that named a tell before this round (each fails on 71e243a's questions/).
 CORRECT = [
     ("higher-order-derivatives", "For EWC I compared the diagonal of the Fisher matrix with Hessian-vector products from the nested tapes."),
@@ -53,10 +67,23 @@ CORRECT = [
     ("numpy-inside-tape", "The tape records only tf ops, NumPy ops are invisible to it."),
 ]  # fmt: skip
 
+# True statements beside the new words: named nothing before, name nothing now.
+STILL_TRUE = [
+    ("higher-order-derivatives", "tf.hessians only works inside a tf.function; in eager code nest two tapes."),
+    ("higher-order-derivatives", "tf.hessians is a TF1 graph API; in TF2 you nest tapes instead."),
+    ("higher-order-derivatives", "Don't use tf.hessians in eager code."),
+    ("why-none-gradients", "With persistent=True the gradients stay available for a second call."),
+    ("why-none-gradients", "Even with persistent=True the gradients do not show up if the loss is computed outside the block."),
+    ("why-none-gradients", "If the tape were persistent, the gradients would survive a second call, but the first call never needed it."),
+]  # fmt: skip
+
 
 test_grade_freetext_names_a_round39_c25_tell = names_the_tell(WRONG, tells=tells_by_rules)
+test_grade_freetext_names_a_round39_c25_tell_in_new_words = names_the_tell(
+    NEW_WORDS, tells=tells_by_rules
+)
 test_grade_freetext_round39_c25_true_statements_name_nothing = names_nothing(
-    CORRECT, tells=tells_by_rules
+    CORRECT + STILL_TRUE, tells=tells_by_rules
 )
 
 
@@ -65,3 +92,47 @@ def test_round39_labeller_tag_maps_to_the_rubric_tag_of_its_belief(
     question_id: str, tag: str, rubric_tag: str
 ) -> None:
     assert core_labelled().tag_map.rubric_tags(question_id, tag) == (rubric_tag,)
+
+
+def round39_phrasings() -> list[str]:
+    """This round's phrasings: the one under each `# Round 39 (engineer C25)` comment."""
+    found = []
+    for name in (
+        "higher-order-derivatives",
+        "numpy-inside-tape",
+        "persistent-tape",
+        "training-flag",
+        "trainable-vs-all-variables",
+        "why-none-gradients",
+    ):
+        lines = (CORE / f"{name}.yaml").read_text().splitlines()
+        for i, line in enumerate(lines):
+            if "# Round 39 (engineer C25)" not in line:
+                continue
+            block = [line.strip() for line in lines[i + 1 :]]
+            block = block[next(j for j, text in enumerate(block) if not text.startswith("#")) :]
+            found.append(yaml.safe_load(block[0][2:]))  # each comment heads one phrasing
+    return found
+
+
+PUMPED = [
+    "the tape records " * 600,
+    "the tape records tf ops and " * 350,
+    "tf.hessians use " * 600,
+    "persistent=True and the " * 450,
+    "the weights are " * 600,
+    "only frozen differ " * 500,
+    "the alternative two tapes need two forward passes " * 200,
+    "the diagonal hessian " * 500,
+]
+
+
+def test_round39_phrasings_stay_linear_on_pumped_text() -> None:
+    patterns = round39_phrasings()
+    assert len(patterns) == 9  # six mended, one guarded beside them, two new
+    for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
+        compiled = compile_phrasing(role).compiled
+        for text in PUMPED:
+            started = time.process_time()
+            compiled.search(text)
+            assert time.process_time() - started < 0.25, (role, text[:40])

@@ -8,7 +8,8 @@ alternative (two-tapes-need-two-forwards, separate-gradients-impossible); "diffe
 (training-flag-is-optimizer-mode); the tape's verb reaching NumPy past a comma
 (numpy-is-recorded). The wrong statements beside them still name their tag. Then two beliefs in
 new words: tf.hessians offered as the route in eager code (tf-hessians-works-eagerly) and the
-gradients said to survive once the tape is persistent (persistent-fixes-none). Two labeller tags
+gradients said to survive once the tape is persistent (persistent-fixes-none), the tape said to
+give BatchNorm's statistics gradients or the statistics to be updated twice (bn-stats-get-gradients). Two labeller tags
 new in round 38's set map onto the rubric tag of the same belief. Statements written
 for this file, in words of their own (docs/freetext-rounds.md "Round 39: ... (engineer C25)").
 Read by the rules alone."""
@@ -53,6 +54,10 @@ NEW_WORDS = [
     ("higher-order-derivatives", "tf-hessians-works-eagerly", "Another option is tf.hessians, which returns the whole matrix."),
     ("why-none-gradients", "persistent-fixes-none", "The tape is persistent now, so the gradients stick around."),
     ("why-none-gradients", "persistent-fixes-none", "Construct it as tf.GradientTape(persistent=True), wrap it, and the gradients survive."),
+    ("trainable-vs-all-variables", "bn-stats-get-gradients", "Pass model.variables and tape.gradient would compute gradients for the moving statistics too."),
+    ("trainable-vs-all-variables", "bn-stats-get-gradients", "The tape returns gradients for the running means as well, so the optimizer moves them."),
+    ("trainable-vs-all-variables", "bn-stats-get-gradients", "The BN statistics would get updated twice by the optimizer and by the layer."),
+    ("trainable-vs-all-variables", "bn-stats-get-gradients", "With apply_gradients on model.variables the moving means are double-updated."),
 ]  # fmt: skip
 
 # True statements that named a tell before this round (each fails on 71e243a's questions/).
@@ -75,6 +80,10 @@ STILL_TRUE = [
     ("why-none-gradients", "With persistent=True the gradients stay available for a second call."),
     ("why-none-gradients", "Even with persistent=True the gradients do not show up if the loss is computed outside the block."),
     ("why-none-gradients", "If the tape were persistent, the gradients would survive a second call, but the first call never needed it."),
+    ("trainable-vs-all-variables", "The tape returns None for the moving statistics, since they are updated by an EMA, not by gradients."),
+    ("trainable-vs-all-variables", "With frozen layers the tape would compute gradients for their means and variances too, and they would train again."),
+    ("trainable-vs-all-variables", "BatchNorm's statistics are never updated twice: the optimizer does not see them."),
+    ("trainable-vs-all-variables", "The tape gives gradients for the kernels and biases only."),
 ]  # fmt: skip
 
 
@@ -124,12 +133,14 @@ PUMPED = [
     "only frozen differ " * 500,
     "the alternative two tapes need two forward passes " * 200,
     "the diagonal hessian " * 500,
+    "the tape computes gradients for the " * 300,
+    "updated twice by the optimizer " * 330,
 ]
 
 
 def test_round39_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round39_phrasings()
-    assert len(patterns) == 9  # six mended, one guarded beside them, two new
+    assert len(patterns) == 11  # six mended, one guarded beside them, four new
     for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
         compiled = compile_phrasing(role).compiled
         for text in PUMPED:

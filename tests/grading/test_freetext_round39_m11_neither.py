@@ -44,14 +44,14 @@ def _old(text: str) -> str:
     ],
 )
 def test_neither_is_blanked_as_the_old_scan_blanked_it(text: str) -> None:
-    assert phrasings._neither_joined_to_nor(text) == _old(text)
+    assert phrasings.neither_joined_to_nor(text) == _old(text)
 
 
 def test_neither_is_blanked_as_before_on_random_strings_of_its_marks() -> None:
     rng = random.Random(39)
     for _ in range(3_000):
         text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 40)))
-        assert phrasings._neither_joined_to_nor(text) == _old(text), text
+        assert phrasings.neither_joined_to_nor(text) == _old(text), text
 
 
 def test_a_long_run_of_neither_without_nor_is_read_in_linear_time() -> None:

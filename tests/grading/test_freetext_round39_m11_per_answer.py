@@ -1,6 +1,6 @@
 """An answer's readings are found by identity, not by hashing every unit (round 39).
 
-`matching.layout_of`, `matching._whole`, `claims._whole_prose`, `joins.pronoun_joins` and
+`matching.layout_of`, `matching.whole_text`, `claims.whole_prose`, `joins.pronoun_joins` and
 `carried_topics.carried_foreign` were `lru_cache`s keyed by the answer's tuple of units,
 asked for on every phrasing list searched: each lookup hashed every unit again (~35,000
 unit hashes per answer of benchmarks/freetext_hostile.py's "every rubric phrasing"). The
@@ -21,8 +21,8 @@ _ANSWER = "The tape records the forward pass. It then returns fresh gradients. "
     "read",
     [
         matching.layout_of,
-        matching._whole,
-        claims._whole_prose,
+        matching.whole_text,
+        claims.whole_prose,
         joins.pronoun_joins,
         carried_topics.carried_foreign,
     ],

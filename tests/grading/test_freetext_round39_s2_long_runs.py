@@ -12,12 +12,12 @@ from app.grading.freetext import grade_freetext
 from app.grading.freetext.evaluation import core_labelled
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.signals import (
-    _SEGMENT_BREAK,
     LONG_RUN_FLOOR,
     LONG_RUN_SPREAD,
     LONG_RUN_WORDS,
     MIN_LONG_RUN_PAIRS,
     MIN_PADDING_WORDS,
+    SEGMENT_BREAK,
     is_keyword_list,
     is_out_of_order,
 )
@@ -127,7 +127,7 @@ def test_no_tune_answer_nor_padding_segment_has_long_runs_out_of_order() -> None
     flagged = 0
     for answer in core_labelled().tune_answers:
         prose = _prose(answer.answer)
-        segments = [s for p in prose for s in _SEGMENT_BREAK.split(p)]
+        segments = [s for p in prose for s in SEGMENT_BREAK.split(p)]
         read = [prose] + [[s] for s in segments if len(s.split()) >= MIN_PADDING_WORDS]
         flagged += any(_long_runs_out_of_order(r) for r in read)
     assert flagged == 0

@@ -189,14 +189,14 @@ def one_role_hits(units: tuple[Unit, ...], claim: Claim, found: list[Hit]) -> li
 
 
 @remembered_per_answer
-def _whole_prose(units: tuple[Unit, ...]) -> str:
+def whole_prose(units: tuple[Unit, ...]) -> str:
     return "\n".join(t for u in units if not u.is_code for t in (u.text, u.lemmas) if t)
 
 
 def find_claim_hits(units: tuple[Unit, ...], claim: Claim) -> list[Hit]:
     """Every clause of the prose that carries all the roles, with its polarity (a clause
     may also take roles from the one before it, `_joined_start`)."""
-    whole = _whole_prose(units)
+    whole = whole_prose(units)
     if not all(role.search(whole) for role in claim.roles):
         return []  # one role absent from the whole answer: no clause can carry the claim
     hits: list[Hit] = []

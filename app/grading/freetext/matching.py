@@ -241,7 +241,7 @@ def find_hits(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
 
 @dataclass(frozen=True)
 class Layout:
-    whole: str  # `_whole(units)`
+    whole: str  # `whole_text(units)`
     lowered: str  # the same as `may_match` reads it (required_text.lowered, same length)
     starts: tuple[int, ...]  # where each unit's words or lemmas start in it
     ends: tuple[int, ...]
@@ -250,7 +250,7 @@ class Layout:
 
 @remembered_per_answer
 def layout_of(units: tuple[Unit, ...]) -> Layout:
-    """Where each unit's words and lemmas sit in `_whole(units)` (the same order)."""
+    """Where each unit's words and lemmas sit in `whole_text(units)` (the same order)."""
     starts, ends, owners, low, at = [], [], [], [], 0
     for index, unit in enumerate(units):
         for text in (unit.text, unit.lemmas):
@@ -260,7 +260,7 @@ def layout_of(units: tuple[Unit, ...]) -> Layout:
                 owners.append(index)
                 at += len(text) + 1
                 low.append(lowered(text))
-    return Layout(_whole(units), "\n".join(low), tuple(starts), tuple(ends), tuple(owners))
+    return Layout(whole_text(units), "\n".join(low), tuple(starts), tuple(ends), tuple(owners))
 
 
 def units_that_may_hold(
@@ -298,7 +298,7 @@ def anchored(pattern: str) -> bool:
 
 
 @remembered_per_answer
-def _whole(units: tuple[Unit, ...]) -> str:
+def whole_text(units: tuple[Unit, ...]) -> str:
     """All units and their lemma twins, one per line (a phrasing never spans a line)."""
     return "\n".join(text for u in units for text in (u.text, u.lemmas) if text)
 

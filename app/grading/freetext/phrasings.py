@@ -68,7 +68,7 @@ def mask(text: str) -> str:
     "neither" of "neither X nor Y" is one denial with its "nor", not a second one that
     would cancel it: "nor" alone denies X (its clause) and Y (its short scope; round 8)."""
     text = _CALL_ARGS.sub(lambda m: "(" + "x" * (len(m.group()) - 2) + ")", text)
-    text = _neither_joined_to_nor(text)
+    text = neither_joined_to_nor(text)
     text = _BRACKETED_ALTERNATIVE.sub(lambda m: " " + m.group(1) + " ", text)
     text = _HEDGE_ASIDE.sub(lambda m: " " * len(m.group()), text)
     return _NOT_CUES.sub(lambda m: "x" * len(m.group()), text)
@@ -105,7 +105,7 @@ _NEITHER_NOR_MARKS = re.compile(
 )
 
 
-def _neither_joined_to_nor(text: str) -> str:
+def neither_joined_to_nor(text: str) -> str:
     """Each "neither" with a "nor" after it in its sentence stretch, blanked: the earliest
     one still open when a "nor" comes (a match of the scan above starts there and ends at
     that "nor"; the next starts after it), none across a stop."""

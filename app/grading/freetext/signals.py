@@ -305,7 +305,7 @@ _GLUE = frozenset(
 # cut as padding, so the lead-in before a code block stated nothing.
 # Clause marks that structure a terse statement: "traces python -> graph once: no dispatch".
 # A bracket or a dash elaborates its clause ("cheap ops (small MLPs, RNN cells)"): no break.
-_SEGMENT_BREAK = re.compile(r"->|=>|[:;=]|[.!?](?=\s|$)")
+SEGMENT_BREAK = re.compile(r"->|=>|[:;=]|[.!?](?=\s|$)")
 MIN_PADDING_WORDS = 6
 PADDING_GLUE_SHARE = 0.1
 # Round 28: a segment holding a glue template repeated this often is padding, whatever
@@ -386,7 +386,7 @@ def without_padding(text: str) -> str:
     kept: list[str] = []
     start, padded = 0, False
     switched = is_code_switched([w.lower() for w in _WORD.findall(text)])
-    for mark in [*_SEGMENT_BREAK.finditer(text), None]:
+    for mark in [*SEGMENT_BREAK.finditer(text), None]:
         segment = text[start : mark.start() if mark else len(text)]
         if is_padding(segment, switched):
             segment, padded = " ", True

@@ -56,10 +56,12 @@ LOWERED = (
 # the old gradients", which the rules still read as partial).
 # Round 36: retrained with round 35's set the second opinion no longer moves round 32's sentence
 # (resetting the optimizer's variables each step); it lowers this one, a belief no phrasing reads
-# in these words (the optimizer said to throw the gradients away after applying them).
+# in these words (the optimizer said to throw the gradients away after applying them). Round 39:
+# retrained with round 38's set it keeps round 36's wording partial and lowers the same belief
+# worded with "discards" (the optimizer said to discard the gradients once applied).
 LOWERED_TO_INCORRECT = (
     "no-zero-grad",
-    "Not needed: the TF optimizer tidies up after itself. Once apply_gradients has used the gradients it throws them away, so every step begins from zero, like a self-emptying bin.",
+    "Not needed: once apply_gradients has used the gradients the optimizer discards them, so each step begins at zero, a bin that empties itself.",
 )
 
 

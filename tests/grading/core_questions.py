@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable
 from functools import cache
+
+import yaml
 
 from app.config import REPO_ROOT
 from app.packs.loader import load_pack
@@ -58,3 +62,38 @@ def grading_cpu_seconds(question_id: str, text: str) -> float:
     start = time.process_time()
     grade_freetext(question(question_id), text)
     return time.process_time() - start
+
+
+def phrasings_under(
+    comment: str, question_ids: Iterable[str], *, first_only: bool = False
+) -> list[str]:
+    """The phrasings listed right under each YAML comment line holding `comment` in these
+    questions' files (a round's content tests read back what the round wrote): every list item
+    up to the next line that is not one, or only the first when each comment heads one."""
+    found = []
+    for name in question_ids:
+        lines = (CORE / f"{name}.yaml").read_text().splitlines()
+        for i, line in enumerate(lines):
+            if comment not in line:
+                continue
+            block = [line.strip() for line in lines[i + 1 :]]
+            block = block[next(j for j, text in enumerate(block) if not text.startswith("#")) :]
+            for text in block[:1] if first_only else block:
+                phrasing = yaml.safe_load(text[2:]) if text.startswith("- ") else None
+                if not isinstance(phrasing, str):
+                    break
+                found.append(phrasing)
+    return found
+
+
+def assert_linear_on(patterns: Iterable[str], pumped: Iterable[str], seconds: float = 0.25) -> None:
+    """Each role of each phrasing searches each pumped text within `seconds` of CPU."""
+    from app.grading.freetext.phrasings import compile_phrasing
+
+    texts = list(pumped)
+    for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
+        compiled = compile_phrasing(role).compiled
+        for text in texts:
+            started = time.process_time()
+            compiled.search(text)
+            assert time.process_time() - started < seconds, (role, text[:40])

@@ -20,14 +20,14 @@ words name nothing. Statements written for this file, in words of their own
 
 from __future__ import annotations
 
-import time
-
 import pytest
-import yaml
 
 from app.grading.freetext.evaluation import core_labelled
-from app.grading.freetext.phrasings import compile_phrasing
-from tests.grading.core_questions import CORE, tells_by_rules
+from tests.grading.core_questions import (
+    assert_linear_on,
+    phrasings_under,
+    tells_by_rules,
+)
 from tests.grading.held_statements import names_nothing, names_the_tell
 
 MAPPED = [
@@ -185,25 +185,13 @@ test_grade_freetext_round38_c23_true_statements_name_nothing = names_nothing(
 
 def round38_phrasings() -> list[str]:
     """This round's phrasings: those under a `# Round 38 (engineer C23)` comment."""
-    found = []
-    for name in (
+    questions = (
         "higher-order-derivatives",
         "numpy-inside-tape",
         "persistent-tape",
         "training-flag",
-    ):
-        lines = (CORE / f"{name}.yaml").read_text().splitlines()
-        for i, line in enumerate(lines):
-            if "# Round 38 (engineer C23)" not in line:
-                continue
-            block = [line.strip() for line in lines[i + 1 :]]
-            block = block[next(j for j, text in enumerate(block) if not text.startswith("#")) :]
-            for text in block:
-                phrasing = yaml.safe_load(text[2:]) if text.startswith("- ") else None
-                if not isinstance(phrasing, str):
-                    break
-                found.append(phrasing)
-    return found
+    )
+    return phrasings_under("# Round 38 (engineer C23)", questions)
 
 
 PUMPED = [
@@ -223,9 +211,4 @@ PUMPED = [
 def test_round38_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round38_phrasings()
     assert len(patterns) == 11  # 21 written, 10 dropped at the merge (DROPPED)
-    for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
-        compiled = compile_phrasing(role).compiled
-        for text in PUMPED:
-            started = time.process_time()
-            compiled.search(text)
-            assert time.process_time() - started < 0.25, (role, text[:40])
+    assert_linear_on(patterns, PUMPED)

@@ -18,14 +18,14 @@ Read by the rules alone."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
-import yaml
 
 from app.grading.freetext.evaluation import core_labelled
-from app.grading.freetext.phrasings import compile_phrasing
-from tests.grading.core_questions import CORE, tells_by_rules
+from tests.grading.core_questions import (
+    assert_linear_on,
+    phrasings_under,
+    tells_by_rules,
+)
 from tests.grading.held_statements import names_nothing, names_the_tell
 
 MAPPED = [
@@ -105,23 +105,15 @@ def test_round39_labeller_tag_maps_to_the_rubric_tag_of_its_belief(
 
 def round39_phrasings() -> list[str]:
     """This round's phrasings: the one under each `# Round 39 (engineer C25)` comment."""
-    found = []
-    for name in (
+    questions = (
         "higher-order-derivatives",
         "numpy-inside-tape",
         "persistent-tape",
         "training-flag",
         "trainable-vs-all-variables",
         "why-none-gradients",
-    ):
-        lines = (CORE / f"{name}.yaml").read_text().splitlines()
-        for i, line in enumerate(lines):
-            if "# Round 39 (engineer C25)" not in line:
-                continue
-            block = [line.strip() for line in lines[i + 1 :]]
-            block = block[next(j for j, text in enumerate(block) if not text.startswith("#")) :]
-            found.append(yaml.safe_load(block[0][2:]))  # each comment heads one phrasing
-    return found
+    )
+    return phrasings_under("# Round 39 (engineer C25)", questions, first_only=True)
 
 
 PUMPED = [
@@ -141,9 +133,4 @@ PUMPED = [
 def test_round39_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round39_phrasings()
     assert len(patterns) == 11  # six mended, one guarded beside them, four new
-    for role in (r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
-        compiled = compile_phrasing(role).compiled
-        for text in PUMPED:
-            started = time.process_time()
-            compiled.search(text)
-            assert time.process_time() - started < 0.25, (role, text[:40])
+    assert_linear_on(patterns, PUMPED)

@@ -51,18 +51,25 @@ def _grade(question: FreeText, answer: str) -> Any:
     return grade_freetext(question, answer, second_opinion=False, neighbours=False)
 
 
-@pytest.fixture
-def short_budget(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(budget, "ANSWER_SECONDS", 0.3)
-    # Since round 38 the pumped run ("the tape the tape ...") is read as words out of English
-    # order (signals.is_out_of_order) and cut as padding, so no phrasing reads it (round 39:
-    # test_the_pumped_answer_is_graded_on_what_the_padding_cut_leaves below). These tests are
-    # about the matcher's budget on what it does read, so that reading is off here (and the cut
-    # remembered per text is forgotten: an earlier test cut the pumped run with it on).
+def order_reading_off(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """For a fixture to `yield from`: no prose is read as out of English order for one test.
+
+    Since round 38 the pumped run ("the tape the tape ...") is read as words out of English
+    order (signals.is_out_of_order) and cut as padding, so no phrasing reads it (round 39:
+    test_the_pumped_answer_is_graded_on_what_the_padding_cut_leaves below). Tests about the
+    matcher's budget on what it does read turn that reading off, and forget the cuts remembered
+    per text (signals.without_padding) on the way in and out: one made with the reading on by
+    an earlier test would be read here, and this test's after it."""
     monkeypatch.setattr(signals, "is_out_of_order", lambda clauses: False)
     signals.without_padding.cache_clear()
     yield
     signals.without_padding.cache_clear()
+
+
+@pytest.fixture
+def short_budget(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(budget, "ANSWER_SECONDS", 0.3)
+    yield from order_reading_off(monkeypatch)
 
 
 def test_the_pumped_answer_is_graded_on_what_the_padding_cut_leaves() -> None:

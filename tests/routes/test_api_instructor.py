@@ -12,14 +12,14 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from app.config import Settings
-from app.grading.freetext import budget, signals
+from app.grading.freetext import budget
 from app.grading.freetext.budget import STOPPED_EARLY_MESSAGE
 from app.grading.results import GradeResult
 from app.main import create_app
 from app.models.users import User
 from app.packs.schema import Code, CodeFix
 from app.services.instructor import publishing
-from tests.grading.test_freetext_budget import CATASTROPHIC, PUMPED
+from tests.grading.test_freetext_budget import CATASTROPHIC, PUMPED, order_reading_off
 from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
 from tests.services.test_phrasing_timing import CATASTROPHIC as SLOW_SHAPES
 from tests.services.test_phrasing_timing import FIRST
@@ -220,6 +220,14 @@ def test_upload_refuses_a_backtracking_phrasing_naming_it(teacher: TestClient) -
     assert teacher.get("/api/questions/ex-explain-none").status_code == 404
 
 
+@pytest.fixture
+def order_off(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # Since round 38 the pumped run is read as words out of English order and cut as padding
+    # (tests/grading/test_freetext_budget.py); the subject here is the budget.
+    yield from order_reading_off(monkeypatch)
+
+
+@pytest.mark.usefixtures("order_off")
 def test_catastrophic_phrasing_the_timer_missed_is_graded_within_the_budget(
     teacher: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -228,19 +236,6 @@ def test_catastrophic_phrasing_the_timer_missed_is_graded_within_the_budget(
     the note, not correct, in bounded time."""
     monkeypatch.setattr(budget, "ANSWER_SECONDS", 0.3)
     monkeypatch.setattr(publishing, "slow_phrasings", _none_slow)
-    # Since round 38 the pumped run is read as words out of English order (a keyword list, never
-    # matched: tests/grading/test_freetext_budget.py); the subject here is the budget.
-    monkeypatch.setattr(signals, "is_out_of_order", lambda clauses: False)
-    # signals.without_padding remembers cuts per text: one made with the order reading on by an
-    # earlier test must not be read here, nor this test's cuts after it.
-    signals.without_padding.cache_clear()
-    try:
-        _grade_pumped_over_http(teacher)
-    finally:
-        signals.without_padding.cache_clear()
-
-
-def _grade_pumped_over_http(teacher: TestClient) -> None:
     text = (EXAMPLE / "ex-explain-none.yaml").read_text()
     tell = (
         "        - (need|must|have to|should)\\w* ~ (call )?(tape\\.)?watch ~ (variables|weights)"

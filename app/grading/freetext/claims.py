@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -151,13 +152,56 @@ def find_phrasings(
     return [dataclasses.replace(h, foreign=True) if h.sentence in carried else h for h in hits]
 
 
+# Round 40: a tell is named by its first hit that counts (grader._hit_for), yet every phrasing
+# of it was read, in every sentence and every pronoun join, before the first was taken: an
+# answer that states the tell (benchmarks/freetext_hostile.py's "every rubric phrasing
+# written out" states them all) paid for each of its phrasings. `first_hit` reads the hits in
+# find_phrasings' order, one phrasing at a time, and stops at the first one kept: the same hit.
+def first_hit(
+    units: tuple[Unit, ...],
+    patterns: list[str],
+    keep: Callable[[Hit], bool],
+    *,
+    across: bool = False,
+) -> Hit | None:
+    """The first of `find_phrasings(units, patterns, across=across)` that `keep` takes,
+    read no further than it."""
+    patterns = [p for p in patterns if not _guarded_claim(units, p)]
+    carried: set[str] | None = None
+    for hit in _in_order(units, patterns, across):
+        if across:
+            if quoted(hit.sentence, hit.snippet):
+                continue
+            if carried is None:
+                carried = {units[i].text for i in carried_foreign(units)}
+            if hit.sentence in carried:
+                hit = dataclasses.replace(hit, foreign=True)
+        if keep(hit):
+            return hit
+    return None
+
+
+def _in_order(units: tuple[Unit, ...], patterns: list[str], across: bool) -> Iterator[Hit]:
+    yield from _found_in(units, patterns)
+    if across and not stopped():
+        for joined, parts in pronoun_joins(units):
+            yield from (h for h in _found_in((joined,), patterns) if crosses(h, parts))
+
+
 def _guarded_claim(units: tuple[Unit, ...], pattern: str) -> bool:
     return is_claim(pattern) and guarded(units, parse_claim(pattern).guards)
 
 
 def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
-    plain = [p for p in patterns if not is_claim(p)]
-    hits = find_hits(units, plain) if plain else []
+    return list(_found_in(units, patterns))
+
+
+def _found_in(units: tuple[Unit, ...], patterns: list[str]) -> Iterator[Hit]:
+    """The ordered phrasings' hits (pattern by pattern, as `find_hits` reads them), then the
+    claims' (round 40: one phrasing at a time, so `first_hit` may stop)."""
+    for pattern in patterns:
+        if not is_claim(pattern):
+            yield from find_hits(units, [pattern])
     for pattern in patterns:
         if stopped():  # the answer's budget is spent (budget.py)
             break
@@ -166,8 +210,7 @@ def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
             found = find_claim_hits(units, claim)
             if len(claim.roles) == 1:
                 found += one_role_hits(units, claim, found)
-            hits += found
-    return hits
+            yield from found
 
 
 def one_role_hits(units: tuple[Unit, ...], claim: Claim, found: list[Hit]) -> list[Hit]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.grading.freetext.budget import graded_within_budget, out_of_time, stopped, within_budget
-from app.grading.freetext.claims import find_phrasings
+from app.grading.freetext.claims import find_phrasings, first_hit
 from app.grading.freetext.embedding_verdict import (
     could_move,
     embedded_text,
@@ -146,7 +146,17 @@ def _hits_for(item: Concept | Misconception, normalised: Normalised) -> list[Hit
 
 
 def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | None:
-    return next(iter(_hits_for(item, normalised)), None)
+    """The first of `_hits_for(item, normalised)`, read no further (claims.first_hit)."""
+    units = normalised.units
+    tell = isinstance(item, Misconception)
+
+    def counts(hit: Hit, affirmed: bool) -> bool:
+        return (not tell or _may_tell(hit)) and hit.affirmed is affirmed and _own(hit)
+
+    stated = first_hit(units, item.any, lambda h: counts(h, True), across=tell)
+    if stated is not None:
+        return stated
+    return first_hit(units, item.negated, lambda h: counts(h, False), across=tell)
 
 
 def _claims_only(normalised: Normalised) -> Normalised:

@@ -197,9 +197,26 @@ def _after_question(out: list[str], index: int) -> bool:
     return index > 0 and _SELF_QUESTION.search(out[index - 1]) is not None
 
 
+# Round 40: a hedge put as a question ("I think you still call set_weights or something?")
+# doubts aloud the claim before it and goes on with it; the "no" that takes the doubt back
+# takes back the claim it doubted too - the last stretch of the sentence before, past
+# hesitation ("X, and then you assign them yourself. I think you still call set_weights or
+# something? Hmm, no, actually I've never written that"). Round 30's reach went one sentence
+# back only, so X stayed stated.
+_HEDGED = re.compile(
+    r"\b(?:i\s+(?:think|guess|believe|suppose)|maybe|probably|perhaps|or\s+something)\b",
+    re.IGNORECASE,
+)
+
+
 def _withdraw_last_stretch(out: list[str], index: int) -> None:
     previous = out[index]
     out[index] = previous[: _segment_start(previous, len(previous))].strip()
+    doubted = _SELF_QUESTION.search(previous) and _HEDGED.search(previous)
+    claimed = _claim_before(out, index) if doubted and not out[index] else None
+    if claimed is not None and _SELF_QUESTION.search(out[claimed]) is None:
+        before = out[claimed]
+        out[claimed] = before[: _segment_start(before, len(before))].strip()
 
 
 def withdraw(sentences: list[str]) -> list[str]:

@@ -226,7 +226,15 @@ def is_out_of_order(clauses: list[str]) -> bool:
     """True when prose (its clauses, or one padding segment) puts its words in an order
     English does not write (above): words shuffled, not statements."""
     tokenised = [tokens(c) for c in clauses]
-    score, pairs = order_score(tokenised)
+    return _scored_out_of_order(clauses, tokenised, order_score(tokenised))
+
+
+def _scored_out_of_order(
+    clauses: list[str], tokenised: list[list[str]], scored: tuple[float, int]
+) -> bool:
+    """`is_out_of_order` once the clauses' words and their order score are read (round 40:
+    `_shuffled_after_the_cut` reads that score itself first, and no longer reads it twice)."""
+    score, pairs = scored
     if pairs >= MIN_ORDER_PAIRS and score < ORDER_FLOOR - ORDER_SPREAD / math.sqrt(pairs):
         return True
     score, pairs = long_run_score(tokenised, LONG_RUN_WORDS)
@@ -253,8 +261,14 @@ def _shuffled_after_the_cut(prose: list[str]) -> bool:
     if not is_out_of_order(prose):
         return False
     left = [kept for p in prose if (kept := without_padding(p)).strip()]
-    score, pairs = order_score([tokens(c) for c in left])
-    return pairs < MIN_ORDER_PAIRS or score < LEFT_IN_ORDER or is_out_of_order(left)
+    tokenised = [tokens(c) for c in left]
+    scored = order_score(tokenised)
+    score, pairs = scored
+    return (
+        pairs < MIN_ORDER_PAIRS
+        or score < LEFT_IN_ORDER
+        or _scored_out_of_order(left, tokenised, scored)
+    )
 
 
 def _bare_function_items(clauses: list[str]) -> int:

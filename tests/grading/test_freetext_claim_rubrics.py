@@ -77,17 +77,13 @@ CORRECT_STATEMENTS = [
         "higher-order-derivatives",
         "Nest two tapes; TF1 used to have tf.hessians, which did it directly.",
     ),
-    # round 24: a strict xfail (the retrained neighbours suggested training-auto-detected-in-tape);
-    # round 25's retrain (round 24's set in tune) no longer did; round 35's retrain (round 34's
-    # set in tune) does again: the rules grade this short true statement partial (it does not say
-    # what the flag changes), so the neighbours' vote may name a tell on it
-    pytest.param(
+    # rounds 24 and 35-39: a strict xfail (the retrained neighbours named
+    # training-auto-detected-in-tape on this short true statement, which the rules grade partial:
+    # it does not say what the flag changes); round 40's retrains (round 39's set in tune) no
+    # longer do, so it is asserted again: a retrain that names the tell on it again fails here
+    (
         "training-flag",
         "With model.fit Keras knows it is training; in a custom loop you pass training=True yourself.",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="round 35's retrained neighbours name training-auto-detected-in-tape",
-        ),
     ),
     (
         "higher-order-derivatives",

@@ -97,6 +97,11 @@ CORRECT_HELD = [
 # no tell (a comparison, not a statement about PyTorch: engineer R's area).
 KNOWN_UNNAMED = [
     (GVA, "grads-stored-on-variables", "It computes the partial derivatives and attaches them to each variable, the same idea as `.grad` in PyTorch, and it also returns them so you can log or clip them."),
+]  # fmt: skip
+
+# Named since round 40 (engineer C26's gradient-vs-apply phrasing: the gradient call said to store
+# the result on the variables), although PyTorch is named beside it.
+NAMED_SINCE_ROUND40 = [
     (GVA, "grads-stored-on-variables", "tape.gradient() computes dL/dw for every variable you pass and stores the result on the variable (same idea as .grad in PyTorch), then returns them as a list."),
 ]  # fmt: skip
 
@@ -117,6 +122,9 @@ test_tells_by_rules_round18_known_unnamed = names_the_tell(
     KNOWN_UNNAMED,
     tells=tells_by_rules,
     xfail="said beside PyTorch: read as a statement about PyTorch",
+)
+test_tells_by_rules_round18_named_since_round40 = names_the_tell(
+    NAMED_SINCE_ROUND40, tells=tells_by_rules
 )
 test_tells_by_rules_round18_gap_over_then_names_nothing = names_nothing(
     READ_SINCE_ROUND21, tells=tells_by_rules

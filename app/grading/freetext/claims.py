@@ -139,24 +139,14 @@ def find_phrasings(
     before is that framework's (`carried_foreign`; a concept it states still earns credit);
     a tell read wholly inside double quotes is mentioned, not stated (`quoted`, round 16).
     A claim whose answer guard the answer states is not read (answer_guards.py, round 36)."""
-    patterns = [p for p in patterns if not _guarded_claim(units, p)]
-    hits = _find_in(units, patterns)
-    if not across or stopped():
-        return hits
-    for joined, parts in pronoun_joins(units):
-        hits += [h for h in _find_in((joined,), patterns) if crosses(h, parts)]
-    hits = [h for h in hits if not quoted(h.sentence, h.snippet)]
-    if not hits:  # most tells: nothing to attribute (round 25)
-        return hits
-    carried = {units[i].text for i in carried_foreign(units)}
-    return [dataclasses.replace(h, foreign=True) if h.sentence in carried else h for h in hits]
+    return list(_phrasing_hits(units, patterns, across))
 
 
 # Round 40: a tell is named by its first hit that counts (grader._hit_for), yet every phrasing
 # of it was read, in every sentence and every pronoun join, before the first was taken: an
 # answer that states the tell (benchmarks/freetext_hostile.py's "every rubric phrasing
-# written out" states them all) paid for each of its phrasings. `first_hit` reads the hits in
-# find_phrasings' order, one phrasing at a time, and stops at the first one kept: the same hit.
+# written out" states them all) paid for each of its phrasings. `first_hit` reads the same
+# hits, one phrasing at a time, and stops at the first one kept: the same hit.
 def first_hit(
     units: tuple[Unit, ...],
     patterns: list[str],
@@ -166,34 +156,35 @@ def first_hit(
 ) -> Hit | None:
     """The first of `find_phrasings(units, patterns, across=across)` that `keep` takes,
     read no further than it."""
+    return next((hit for hit in _phrasing_hits(units, patterns, across) if keep(hit)), None)
+
+
+def _phrasing_hits(units: tuple[Unit, ...], patterns: list[str], across: bool) -> Iterator[Hit]:
+    """`find_phrasings`' hits in its order, read lazily (the sentences carrying another
+    framework's topic are found at the first hit: most tells have none, round 25)."""
     patterns = [p for p in patterns if not _guarded_claim(units, p)]
+    if not across:
+        yield from _found_in(units, patterns)
+        return
     carried: set[str] | None = None
-    for hit in _in_order(units, patterns, across):
-        if across:
-            if quoted(hit.sentence, hit.snippet):
-                continue
-            if carried is None:
-                carried = {units[i].text for i in carried_foreign(units)}
-            if hit.sentence in carried:
-                hit = dataclasses.replace(hit, foreign=True)
-        if keep(hit):
-            return hit
-    return None
+    for hit in _in_order(units, patterns):
+        if quoted(hit.sentence, hit.snippet):
+            continue
+        if carried is None:
+            carried = {units[i].text for i in carried_foreign(units)}
+        yield dataclasses.replace(hit, foreign=True) if hit.sentence in carried else hit
 
 
-def _in_order(units: tuple[Unit, ...], patterns: list[str], across: bool) -> Iterator[Hit]:
+def _in_order(units: tuple[Unit, ...], patterns: list[str]) -> Iterator[Hit]:
+    """The answer's own sentences' hits, then (budget left) those read across pronoun joins."""
     yield from _found_in(units, patterns)
-    if across and not stopped():
+    if not stopped():
         for joined, parts in pronoun_joins(units):
             yield from (h for h in _found_in((joined,), patterns) if crosses(h, parts))
 
 
 def _guarded_claim(units: tuple[Unit, ...], pattern: str) -> bool:
     return is_claim(pattern) and guarded(units, parse_claim(pattern).guards)
-
-
-def _find_in(units: tuple[Unit, ...], patterns: list[str]) -> list[Hit]:
-    return list(_found_in(units, patterns))
 
 
 def _found_in(units: tuple[Unit, ...], patterns: list[str]) -> Iterator[Hit]:

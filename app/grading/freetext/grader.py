@@ -108,7 +108,16 @@ class Findings:
 
 
 def _credits(hits_any: list[Hit], hits_negated: list[Hit], tell: bool = False) -> list[Hit]:
-    """The hits that count, first first: affirmed `any` phrasings and denied `negated` ones.
+    """The hits that count (`_counts`), first first: affirmed `any` phrasings and denied
+    `negated` ones."""
+    return [
+        *(h for h in hits_any if _counts(h, True, tell)),
+        *(h for h in hits_negated if _counts(h, False, tell)),
+    ]
+
+
+def _counts(hit: Hit, affirmed: bool, tell: bool) -> bool:
+    """An `any` hit counts affirmed, a `negated` one denied.
 
     A statement about another framework ("PyTorch needs zero_grad", "torch.compile
     compiles the step") is not the candidate's claim about TensorFlow: it is neither a
@@ -118,13 +127,7 @@ def _credits(hits_any: list[Hit], hits_negated: list[Hit], tell: bool = False) -
     backward() calls" names no tell (round 11). A hit in an open if-clause is a hypothesis:
     it credits a concept but names no tell (round 6).
     """
-    if tell:  # round 11: a tell is a claim about TensorFlow, whatever API it names
-        hits_any = [h for h in hits_any if _may_tell(h)]
-        hits_negated = [h for h in hits_negated if _may_tell(h)]
-    return [
-        *(h for h in hits_any if h.affirmed and _own(h)),
-        *(h for h in hits_negated if not h.affirmed and _own(h)),
-    ]
+    return (not tell or _may_tell(hit)) and hit.affirmed is affirmed and _own(hit)
 
 
 def _may_tell(hit: Hit) -> bool:
@@ -150,13 +153,10 @@ def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | Non
     units = normalised.units
     tell = isinstance(item, Misconception)
 
-    def counts(hit: Hit, affirmed: bool) -> bool:
-        return (not tell or _may_tell(hit)) and hit.affirmed is affirmed and _own(hit)
-
-    stated = first_hit(units, item.any, lambda h: counts(h, True), across=tell)
+    stated = first_hit(units, item.any, lambda h: _counts(h, True, tell), across=tell)
     if stated is not None:
         return stated
-    return first_hit(units, item.negated, lambda h: counts(h, False), across=tell)
+    return first_hit(units, item.negated, lambda h: _counts(h, False, tell), across=tell)
 
 
 def _claims_only(normalised: Normalised) -> Normalised:

@@ -19,7 +19,16 @@ hide a tell or an injection in a true answer (the tell's words in lookalike lett
 zero-width or bidi characters; an instruction to the grader after the model answer): those
 must not be graded correct.
 
+Round 41: each random shape draws from its own generator keyed by question and shape, and each
+rubric phrasing is written out by one keyed by itself, so a rubric change leaves every shape not
+built from the rubric byte-identical; those built from it (RUBRIC_BUILT: its phrasings written
+out, its tell as the rules read it) are marked "(r)". `--save FILE` writes every text with its
+verdict and time, `--texts FILE` grades a saved file's texts instead of drawing them (the start's
+texts on the end's tree; the baseline is still this run's model answers), and `--compare FILE`
+lists verdicts moved on the same text apart from those on texts redrawn.
+
     .venv/bin/python benchmarks/freetext_hostile.py [--repeat 3] [--rules-only]
+        [--save FILE.json] [--texts FILE.json] [--compare FILE.json]
 """
 
 from __future__ import annotations
@@ -207,6 +216,7 @@ def shapes(question: FreeText) -> dict[str, str]:
     def draws(shape: str) -> random.Random:
         return keyed("hostile", question.id, shape)
 
+    shuffle = keyed("shuffle", question.id)  # round 38's key: this text did not move in round 41
     tell = a_tell(question)
     sentences = phrasing_sentences(question, tells=True)
     concepts = phrasing_sentences(question, tells=False)
@@ -222,11 +232,8 @@ def shapes(question: FreeText) -> dict[str, str]:
             :MAX_CHARS
         ],
         # Round 37: a short shuffle reads as one sentence, not as a keyword list. Round 38: drawn
-        # from its own generator (its key is round 38's, so its text did not move in round 41).
-        "60-word keyword shuffle": " ".join(
-            keyed("shuffle", question.id).choice(vocab) for _ in range(60)
-        )
-        + ".",
+        # from its own generator, so rubric edits do not redraw it.
+        "60-word keyword shuffle": " ".join(shuffle.choice(vocab) for _ in range(60)) + ".",
         "no spaces": fill(model.replace(" ", ""), sep=""),
         "no spaces, one letter": "x" * MAX_CHARS,
         "code block": "```\n"

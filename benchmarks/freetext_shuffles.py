@@ -14,8 +14,17 @@ correct / partial / incorrect per question and per length, and with `--save` wri
 verdict; `--compare FILE` prints the saved counts beside this run's (start vs end of a round
 cannot run in one tree) and how many shuffles moved, per reading, naming those raised (round 39).
 
+Round 41: each shuffle draws from its own generator keyed by question, vocabulary, length, shape
+and seed (benchmarks/_texts.keyed), and each concept phrasing is written out by one keyed by
+itself, so a rubric change redraws only that question's "phrasings" shuffles (RUBRIC_BUILT; the
+model answer's change only with the model answer). `--texts FILE` grades a `--save` file's exact
+shuffles instead of drawing them; `--compare` counts verdicts moved on the same text (the grader)
+apart from shuffles redrawn (the draw), and names only the former's raises. A round's end:
+`--texts START.json --compare START.json` (the start's texts on the end's tree), and a plain
+`--compare START.json` for this tree's own draw.
+
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_shuffles.py
-        [--seeds 3] [--embedding] [--save FILE.json] [--compare FILE.json]
+        [--seeds 3] [--embedding] [--save FILE.json] [--texts FILE.json] [--compare FILE.json]
 """
 
 from __future__ import annotations
@@ -167,7 +176,7 @@ def moves(saved: list[dict[str, object]], records: list[dict[str, object]]) -> N
                 f"\nmoved since saved, {reading}, {kind}: "
                 + ", ".join(f"{k} {v}" for k, v in cells.items())
             )
-            for r in rows:
+            for r in rows if kind == "same text" else []:  # a redrawn text is another shuffle
                 if rank[str(r["now"])] > rank[str(r[reading])]:
                     print("  raised: " + " ".join(str(r[k]) for k in KEY))
 

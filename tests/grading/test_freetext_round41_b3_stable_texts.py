@@ -26,39 +26,48 @@ EDITED = "gradient-vs-apply"
 ADDED = r"(the )?(tape|recorder) (keeps|stores|holds) (the )?(ops|operations)"
 
 
-def _with_a_phrasing_added(q: FreeText) -> FreeText:
-    first = q.rubric.concepts[0]
-    concept = first.model_copy(update={"any": [*first.any, ADDED]})
-    concepts = [concept, *q.rubric.concepts[1:]]
-    return q.model_copy(update={"rubric": q.rubric.model_copy(update={"concepts": concepts})})
+def _with_a_phrasing_added(q: FreeText, to: str = "concept") -> FreeText:
+    """`q` with ADDED appended to its last concept's (or tell's) phrasings. Before round 41 a
+    concept's redrew four random hostile shapes and 46-84 of the question's 96 shuffles (the model
+    answer's too); a tell's redrew two to six hostile shapes."""
+    field = "concepts" if to == "concept" else "misconceptions"
+    items = list(getattr(q.rubric, field))
+    items[-1] = items[-1].model_copy(update={"any": [*items[-1].any, ADDED]})
+    return q.model_copy(update={"rubric": q.rubric.model_copy(update={field: items})})
 
 
-def _pack(edited: bool) -> list[FreeText]:
+def _pack(edited: str, to: str) -> list[FreeText]:
     qs = [question(i) for i in free_text_ids()]
-    return [_with_a_phrasing_added(q) if edited and q.id == EDITED else q for q in qs]
+    return [_with_a_phrasing_added(q, to) if q.id == edited else q for q in qs]
 
 
-def test_an_added_phrasing_redraws_only_its_questions_phrasings_shuffles() -> None:
-    before = [r for q in _pack(edited=False) for r in SHUFFLES.shuffles(q, 2)]
-    after = [r for q in _pack(edited=True) for r in SHUFFLES.shuffles(q, 2)]
-    assert [r for r in before if r["question"] != EDITED] == [
-        r for r in after if r["question"] != EDITED
-    ]
-    moved_ = [
-        (b["vocabulary"], b["rubric_built"]) for b, a in zip(before, after, strict=True) if b != a
-    ]
-    assert moved_ and set(moved_) == {("phrasings", True)}
+@pytest.mark.parametrize("to", ["concept", "tell"])
+@pytest.mark.parametrize("edited", free_text_ids())
+def test_an_added_phrasing_redraws_only_its_questions_phrasings_shuffles(
+    edited: str, to: str
+) -> None:
+    before = [r for q in _pack("", to) for r in SHUFFLES.shuffles(q, 2)]
+    after = [r for q in _pack(edited, to) for r in SHUFFLES.shuffles(q, 2)]
+    redrawn = {
+        (b["question"], b["vocabulary"], b["rubric_built"])
+        for b, a in zip(before, after, strict=True)
+        if b != a
+    }
+    # Shuffles are drawn from the concept phrasings only: a tell's phrasing redraws none.
+    assert redrawn == ({(edited, "phrasings", True)} if to == "concept" else set())
 
 
-def test_an_added_phrasing_leaves_every_hostile_text_not_built_from_the_rubric() -> None:
-    q = question(EDITED)
-    before, after = HOSTILE.shapes(q), HOSTILE.shapes(_with_a_phrasing_added(q))
+@pytest.mark.parametrize("to", ["concept", "tell"])
+@pytest.mark.parametrize("edited", free_text_ids())
+def test_an_added_phrasing_leaves_every_hostile_text_not_built_from_the_rubric(
+    edited: str, to: str
+) -> None:
+    q = question(edited)
+    before, after = HOSTILE.shapes(q), HOSTILE.shapes(_with_a_phrasing_added(q, to))
     assert before.keys() == after.keys()
     changed = {name for name in before if before[name] != after[name]}
-    assert changed == {"every rubric phrasing", "every concept phrasing"}
+    assert "every rubric phrasing" in changed
     assert changed <= HOSTILE.RUBRIC_BUILT
-    others = [HOSTILE.shapes(question(i)) for i in free_text_ids() if i != EDITED]
-    assert others == [HOSTILE.shapes(question(i)) for i in free_text_ids() if i != EDITED]
 
 
 def test_an_added_phrasing_writes_its_own_sentence_and_rewrites_no_other() -> None:
@@ -66,7 +75,8 @@ def test_an_added_phrasing_writes_its_own_sentence_and_rewrites_no_other() -> No
     before = HOSTILE.phrasing_sentences(q, tells=True)
     after = HOSTILE.phrasing_sentences(_with_a_phrasing_added(q), tells=True)
     assert len(after) == len(before) + 1
-    assert [s for s in after if s not in before] == [after[len(q.rubric.concepts[0].any)]]
+    added = [s for s in after if s not in before]
+    assert len(added) == 1 and [s for s in after if s != added[0]] == before
 
 
 def test_saved_shuffles_load_and_grade_as_drawn(

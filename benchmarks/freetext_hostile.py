@@ -19,12 +19,22 @@ hide a tell or an injection in a true answer (the tell's words in lookalike lett
 zero-width or bidi characters; an instruction to the grader after the model answer): those
 must not be graded correct.
 
+Round 41: each random shape draws from its own generator keyed by question and shape, and each
+rubric phrasing is written out by one keyed by itself, so a rubric change leaves every shape not
+built from the rubric byte-identical; those built from it (RUBRIC_BUILT: its phrasings written
+out, its tell as the rules read it) are marked "(r)". `--save FILE` writes every text with its
+verdict and time, `--texts FILE` grades a saved file's texts instead of drawing them (the start's
+texts on the end's tree; the baseline is still this run's model answers), and `--compare FILE`
+lists verdicts moved on the same text apart from those on texts redrawn.
+
     .venv/bin/python benchmarks/freetext_hostile.py [--repeat 3] [--rules-only]
+        [--save FILE.json] [--texts FILE.json] [--compare FILE.json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -43,6 +53,7 @@ from app.grading.freetext import grade_freetext, stated_misconceptions  # noqa: 
 from app.grading.freetext.normalise import MAX_CHARS  # noqa: E402
 from app.packs.loader import load_pack  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
+from benchmarks._texts import TextsFileError, keyed, load_records, moved  # noqa: E402
 
 PACK = ROOT / "questions" / "gradient-tape"
 SLOW_MS = 200.0
@@ -112,22 +123,31 @@ def _one_of(items: list[tuple[object, object]]) -> str:
     return "x"
 
 
-def phrasing_sentences(question: FreeText, rng: random.Random, *, tells: bool) -> list[str]:
+def phrasing_sentences(question: FreeText, *, tells: bool, draw: str = "hostile") -> list[str]:
     """Every phrasing of the rubric written out as a sentence: `any` phrasings affirmed,
-    `negated` ones denied; the misconceptions' too when `tells`."""
+    `negated` ones denied; the misconceptions' too when `tells`. Each phrasing's branches are
+    drawn by a generator keyed by `draw`, the question and the phrasing itself (round 41), so a
+    phrasing added or edited rewrites its own sentence and no other."""
     items = [*question.rubric.concepts, *(question.rubric.misconceptions if tells else [])]
     out = []
     for item in items:
-        out += [f"{s}." for p in item.any if (s := example_of(p, rng))]
-        out += [f"It is not true that {s}." for p in item.negated if (s := example_of(p, rng))]
+        out += [f"{s}." for p in item.any if (s := _example(p, draw, question))]
+        out += [
+            f"It is not true that {s}." for p in item.negated if (s := _example(p, draw, question))
+        ]
     return out
 
 
-def a_tell(question: FreeText, rng: random.Random) -> str:
-    """A sentence the rules read as one of the question's tells (as plain text)."""
+def _example(pattern: str, draw: str, question: FreeText) -> str:
+    return example_of(pattern, keyed(draw, question.id, pattern))
+
+
+def a_tell(question: FreeText) -> str:
+    """A sentence the rules read as one of the question's tells (as plain text): built from the
+    rubric and read by the rules, so a change to either can change it."""
     for tell in question.rubric.misconceptions:
         for pattern in tell.any:
-            sentence = f"{example_of(pattern, rng)}."
+            sentence = f"{_example(pattern, 'tell', question)}."
             if tell.tag in stated_misconceptions(sentence, [tell]):
                 return sentence
     return ""
@@ -168,26 +188,52 @@ INJECTIONS = [
 ]
 
 
-def shapes(question: FreeText, rng: random.Random) -> dict[str, str]:
-    """The hostile answers for one question, each about 5,000 characters."""
+# Round 41: shapes built from the rubric's phrasings (written out, or its tell read by the rules)
+# change when the rubric or the rules' reading of a tell changes; every other shape's text stays
+# byte-identical under a rubric phrasing change (the model answer's own shapes change only with
+# the model answer). `--save` / `--texts` grade a start's exact texts on an end's tree.
+RUBRIC_BUILT = frozenset(
+    [
+        "deeply negated",
+        "not not not ...",
+        "every rubric phrasing",
+        "every concept phrasing",
+        "model answer + tell in lookalikes",
+        "model answer + tell in zero-width",
+        "model answer + tell in bidi marks",
+    ]
+)
+
+
+def shapes(question: FreeText) -> dict[str, str]:
+    """The hostile answers for one question, each about 5,000 characters. Each random shape
+    draws from its own generator keyed by the question and the shape (round 41), never from one
+    that writing the rubric out uses up."""
     model = " ".join(question.rubric.model_answer.split())
     vocab = [*re.findall(r"[A-Za-z_][\w.]*", model), "not", "no", "never", "the", "is"]
     first_word = vocab[0]
-    shuffle_rng = random.Random(f"shuffle:{question.id}")
-    tell = a_tell(question, rng)
-    sentences = phrasing_sentences(question, rng, tells=True)
-    concepts = phrasing_sentences(question, rng, tells=False)
+
+    def draws(shape: str) -> random.Random:
+        return keyed("hostile", question.id, shape)
+
+    shuffle = keyed("shuffle", question.id)  # round 38's key: this text did not move in round 41
+    tell = a_tell(question)
+    sentences = phrasing_sentences(question, tells=True)
+    concepts = phrasing_sentences(question, tells=False)
     return {
         "one word repeated": fill(first_word),
-        "random keywords": " ".join(rng.choice(vocab) for _ in range(1_200))[:MAX_CHARS],
+        "random keywords": " ".join(draws("random keywords").choices(vocab, k=1_200))[:MAX_CHARS],
         "random keywords, no articles": " ".join(
-            rng.choice([w for w in vocab if w.lower() not in ("the", "a", "an")])
-            for _ in range(1_200)
+            draws("random keywords, no articles").choices(
+                [w for w in vocab if w.lower() not in ("the", "a", "an")], k=1_200
+            )
         )[:MAX_CHARS],
-        "keywords and commas": ", ".join(rng.choice(vocab) for _ in range(900))[:MAX_CHARS],
+        "keywords and commas": ", ".join(draws("keywords and commas").choices(vocab, k=900))[
+            :MAX_CHARS
+        ],
         # Round 37: a short shuffle reads as one sentence, not as a keyword list. Round 38: drawn
-        # from its own generator, so rubric edits (which use up `rng` above) do not redraw it.
-        "60-word keyword shuffle": " ".join(shuffle_rng.choice(vocab) for _ in range(60)) + ".",
+        # from its own generator, so rubric edits do not redraw it.
+        "60-word keyword shuffle": " ".join(shuffle.choice(vocab) for _ in range(60)) + ".",
         "no spaces": fill(model.replace(" ", ""), sep=""),
         "no spaces, one letter": "x" * MAX_CHARS,
         "code block": "```\n"
@@ -200,9 +246,9 @@ def shapes(question: FreeText, rng: random.Random) -> dict[str, str]:
         "lookalike letters": fill(disguised(model, "lookalikes")),
         "zero-width characters": fill(disguised(model, "zero-width")),
         "bidi marks": fill("\u202e" + model + "\u202c\u200f"),
-        "thousands of short sentences": " ".join(f"{rng.choice(vocab)}." for _ in range(900))[
-            :MAX_CHARS
-        ],
+        "thousands of short sentences": " ".join(
+            f"{w}." for w in draws("thousands of short sentences").choices(vocab, k=900)
+        )[:MAX_CHARS],
         "deeply negated": fill(
             "It is not untrue that it is not the case that nobody never denies that "
             + (tell or model)
@@ -238,17 +284,38 @@ def timed(grade: Callable[[], object], repeat: int) -> tuple[float, object]:
     return statistics.median(best), result
 
 
-def main() -> int:
+NEEDS = ("question", "shape", "text")
+
+
+def drawn_texts(questions: list[FreeText]) -> list[dict[str, object]]:
+    """Every hostile answer of every question, as a record `--save` writes."""
+    return [
+        {"question": q.id, "shape": name, "rubric_built": name in RUBRIC_BUILT, "text": text}
+        for q in questions
+        for name, text in shapes(q).items()
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="gradings per answer (median)")
     parser.add_argument("--slow-ms", type=float, default=SLOW_MS, help="slower is a finding")
     parser.add_argument(
         "--rules-only", action="store_true", help="second opinion and neighbours off"
     )
-    args = parser.parse_args()
+    parser.add_argument("--save", help="write every text, its verdict and time (JSON)")
+    parser.add_argument("--texts", help="grade the texts a --save wrote instead of drawing them")
+    parser.add_argument("--compare", help="a --save file: verdicts moved since, per shape")
+    args = parser.parse_args(argv)
     loaded = load_pack(PACK)
     assert loaded.pack is not None, loaded.problems
     questions = [q.question for q in loaded.pack.questions if isinstance(q.question, FreeText)]
+    by_id = {q.id: q for q in questions}
+    try:
+        texts = load_records(args.texts, NEEDS, by_id) if args.texts else drawn_texts(questions)
+        saved = load_records(args.compare, (*NEEDS, "verdict"), by_id) if args.compare else []
+    except TextsFileError as e:
+        parser.error(str(e))
     on = False if args.rules_only else None  # None: the settings' defaults, as served
 
     def grade(q: FreeText, text: str) -> object:
@@ -257,20 +324,39 @@ def main() -> int:
     for q in questions:  # load once (the neighbours index: ~1 s), as a server has
         grade(q, q.rubric.model_answer)
         grade(q, "It is wrong.")
-    baseline: list[float] = []
+    baseline = [
+        timed(lambda q=q: grade(q, q.rubric.model_answer), args.repeat)[0] for q in questions
+    ]
     readings: dict[str, Reading] = {}
-    for q in questions:
-        rng = random.Random(f"hostile:{q.id}")
-        baseline.append(timed(lambda q=q: grade(q, q.rubric.model_answer), args.repeat)[0])
-        for name, text in shapes(q, rng).items():
-            ms, result = timed(lambda q=q, t=text: grade(q, t), args.repeat)
-            reading = readings.setdefault(name, Reading([], Counter(), []))
-            reading.times.append(ms)
-            verdict = result.verdict  # type: ignore[attr-defined]
-            reading.verdicts[verdict] += 1
-            if verdict == "correct" and name not in TRUE_ANSWER:
-                reading.correct_on.append(q.id)
-    return report(questions, baseline, readings, args.slow_ms)
+    records = []
+    for record in texts:
+        q, name, text = by_id[str(record["question"])], str(record["shape"]), str(record["text"])
+        ms, result = timed(lambda q=q, t=text: grade(q, t), args.repeat)
+        reading = readings.setdefault(name, Reading([], Counter(), []))
+        reading.times.append(ms)
+        verdict = result.verdict  # type: ignore[attr-defined]
+        reading.verdicts[verdict] += 1
+        if verdict == "correct" and name not in TRUE_ANSWER:
+            reading.correct_on.append(q.id)
+        records.append(record | {"verdict": verdict, "ms": round(ms, 2)})
+    print(f"texts: {args.texts or 'drawn in this run'}")
+    found = report(questions, baseline, readings, args.slow_ms)
+    if saved:
+        compare(saved, records, args.compare)
+    if args.save:
+        Path(args.save).write_text(json.dumps(records, indent=1, ensure_ascii=False))
+    return found
+
+
+def compare(saved: list[dict[str, object]], records: list[dict[str, object]], name: str) -> None:
+    """Verdicts moved since the saved run: on the same text (the grader moved) apart from those
+    whose text was drawn anew (the draw or the rubric moved)."""
+    by, redrawn = moved(saved, records, ("question", "shape"), "verdict")
+    print(f"\nsince {name}: {redrawn} of {len(records)} texts redrawn")
+    for kind, rows in by.items():
+        print(f"  verdicts moved, {kind}: {len(rows)}")
+        for r in rows:
+            print(f"    {r['question']} / {r['shape']}: {r['verdict']} > {r['now']}")
 
 
 def report(
@@ -283,13 +369,15 @@ def report(
         f"p50 {base:.2f} ms, worst {max(baseline):.2f} ms"
     )
     print(f"{'shape':44} {'p50 ms':>8} {'worst ms':>9} {'x base':>7}  verdicts")
+    print("  (r: built from the rubric's phrasings or its tell; redrawn when the rubric moves)")
     findings = []
     for name, r in readings.items():
         worst = max(r.times)
         verdicts = ", ".join(f"{v} {n}" for v, n in sorted(r.verdicts.items()))
         note = "  (a true answer: correct allowed)" if name in TRUE_ANSWER else ""
+        label = f"{name} (r)" if name in RUBRIC_BUILT else name
         print(
-            f"{name:44} {statistics.median(r.times):8.1f} {worst:9.1f} {worst / base:7.1f}  "
+            f"{label:44} {statistics.median(r.times):8.1f} {worst:9.1f} {worst / base:7.1f}  "
             f"{verdicts}{note}"
         )
         if worst > slow:

@@ -14,8 +14,17 @@ correct / partial / incorrect per question and per length, and with `--save` wri
 verdict; `--compare FILE` prints the saved counts beside this run's (start vs end of a round
 cannot run in one tree) and how many shuffles moved, per reading, naming those raised (round 39).
 
+Round 41: each shuffle draws from its own generator keyed by question, vocabulary, length, shape
+and seed (benchmarks/_texts.keyed), and each concept phrasing is written out by one keyed by
+itself, so a rubric change redraws only that question's "phrasings" shuffles (RUBRIC_BUILT; the
+model answer's change only with the model answer). `--texts FILE` grades a `--save` file's exact
+shuffles instead of drawing them; `--compare` counts verdicts moved on the same text (the grader)
+apart from shuffles redrawn (the draw), and names only the former's raises. A round's end:
+`--texts START.json --compare START.json` (the start's texts on the end's tree), and a plain
+`--compare START.json` for this tree's own draw.
+
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_shuffles.py
-        [--seeds 3] [--embedding] [--save FILE.json] [--compare FILE.json]
+        [--seeds 3] [--embedding] [--save FILE.json] [--texts FILE.json] [--compare FILE.json]
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 from app.grading.freetext import grade_freetext  # noqa: E402
 from app.packs.loader import load_pack  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
+from benchmarks._texts import TextsFileError, keyed, load_records, moved  # noqa: E402
 from tests.grading.benchmark_scripts import load_benchmark  # noqa: E402
 
 PACK = ROOT / "questions" / "gradient-tape"
@@ -43,12 +53,17 @@ GLUE = "the a an of in on at for with by from to into some all each every any".s
 _WORDS = re.compile(r"[A-Za-z_][\w.]*")
 VERDICTS = ("correct", "partial", "incorrect")
 READINGS = ("rules", "shipped", "embedding")
+KEY = ("question", "vocabulary", "length", "shape", "seed")
+# Round 41: the vocabulary written out from the rubric's phrasings changes with them, so its
+# shuffles are redrawn when the rubric moves (say so; grade a start's texts with --texts).
+RUBRIC_BUILT = frozenset(["phrasings"])
 
 
-def vocabularies(question: FreeText, rng: random.Random) -> dict[str, list[str]]:
-    """The words a shuffle draws from: the model answer's, the concept phrasings' written out."""
+def vocabularies(question: FreeText, seed: int) -> dict[str, list[str]]:
+    """The words a shuffle draws from: the model answer's, the concept phrasings' written out
+    (built from the rubric: RUBRIC_BUILT; each phrasing's sentence keyed by itself and `seed`)."""
     hostile = load_benchmark("freetext_hostile.py", "freetext_hostile")
-    phrasings = " ".join(hostile.phrasing_sentences(question, rng, tells=False))
+    phrasings = " ".join(hostile.phrasing_sentences(question, tells=False, draw=f"shuffle:{seed}"))
     return {
         "model answer": _WORDS.findall(question.rubric.model_answer),
         "phrasings": [w.rstrip(".") for w in _WORDS.findall(phrasings)],
@@ -78,16 +93,29 @@ def shaped(words: list[str], shape: str, rng: random.Random) -> str:
     return " ".join(" ".join(p)[:1].upper() + " ".join(p)[1:] + "." for p in pieces)
 
 
-def shuffles(question: FreeText, seeds: int) -> list[tuple[str, str, int, str, int, str]]:
-    """(question, vocabulary, length, shape, seed, text) for every shuffle of one question."""
-    out = []
+def shuffles(question: FreeText, seeds: int) -> list[dict[str, object]]:
+    """Every shuffle of one question, as a record: question, vocabulary, length, shape, seed,
+    whether it is built from the rubric, and its text. Each draws from its own generator keyed
+    by all five (round 41): no shuffle's text depends on another's draw, and a rubric change
+    redraws only the question's "phrasings" shuffles."""
+    out: list[dict[str, object]] = []
     for seed in range(seeds):
-        rng = random.Random(f"shuffle:{question.id}:{seed}")
-        for vocab, words in vocabularies(question, rng).items():
+        for vocab, words in vocabularies(question, seed).items():
             for length in LENGTHS:
                 for shape in SHAPES:
+                    rng = keyed("shuffle", question.id, vocab, length, shape, seed)
                     text = shaped(drawn(words, length, rng), shape, rng)
-                    out.append((question.id, vocab, length, shape, seed, text))
+                    out.append(
+                        dict(
+                            question=question.id,
+                            vocabulary=vocab,
+                            length=length,
+                            shape=shape,
+                            seed=seed,
+                            rubric_built=vocab in RUBRIC_BUILT,
+                            text=text,
+                        )
+                    )
     return out
 
 
@@ -133,49 +161,54 @@ def report(records: list[dict[str, object]], title: str) -> None:
 
 def moves(saved: list[dict[str, object]], records: list[dict[str, object]]) -> None:
     """Round 39: how many shuffles moved from the saved verdict to this run's, per reading
-    (the same shuffle: question, vocabulary, length, shape, seed), and which were raised."""
-    key = ("question", "vocabulary", "length", "shape", "seed")
-    before = {tuple(r[k] for k in key): r for r in saved}
+    (the same shuffle: question, vocabulary, length, shape, seed), and which were raised.
+    Round 41: those whose text is the saved one (the grader moved) apart from those redrawn."""
     rank = {v: i for i, v in enumerate(reversed(VERDICTS))}
-    for reading in READINGS:
-        moved: Counter[str] = Counter()
-        raised = []
-        for r in records:
-            old = before.get(tuple(r[k] for k in key))
-            if old is None or reading not in r or reading not in old or old[reading] == r[reading]:
+    for n, reading in enumerate(READINGS):
+        by, redrawn = moved(saved, records, KEY, reading)
+        if not n:
+            print(f"\n{redrawn} of {len(records)} shuffles redrawn since saved")
+        for kind, rows in by.items():
+            if not rows:
                 continue
-            moved[f"{str(old[reading])[0]}>{str(r[reading])[0]}"] += 1
-            if rank[str(r[reading])] > rank[str(old[reading])]:
-                raised.append(" ".join(str(r[k]) for k in key))
-        if moved:
-            cells = ", ".join(f"{k} {n}" for k, n in moved.items())
-            print(f"\nmoved since saved, {reading}: {cells}")
-            for shuffle in raised:
-                print(f"  raised: {shuffle}")
+            cells = Counter(f"{str(r[reading])[0]}>{str(r['now'])[0]}" for r in rows)
+            print(
+                f"\nmoved since saved, {reading}, {kind}: "
+                + ", ".join(f"{k} {v}" for k, v in cells.items())
+            )
+            for r in rows if kind == "same text" else []:  # a redrawn text is another shuffle
+                if rank[str(r["now"])] > rank[str(r[reading])]:
+                    print("  raised: " + " ".join(str(r[k]) for k in KEY))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--embedding", action="store_true")
-    ap.add_argument("--save")
-    ap.add_argument("--compare")
-    a = ap.parse_args()
-    records: list[dict[str, object]] = []
-    for question in core_questions():
-        for qid, vocab, length, shape, seed, text in shuffles(question, a.seeds):
-            record: dict[str, object] = dict(
-                question=qid, vocabulary=vocab, length=length, shape=shape, seed=seed, text=text
-            )
-            records.append(record | graded(question, text, a.embedding))
-    saved = json.loads(Path(a.compare).read_text()) if a.compare else []
+    ap.add_argument("--save", help="write every shuffle, its text and verdicts (JSON)")
+    ap.add_argument("--texts", help="grade the shuffles a --save wrote instead of drawing them")
+    ap.add_argument("--compare", help="a --save file: its counts beside this run's, and moves")
+    a = ap.parse_args(argv)
+    questions = {q.id: q for q in core_questions()}
+    try:
+        texts = (
+            load_records(a.texts, (*KEY, "text"), questions)
+            if a.texts
+            else [r for q in questions.values() for r in shuffles(q, a.seeds)]
+        )
+        saved = load_records(a.compare, (*KEY, "text"), questions) if a.compare else []
+    except TextsFileError as e:
+        ap.error(str(e))
+    records = [
+        r | graded(questions[str(r["question"])], str(r["text"]), a.embedding) for r in texts
+    ]
     if saved:
         report(saved, f"saved ({a.compare})")
-    report(records, "this run")
+    report(records, f"this run (texts: {a.texts or 'drawn in this run'})")
     if saved:
         moves(saved, records)
     if a.save:
-        Path(a.save).write_text(json.dumps(records, indent=1))
+        Path(a.save).write_text(json.dumps(records, indent=1, ensure_ascii=False))
 
 
 if __name__ == "__main__":

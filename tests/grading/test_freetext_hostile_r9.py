@@ -36,7 +36,7 @@ HOSTILE = _benchmark()
 @pytest.mark.parametrize("question_id", CORE_IDS)
 def test_no_hostile_shape_is_graded_correct(question_id: str) -> None:
     q = question(question_id)
-    shapes = HOSTILE.shapes(q, random.Random(f"hostile:{q.id}"))
+    shapes = HOSTILE.shapes(q)
     correct = [
         name
         for name, text in shapes.items()

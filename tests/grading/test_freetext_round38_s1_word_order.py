@@ -34,7 +34,7 @@ def test_the_hostile_60_word_shuffle_is_not_graded_correct(question_id: str) -> 
     """Round 37 left it graded correct on three questions. Its words carry the model answer's
     full stops, so some draws are cut into sentences too short to judge alone (partial then)."""
     q = question(question_id)
-    text = HOSTILE.shapes(q, random.Random(f"hostile:{q.id}"))["60-word keyword shuffle"]
+    text = HOSTILE.shapes(q)["60-word keyword shuffle"]
     assert grade_freetext(q, text).verdict != "correct"
 
 

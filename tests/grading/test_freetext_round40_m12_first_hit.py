@@ -30,7 +30,7 @@ def _denied(hit: Hit) -> bool:
 
 def _texts(question_id: str) -> list[str]:
     q = question(question_id)
-    hostile = shapes(q, random.Random(f"hostile:{q.id}"))
+    hostile = shapes(q)
     return [
         q.rubric.model_answer,
         hostile["every rubric phrasing"],

@@ -1,10 +1,9 @@
 """Round 41 of issue 14 (engineer K1): required concepts that answers labelled correct lose, on
 the concept side. Of the phrasings written for the concepts counted (rules alone, all tune
-personas), one pair gained on answers nobody read: gradient-accumulation's `add-each` read in
-"add them / the tensors into a list" and "its gradients are added to a list", with what is added
-named so that a list of the words earns nothing. Statements written for this file, in words of
-their own (docs/freetext-rounds.md "Round 41: required concepts correct answers lose (engineer
-K1)"). Read by the rules alone."""
+personas), one gained on answers nobody read: gradient-accumulation's `add-each` read in "add
+them / the tensors into a list", with what is added named so that a list of the words earns
+nothing. Statements written for this file, in words of their own (docs/freetext-rounds.md
+"Round 41: required concepts correct answers lose (engineer K1)"). Read by the rules alone."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 
@@ -32,7 +31,7 @@ def rules_reading(text: str) -> tuple[str, set[str]]:
 
 NOW_CREDITED = [
     "Run the four micro-batches one by one, a new tape for every one; take the gradients and add those tensors into a Python list that starts at zero. After the fourth, divide the list by 4, call apply_gradients once and reset the list to zeros.",
-    "Each chunk gets its own tape; its gradients are added elementwise to a list that starts as tf.zeros_like of every variable. After four chunks, scale by 1/4, apply once, zero it again.",
+    "Give each chunk its own tape; take its gradients and add the new tensors elementwise into a list that starts as tf.zeros_like of each weight. After four chunks, scale by 1/4, apply once, zero it again.",
     "Sum the returned tensors into a list, one entry per variable.",
 ]  # fmt: skip
 
@@ -74,12 +73,11 @@ PUMPED = [
     "add " * 1500,
     "add the gradients " * 500,
     "added added to to " * 500,
-    "gradients are are added " * 400,
     "add them them them into " * 300,
 ]
 
 
 def test_round41_k1_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = phrasings_under("Round 41 (engineer K1)", [QUESTION])
-    assert len(patterns) == 2
+    assert len(patterns) == 1
     assert_linear_on(patterns, PUMPED)

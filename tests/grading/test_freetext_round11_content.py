@@ -12,6 +12,10 @@ content (engineer C)"."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from tests.grading.held_statements import names_nothing, names_the_tell
 
 WRONG = [
@@ -162,9 +166,18 @@ FIXED_ROUND12 = [
 # Round 17's start (round 16's set in tune) names it no more: 147 of the question's 439 tune
 # answers carry big-models-gain-most, over a third, so no word marks the tag (MARK_LIFT).
 # Leaving out any one of 21 tune personas brings the tag under a third again
-# (docs/freetext-rounds.md, round 17, V): it may come back.
-FIXED_ROUND13: list[tuple[str, str]] = [
-    ("tf-function-speedup", "On a CPU a model of large matrix multiplies gains little from tf.function, because the ops themselves dominate."),
+# (docs/freetext-rounds.md, round 17, V): it may come back. Round 41's start (round 40's set
+# in tune, tag classifier retrained) names it again, by the classifier alone (classifier off:
+# no tell; rules alone: no tell): a strict xfail, so a retrain that drops it shows.
+FIXED_ROUND13: list[Any] = [
+    pytest.param(
+        "tf-function-speedup",
+        "On a CPU a model of large matrix multiplies gains little from tf.function, because the ops themselves dominate.",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="round 41's retrained tag classifier names big-models-gain-most on 'gains little'",
+        ),
+    ),
 ]  # fmt: skip
 
 KNOWN_NAMED = [

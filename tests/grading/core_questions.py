@@ -51,6 +51,22 @@ def concepts_by_rules(question_id: str, text: str) -> list[str]:
     return list(result.details["concepts_found"])
 
 
+def verdict_and_concepts_by_rules(question_id: str, text: str) -> tuple[str, set[str]]:
+    """The rules alone's verdict and credited concepts (every learned part and the caps off):
+    what a concept phrasing moves, read without the artefacts it would retrain."""
+    from app.grading.freetext import grade_freetext
+
+    result = grade_freetext(
+        question(question_id),
+        text,
+        second_opinion=False,
+        neighbours=False,
+        tell_caps=False,
+        tag_classifier=False,
+    )
+    return result.verdict, set(result.details.get("concepts_found", ()))
+
+
 def grading_cpu_seconds(question_id: str, text: str) -> float:
     """CPU seconds the shipped grader spends on `text`, after one warm-up answer to the same
     question (the rounds' hostile-shape tests read this against their bound)."""

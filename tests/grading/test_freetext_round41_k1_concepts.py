@@ -11,22 +11,17 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext.grader import grade_freetext
-from tests.grading.core_questions import assert_linear_on, phrasings_under, question
+from tests.grading.core_questions import (
+    assert_linear_on,
+    phrasings_under,
+    verdict_and_concepts_by_rules,
+)
 
 QUESTION = "gradient-accumulation"
 
 
 def rules_reading(text: str) -> tuple[str, set[str]]:
-    result = grade_freetext(
-        question(QUESTION),
-        text,
-        second_opinion=False,
-        neighbours=False,
-        tell_caps=False,
-        tag_classifier=False,
-    )
-    return result.verdict, set(result.details.get("concepts_found", ()))
+    return verdict_and_concepts_by_rules(QUESTION, text)
 
 
 NOW_CREDITED = [

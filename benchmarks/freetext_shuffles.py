@@ -168,8 +168,11 @@ def moves(saved: list[dict[str, object]], records: list[dict[str, object]]) -> N
         by, redrawn = moved(saved, records, KEY, reading)
         if not n:
             print(f"\n{redrawn} of {len(records)} shuffles redrawn since saved")
+        if not any(reading in r for r in records):  # a reading this run did not grade
+            continue
         for kind, rows in by.items():
-            if not rows:
+            if not rows:  # said, so a reader of a round's end sees nothing moved, not a gap
+                print(f"\nmoved since saved, {reading}, {kind}: 0")
                 continue
             cells = Counter(f"{str(r[reading])[0]}>{str(r['now'])[0]}" for r in rows)
             print(

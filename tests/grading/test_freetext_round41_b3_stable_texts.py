@@ -90,7 +90,10 @@ def test_saved_shuffles_load_and_grade_as_drawn(
     assert [r["text"] for r in graded] == [r["text"] for r in drawn]
     assert graded[0]["rules"] == SHUFFLES.graded(question(EDITED), drawn[0]["text"], False)["rules"]
     SHUFFLES.main(["--texts", str(end), "--compare", str(end)])
-    assert "0 of 3 shuffles redrawn since saved" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "0 of 3 shuffles redrawn since saved" in out
+    assert "moved since saved, rules, same text: 0" in out
+    assert "embedding" not in out  # not graded in this run, so nothing said of it
 
 
 def test_saved_hostile_texts_load_and_grade(

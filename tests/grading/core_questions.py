@@ -9,6 +9,7 @@ from functools import cache
 import yaml
 
 from app.config import REPO_ROOT
+from app.grading.results import GradeResult
 from app.packs.loader import load_pack
 from app.packs.schema import FreeText
 
@@ -51,12 +52,13 @@ def concepts_by_rules(question_id: str, text: str) -> list[str]:
     return list(result.details["concepts_found"])
 
 
-def verdict_and_concepts_by_rules(question_id: str, text: str) -> tuple[str, set[str]]:
-    """The rules alone's verdict and credited concepts (every learned part and the caps off):
-    what a concept phrasing moves, read without the artefacts it would retrain."""
+def graded_by_rules_alone(question_id: str, text: str) -> GradeResult:
+    """The grading of the rules alone (every learned part and the learned caps off; the
+    rubric's own caps stay): what a phrasing or a YAML cap moves, read without the artefacts
+    it would retrain."""
     from app.grading.freetext import grade_freetext
 
-    result = grade_freetext(
+    return grade_freetext(
         question(question_id),
         text,
         second_opinion=False,
@@ -64,6 +66,11 @@ def verdict_and_concepts_by_rules(question_id: str, text: str) -> tuple[str, set
         tell_caps=False,
         tag_classifier=False,
     )
+
+
+def verdict_and_concepts_by_rules(question_id: str, text: str) -> tuple[str, set[str]]:
+    """The rules alone's verdict and credited concepts (`graded_by_rules_alone`)."""
+    result = graded_by_rules_alone(question_id, text)
     return result.verdict, set(result.details.get("concepts_found", ()))
 
 

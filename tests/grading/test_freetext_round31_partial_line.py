@@ -13,20 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.grading.freetext.grader import grade_freetext
-from tests.grading.core_questions import question
+from tests.grading.core_questions import graded_by_rules_alone
 
 
 def rules_verdict(question_id: str, text: str) -> str:
-    result = grade_freetext(
-        question(question_id),
-        text,
-        second_opinion=False,
-        neighbours=False,
-        tell_caps=False,
-        tag_classifier=False,
-    )
-    return result.verdict
+    return graded_by_rules_alone(question_id, text).verdict
 
 
 NOW_INCORRECT = [

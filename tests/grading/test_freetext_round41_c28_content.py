@@ -17,9 +17,9 @@ learned parts are retrained by the lead after merging."""
 
 from __future__ import annotations
 
-from app.grading.freetext import grade_freetext
 from tests.grading.core_questions import (
     assert_linear_on,
+    graded_by_rules_alone,
     phrasings_under,
     question,
     tells_by_rules,
@@ -72,14 +72,7 @@ def test_grads_stored_on_variables_is_capped_partial_on_gradient_vs_apply() -> N
         "and assigns the new values to the variables in place, so that is the call that updates the "
         "weights."
     )
-    result = grade_freetext(
-        question("gradient-vs-apply"),
-        answer,
-        second_opinion=False,
-        neighbours=False,
-        tell_caps=False,
-        tag_classifier=False,
-    )
+    result = graded_by_rules_alone("gradient-vs-apply", answer)
     assert "grads-stored-on-variables" in result.misconceptions
     assert result.verdict == "partial"
 

@@ -6,7 +6,12 @@ lost on personas nobody read; round 41 measured one more reading (closed before 
 past an ending a stem takes, open after a non-letter) and dropped it too: it keeps every
 case below, but "!(different)" then no longer keeps "differentiate" out, and a claim reads
 answers the open end kept out by accident. These are the cases the open end gets right and a
-later reading of the end must still get right; each passes on the tree as it is.
+later reading of the end must still get right.
+
+Round 42 (engineer M14) closed the end (claims.EXCLUDED_END: the word, its inflections, its
+compounds in -most / -ward(s); open after a non-letter, "_" or a digit) once that claim named
+"differentiate" itself; every case below still holds, and
+tests/grading/test_freetext_round42_m14_excluded_end.py pins what the closed end lets in.
 
 Statements written for this file, in words of their own; read by the rules alone."""
 

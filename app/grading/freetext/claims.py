@@ -14,7 +14,8 @@ anywhere in the sentence, since context spans clauses ("take the gradient twice,
 with the inner tape"): "(all|every) & gradients? & None & !(before|upstream)" is the tell
 "every gradient is None", not the correct "every variable before h gets None". A role
 matches whole words ("all" is not in "allowed"); an excluded role starts at a word's start
-("if" is not in "differentiate", round 35). A role written `!!(...)` is an answer guard
+("if" is not in "differentiate", round 35) and ends at its word's end, past an
+inflection ("del" is not in "delete", round 42). A role written `!!(...)` is an answer guard
 (answer_guards.py, round 36): the claim is not read in an answer that states it anywhere.
 Claims are read in prose only: code states what it does, and a role salad across code
 lines is no claim.
@@ -115,19 +116,26 @@ def parse_claim(pattern: str) -> Claim:
 
 # Round 35: an excluded role starts at a word's start, as a role does (`_whole_words`):
 # searched as written, "!(if|when)" was found inside "differentiate" and "!(just)" inside
-# "adjust", so a sentence was kept out of a claim by a word it does not have. Its end stays
-# open: rubric authors write excluded roles as stems ("!(small|gpu|eager)" keeps out
-# "smaller", "GPUs", "eagerly"; closing the end too raised three false tells on correct
-# answers, docs/freetext-rounds.md round 35). One that opens on a non-word character
-# (`!(\.grad)`) is unaffected.
+# "adjust", so a sentence was kept out of a claim by a word it does not have. One that opens
+# on a non-word character (`!(\.grad)`) is unaffected.
 _WORD_EDGE = r"(?:(?<![^\W_])|(?![^\W_]))"  # no word character on one side
+# Round 42: its end is closed too. Open, "!(del)" kept "delete" out of a claim whose own role
+# is `delet\w*` and "!(tensors?)" every sentence naming TensorFlow. Rubric authors write
+# excluded roles as stems ("!(small|gpu|eager)" keeps out "smaller", "GPUs", "eagerly"; a bare
+# `\b` raised three false tells on correct answers, round 35), so the role may take an
+# inflection or a compound in -most / -ward(s) ("innermost", "afterwards": the rubrics use them
+# as the same word); a role ending on a non-letter ends where it ends (`jacobian\(`), and "_"
+# or a digit goes on with it ("inner_tape", "outer2"). Measured: docs/freetext-rounds.md
+# "Round 42: an excluded role's closed end (engineer M14)".
+EXCLUDED_END = r"(?:(?<![^\W\d_])|(?:s|es|ed|d|ing|er|ers|est|ly|e|most|wards?)?(?![^\W\d_]))"
 
 
 def from_word_start(excluded: str) -> BoundedPattern:
-    """An excluded role read only where it starts at a word's start. Built from the role as
-    written, not from its compile: the form as written is never searched, so compiling it
-    (reading its flags) would compile an expression no start-up preload keeps."""
-    return compile_phrasing(f"{_WORD_EDGE}(?:{excluded})", lexicon=False)
+    """An excluded role read only where it starts at a word's start and ends at its word's
+    end (`EXCLUDED_END`). Built from the role as written, not from its compile: the form as
+    written is never searched, so compiling it (reading its flags) would compile an
+    expression no start-up preload keeps."""
+    return compile_phrasing(f"{_WORD_EDGE}(?:{excluded}){EXCLUDED_END}", lexicon=False)
 
 
 def find_phrasings(

@@ -146,9 +146,16 @@ CORRECT = [
     ("persistent-tape", "A default tape frees its recording once gradient() returns, so a second call raises a RuntimeError."),
     ("persistent-tape", "The tape keeps the forward activations it needs for the backward pass until it is released."),
     ("tf-function-speedup", "tf.function removes the Python overhead of dispatching each op, which is why small models gain most."),
-    # Round 41's start named tf-function-overlaps-input-pipeline here by the neighbours; since
-    # round 42 (L1) a learned tell's loose evidence keeps the tell's exclusions ("tf.data").
-    ("tf-function-speedup", "Overlapping data loading with compute is tf.data's prefetch, not what tf.function does."),
+    pytest.param(
+        "tf-function-speedup",
+        "Overlapping data loading with compute is tf.data's prefetch, not what tf.function does.",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="round 41's start (round 40's set in tune, neighbours retrained): the neighbours "
+            "name tf-function-overlaps-input-pipeline on this denial, its nearest answers state the "
+            "belief in the same words; the rules read no claim in it",
+        ),
+    ),
     ("tf-function-speedup", "The compiled graph runs the ops without returning to Python between them."),
     ("trainable-vs-all-variables", "model.variables includes the non-trainable ones too, like the BatchNorm moving mean and variance."),
     ("trainable-vs-all-variables", "Both are Keras properties; trainable_variables is the subset the optimizer should update."),

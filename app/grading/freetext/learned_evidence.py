@@ -19,21 +19,12 @@ beta" is no evidence of inference-mode-freezes-bn-params, whose phrasing rules o
 and a padded answer gains nothing by it (a tell only lowers a verdict). Each phrasing is
 read at most (roles + 2) times, each read linear in the answer's length (budget.py), and
 only on an answer a learned part suggested a tell for.
-
-Round 42: a loose claim also keeps out every excluded role the tell's other phrasings write
-(`tells_exclusions`): those are the rubric's record of the words that make a sentence the
-tell's denial or its correction. Dropping a role or its order dropped them with it: "a model
-of large matrix multiplies gains little" read as big-models-gain-most once its "most" role
-was spared, though the tell's phrasings rule out "little"; "Overlapping data loading with
-compute is tf.data's prefetch, not what tf.function does" as tf-function-overlaps-input-pipeline,
-whose phrasings rule out "tf.data". The phrasing as written is read as the rules read it.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from app.grading.freetext.answer_guards import is_guard
 from app.grading.freetext.claims import claim_parts
 from app.grading.freetext.lexicon import balanced, split_top
 from app.packs.rubric import Misconception
@@ -56,27 +47,17 @@ def loose_tell(tell: Misconception) -> Misconception:
 
 @lru_cache(maxsize=1024)
 def _loosened_all(patterns: tuple[str, ...]) -> list[str]:
-    shared = tells_exclusions(patterns)
-    return list(dict.fromkeys(p for pattern in patterns for p in loosened(pattern, shared)))
+    return list(dict.fromkeys(p for pattern in patterns for p in loosened(pattern)))
 
 
-def tells_exclusions(patterns: tuple[str, ...]) -> tuple[str, ...]:
-    """Every sentence-scoped excluded role (`!(...)`, not an answer guard `!!(...)`) that one
-    of a tell's phrasings writes, in order, once (round 42)."""
-    found = (x for p in patterns for x in claim_parts(p)[1] if not is_guard(x))
-    return tuple(dict.fromkeys(found))
-
-
-def loosened(pattern: str, shared: tuple[str, ...] = ()) -> list[str]:
+def loosened(pattern: str) -> list[str]:
     """The phrasings that are evidence of a phrasing: itself; its roles (` & ` parts, and the ` ~ `
     pieces of each) in one clause, any order, with its excluded roles; and with three or
-    more roles, each of those claims with one role left out. Round 42: each loose claim also
-    carries `shared`, the excluded roles of the tell's other phrasings (`tells_exclusions`)."""
-    parts, own = claim_parts(pattern)
+    more roles, each of those claims with one role left out."""
+    parts, excluded = claim_parts(pattern)
     roles = [piece for p in parts for piece in _pieces(p)]
     if len(roles) < 2:
         return [pattern]  # one role: nothing to read loosely
-    excluded = list(dict.fromkeys([*own, *shared]))
     claims = [" & ".join([*roles, *excluded])]
     if len(roles) >= MIN_ROLES_TO_SPARE:
         claims += [" & ".join([*roles[:i], *roles[i + 1 :], *excluded]) for i in range(len(roles))]

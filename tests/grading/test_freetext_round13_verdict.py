@@ -49,11 +49,9 @@ def test_a_concept_credited_beside_the_tell_keeps_partial(qid: str, text: str, t
     assert result.verdict == "partial"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="round 35's retrain: 5 of 7 answers stating tf-function-is-xla without the required "
-    "core labelled incorrect, no longer a sure share (the cap is the rubric's partial)",
-)
+# Round 35's retrain to round 41's: 5 of 7 answers stating tf-function-is-xla without the required
+# core labelled incorrect, no sure share (a strict xfail then). Round 42's retrain after the merge:
+# 6 of 8, sure again (tell_caps.json, without_required_core).
 def test_concepts_of_their_own_without_the_required_one_follow_the_tells_precedent() -> None:
     text = "tf.function traces the Python function into a graph, so the per-op Python overhead goes away. It also compiles everything with XLA."
     result = grade_freetext(

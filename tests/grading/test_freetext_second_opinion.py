@@ -59,9 +59,12 @@ LOWERED = (
 # in these words (the optimizer said to throw the gradients away after applying them). Round 39:
 # retrained with round 38's set it keeps round 36's wording partial and lowers the same belief
 # worded with "discards" (the optimizer said to discard the gradients once applied).
+# Round 42: the second opinion retrained after the round's merge is no longer sure of the old
+# example ("... the optimizer discards them, so each step begins at zero, a bin that empties
+# itself"); this one, the same belief that the rules do not name, it is.
 LOWERED_TO_INCORRECT = (
     "no-zero-grad",
-    "Not needed: once apply_gradients has used the gradients the optimizer discards them, so each step begins at zero, a bin that empties itself.",
+    "You don't need it. The TensorFlow optimizer is politer than PyTorch's and tidies up after itself: apply_gradients uses the gradients and then empties them, so the next step starts from zero. Like a bin that empties itself.",
 )
 
 

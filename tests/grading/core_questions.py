@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 
 import yaml
@@ -107,6 +107,19 @@ def phrasings_under(
                     break
                 found.append(phrasing)
     return found
+
+
+def phrasings_of_tags(tags_by_question: Mapping[str, Iterable[str]]) -> list[str]:
+    """Every phrasing (`any` and `negated`) of these misconceptions, question by question, each
+    once (a round's content tests read back the entries the round added)."""
+    found = [
+        phrasing
+        for qid, tags in tags_by_question.items()
+        for m in question(qid).rubric.misconceptions
+        if m.tag in tags
+        for phrasing in (*m.any, *m.negated)
+    ]
+    return list(dict.fromkeys(found))
 
 
 def assert_linear_on(patterns: Iterable[str], pumped: Iterable[str], seconds: float = 0.25) -> None:

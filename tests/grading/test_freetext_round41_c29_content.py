@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from tests.grading.core_questions import (
     assert_linear_on,
+    phrasings_of_tags,
     phrasings_under,
-    question,
     tells_by_rules,
 )
 from tests.grading.held_statements import names_nothing, names_the_tell
@@ -90,14 +90,7 @@ def round41_phrasings() -> list[str]:
         "# Round 41 (engineer C29)",
         ("persistent-tape", "trainable-vs-all-variables", "higher-order-derivatives"),
     )
-    added = [
-        phrasing
-        for qid, tags in NEW_TAGS.items()
-        for m in question(qid).rubric.misconceptions
-        if m.tag in tags
-        for phrasing in (*m.any, *m.negated)
-    ]
-    return list(dict.fromkeys(mended + added))  # shared by two questions: read once
+    return list(dict.fromkeys(mended + phrasings_of_tags(NEW_TAGS)))
 
 
 PUMPED = [

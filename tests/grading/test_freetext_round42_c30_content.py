@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from tests.grading.core_questions import (
     assert_linear_on,
+    phrasings_of_tags,
     phrasings_under,
-    question,
     tells_by_rules,
 )
 from tests.grading.held_statements import names_nothing, names_the_tell
@@ -86,14 +86,7 @@ def round42_phrasings() -> list[str]:
     """This round's phrasings: every list item under the `# Round 42 (engineer C30)` comment on
     training-flag, and every phrasing of the misconceptions this round added."""
     mended = phrasings_under("# Round 42 (engineer C30)", ("training-flag",))
-    added = [
-        phrasing
-        for qid, tags in NEW_TAGS.items()
-        for m in question(qid).rubric.misconceptions
-        if m.tag in tags
-        for phrasing in (*m.any, *m.negated)
-    ]
-    return list(dict.fromkeys(mended + added))
+    return list(dict.fromkeys(mended + phrasings_of_tags(NEW_TAGS)))
 
 
 PUMPED = [

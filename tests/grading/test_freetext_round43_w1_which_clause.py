@@ -15,6 +15,8 @@ Statements written for this file, in words of their own; read by the rules alone
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from app.grading.freetext.claims import find_phrasings
@@ -117,3 +119,16 @@ def test_a_main_clause_after_a_where_clause_credits_tensorflows_concept() -> Non
     assert "fresh-gradients" in concepts_by_rules("no-zero-grad", text)
     wrong = "Unlike PyTorch, where gradients accumulate, you must zero the gradients every step."
     assert "needs-zero-grad" in tells_by_rules("no-zero-grad", wrong)
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["like torch that ", "unlike torch's a.b() which ", "torch's torch's ", "unlike torch, where "],
+)
+def test_a_pumped_sentence_of_compared_mentions_is_read_in_linear_time(unit: str) -> None:
+    """Each mention's relative clause is one bounded match; the main clause is looked for once
+    per sentence. 40,000 characters read in well under a quarter of a second of CPU (~0.04 s)."""
+    text = (unit * (40_000 // len(unit) + 1))[:40_000] + " the mode sticks."
+    started = time.thread_time()
+    framework_mentions(text)
+    assert time.thread_time() - started < 0.25

@@ -153,11 +153,11 @@ def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
     """(position, is-foreign) of each framework named in the sentence (remembered per
     sentence: every hit in it asks; round 25)."""
     found = [(m.start(), False) for m in _OWN.finditer(sentence)]
-    for m in _FOREIGN.finditer(sentence):
+    for index, m in enumerate(_FOREIGN.finditer(sentence)):
         compared = _COMPARED.search(sentence[max(0, m.start() - 64) : m.start()])
         described = _described(sentence, m.end())
         found.append((m.start(), compared is None or described is not None))
-        if compared is not None and described is not None:
+        if index == 0 and compared is not None and described is not None:
             found += _resumed(sentence, m.start(), described)
     found += [(m.start(), True) for m in _GRAD_BEFORE_TF_CONTRAST.finditer(sentence)]
     return tuple(found + _habit_before_tf_contrast(sentence, found))
@@ -220,7 +220,8 @@ _RELATIVE_CLAUSE = regex.compile(
 # Round 43: after such a clause, "Unlike PyTorch's model.train(), which you undo with
 # model.eval(), the training flag sticks" turns back to the comparison's own topic: the main
 # clause after the relative clause's first comma or ";" is TensorFlow's again, where the
-# comparison opens the sentence (no clause before it).
+# comparison opens the sentence (no clause before it) and names the first framework in it (so
+# one search per sentence: linear in its length).
 _CLAUSE_CUT = re.compile(r"[,;]")
 
 

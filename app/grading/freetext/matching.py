@@ -153,10 +153,12 @@ def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
     """(position, is-foreign) of each framework named in the sentence (remembered per
     sentence: every hit in it asks; round 25)."""
     found = [(m.start(), False) for m in _OWN.finditer(sentence)]
-    for m in _FOREIGN.finditer(sentence):
+    for index, m in enumerate(_FOREIGN.finditer(sentence)):
         compared = _COMPARED.search(sentence[max(0, m.start() - 64) : m.start()])
-        described = WHERE_CLAUSE.match(sentence, m.end()) is not None
-        found.append((m.start(), compared is None or described))
+        described = _described(sentence, m.end())
+        found.append((m.start(), compared is None or described is not None))
+        if index == 0 and compared is not None and described is not None:
+            found += _resumed(sentence, m.start(), described)
     found += [(m.start(), True) for m in _GRAD_BEFORE_TF_CONTRAST.finditer(sentence)]
     return tuple(found + _habit_before_tf_contrast(sentence, found))
 
@@ -202,6 +204,45 @@ _GRAD_BEFORE_TF_CONTRAST = regex.compile(
 # Possessive (round 38): "where" starts with a word character, so giving no space or comma
 # back changes no match, and a run of spaces is not split between the two runs every way.
 WHERE_CLAUSE = re.compile(r"\s*+,?+\s*+(?:where|in\s+which)\b", re.IGNORECASE)
+# Round 43: so is a "which", "whose" or (no comma before it) "that" clause after the
+# framework's name or its API ("unlike PyTorch's model.train(), which flips a mode that
+# sticks", "than torch.optim's SGD whose buffers ..."): the framework's name, a possessive
+# and up to three words of its API (a word after the bare name only where it is an API's:
+# "PyTorch model.train()", not "unlike PyTorch you call it, which ..."; no pronoun or article
+# among them: "unlike PyTorch's way the tape that ..." is the tape's). Each run is
+# possessive and bounded: a mention is read once, in time linear in what follows it.
+_NOT_API = r"(?!(?:the|a|an|you|we|i|it|they|this|there|here)\b)"
+_API_NAMED = rf"(?:'s(?:\s++{_NOT_API}[\w.()]++){{1,3}}?|[\w.()]*+(?:\s++\w*+[.(][\w.()]*+)?)"
+_RELATIVE_CLAUSE = regex.compile(
+    rf"{_API_NAMED}(?:\s*+,?+\s*+(?:where|in\s+which|which|whose)\b|\s++that\b)",
+    regex.IGNORECASE,
+)
+# Round 43: after such a clause, "Unlike PyTorch's model.train(), which you undo with
+# model.eval(), the training flag sticks" turns back to the comparison's own topic: the main
+# clause after the relative clause's first comma or ";" is TensorFlow's again, where the
+# comparison opens the sentence (no clause before it) and names the first framework in it (so
+# one search per sentence: linear in its length).
+_CLAUSE_CUT = re.compile(r"[,;]")
+
+
+def _described(sentence: str, after: int) -> int | None:
+    """Where a relative clause describing the framework named just before `after` ends
+    its relative word (WHERE_CLAUSE, _RELATIVE_CLAUSE), or None."""
+    where = WHERE_CLAUSE.match(sentence, after)
+    if where is not None:
+        return where.end()
+    relative = _RELATIVE_CLAUSE.match(sentence, after)
+    return None if relative is None else relative.end()
+
+
+def _resumed(sentence: str, mention: int, relative_end: int) -> list[tuple[int, bool]]:
+    """[(start of the main clause, TensorFlow's)] after a relative clause on a compared
+    framework that opens the sentence (above); [] otherwise."""
+    masked = mask(sentence)
+    if start_of_clause(masked, mention) != 0:
+        return []
+    cut = _CLAUSE_CUT.search(masked, relative_end)
+    return [] if cut is None else [(cut.end(), False)]
 
 
 def names_other_framework(snippet: str) -> bool:

@@ -66,6 +66,7 @@ CORRECT = [
     ("gradient-accumulation", "Memory would stay small because the forward passes each see 64 samples, but only if every tape is freed before the next one."),
     ("numpy-inside-tape", "The gradients of the layers before the conversion are None, while there is no problem for the gradients of the layers after it."),
     ("numpy-inside-tape", "This is a real problem for the gradients: everything before .numpy() gets None."),
+    ("numpy-inside-tape", "Rewrite it with tf.math and there is no problem for the gradients as long as every op stays in TensorFlow."),
 ]  # fmt: skip
 
 

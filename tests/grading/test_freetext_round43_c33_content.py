@@ -1,16 +1,17 @@
 """Round 43 of issue 14 (engineer C33, rubric content) on five questions (persistent-tape,
 higher-order-derivatives, trainable-vs-all-variables, why-none-gradients, training-flag): the
 stated beliefs the rules missed most, counted per (question, tag) over every tune persona, in
-words the rubrics did not read. On higher-order-derivatives: the same tape differentiating its
-own first result (gradient-twice-same-tape, in code and in prose), the first derivative taken
-once both blocks are closed (gradient-outside-outer-tape, also as two tapes opened in one
-with-statement) and GradientTape said to give first derivatives only (tape-first-order-only). On
-training-flag: the rest of the model said to run the same with or without the flag, in an answer
-that never says what BatchNorm does with it (batchnorm-ignores-training-flag, now capped partial
-as its labellers grade it). On trainable-vs-all-variables: the moving statistics said to get
-gradients like the weights (bn-stats-get-gradients). On why-none-gradients: None read as a zero
-derivative or a flat loss (none-means-zero-signal). Statements written for this file, in words
-of their own (docs/freetext-rounds.md "Round 43: ... (engineer C33)"). Read by the rules alone."""
+words the rubrics did not read. Kept (a gain on not-read personas): on higher-order-derivatives,
+the same tape differentiating its own first result (gradient-twice-same-tape, in code and in
+prose), the first derivative taken once both blocks are closed (gradient-outside-outer-tape, also
+as two tapes opened in one with-statement: round 38's dropped reading, now with a not-read gain)
+and GradientTape said to give first derivatives only (tape-first-order-only); on
+trainable-vs-all-variables, the optimizer treating the moving statistics as weights
+(bn-stats-get-gradients). Dropped (one more not-read answer named for one not-read exact lost):
+the rest of the model said to run the same beside dropout alone (batchnorm-ignores-training-flag)
+and None read as a zero derivative or a flat loss (none-means-zero-signal): strict xfails. True
+statements sharing their words name nothing. Statements written for this file, in words of their
+own (docs/freetext-rounds.md "Round 43: ... (engineer C33)"). Read by the rules alone."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 from tests.grading.core_questions import (
     assert_linear_on,
-    graded_by_rules_alone,
     phrasings_under,
     tells_by_rules,
 )
@@ -50,8 +50,7 @@ d1 = a.gradient(y, x)
 d2 = b.gradient(d1, x)
 ```"""
 
-# Beliefs in words the rubric did not read (each fails on the round's start commit, 382881d,
-# and the dropout-only test below fails there too: the rubric capped the tag incorrect).
+# Beliefs in words the rubric did not read (each fails on the round's start commit, 382881d).
 NEW_WORDS = [
     (HOD, "gradient-twice-same-tape", ONE_TAPE_CODE),
     (HOD, "gradient-twice-same-tape", ONE_TAPE_CODE_SPLIT),
@@ -64,11 +63,15 @@ NEW_WORDS = [
     (HOD, "tape-first-order-only", "GradientTape is designed for first derivatives only."),
     (HOD, "tape-first-order-only", "Autodiff gives first derivatives only; the second one has to be numerical."),
     (HOD, "tape-first-order-only", "The tape is essentially first-order."),
+    ("trainable-vs-all-variables", "bn-stats-get-gradients", "It would include the BatchNorm moving mean and variance, and the optimizer would then start treating them as weights."),
+    ("trainable-vs-all-variables", "bn-stats-get-gradients", "Model.variables holds BN's running statistics and gradient descent would treat them as weights."),
+]  # fmt: skip
+
+# Dropped at the end of the round (abd02ff): no gain on the not-read side.
+DROPPED = [
     ("training-flag", "batchnorm-ignores-training-flag", "training=True turns dropout on. All the other layers work the same with or without it."),
     ("training-flag", "batchnorm-ignores-training-flag", "It turns on dropout. Other than that there is no difference."),
     ("training-flag", "batchnorm-ignores-training-flag", "The flag enables dropout; the forward computation is exactly the same."),
-    ("trainable-vs-all-variables", "bn-stats-get-gradients", "It would include the BatchNorm moving mean and variance, and the optimizer would then start treating them as weights."),
-    ("trainable-vs-all-variables", "bn-stats-get-gradients", "Model.variables holds BN's running statistics and gradient descent would treat them as weights."),
     ("why-none-gradients", "none-means-zero-signal", "Seeing None means you are at a stationary point."),
     ("why-none-gradients", "none-means-zero-signal", "TF hands back None to save memory when nothing changes."),
     ("why-none-gradients", "none-means-zero-signal", "None signals that the gradient works out to zero."),
@@ -110,24 +113,17 @@ STILL_TRUE = [
 test_grade_freetext_names_a_round43_c33_tell_in_new_words = names_the_tell(
     NEW_WORDS, tells=tells_by_rules
 )
+test_grade_freetext_round43_c33_dropped_phrasings_stay_unnamed = names_the_tell(
+    DROPPED,
+    tells=tells_by_rules,
+    xfail="phrasings dropped: one not-read answer named for one not-read exact lost (round 43, engineer C33)",
+)
 test_grade_freetext_round43_c33_true_statements_name_nothing = names_nothing(
     STILL_TRUE, tells=tells_by_rules
 )
 
 
-def test_a_dropout_only_answer_stays_partial() -> None:
-    """batchnorm-ignores-training-flag caps at partial (30 of the 34 tune answers labelled with
-    it alone are partial): the dropout half of the answer is right."""
-    result = graded_by_rules_alone(
-        "training-flag",
-        "training=True turns dropout on, so without it you train without that regularisation "
-        "and overfit more. Everything else behaves the same.",
-    )
-    assert "batchnorm-ignores-training-flag" in result.misconceptions
-    assert result.verdict == "partial"
-
-
-QUESTIONS = (HOD, "training-flag", "trainable-vs-all-variables", "why-none-gradients")
+QUESTIONS = (HOD, "trainable-vs-all-variables")
 
 
 def round43_phrasings() -> list[str]:
@@ -141,10 +137,8 @@ PUMPED = [
     "with tf.GradientTape() as a, tf.GradientTape() as b:\n" * 300,
     "after closing both blocks take the " * 250,
     "gradienttape only gives first order " * 280,
-    "everything else behaves the same " * 300,
-    "apart from that nothing else " * 350,
     "the moving statistics would get gradients like " * 200,
-    "none means the loss is flat zero " * 300,
+    "the optimizer would start treating them as weights " * 200,
     "call it again on the result " * 350,
     "second call second query on the result of the first " * 180,
 ]
@@ -152,5 +146,6 @@ PUMPED = [
 
 def test_round43_phrasings_stay_linear_on_pumped_text() -> None:
     patterns = round43_phrasings()
-    assert len(patterns) >= 15
+    # gradient-twice-same-tape 5, gradient-outside-outer-tape 3, tape-first-order-only 3, bn-stats-get-gradients 2
+    assert len(patterns) == 13
     assert_linear_on(patterns, PUMPED)

@@ -121,13 +121,18 @@ WRONG = [
 # Dropped by the lead at the merge: these phrasings gained on read personas only (no not-read answer
 # moved), so they stay in history (bd709a1's YAML, fc69503) and their statements strict xfails.
 DROPPED = [
+    ("higher-order-derivatives", "gradient-outside-outer-tape", "Put the inner.gradient call after both with blocks close."),
+    ("numpy-inside-tape", "numpy-is-recorded", "The gradients still come through, although the float64 arrays make the rest of the step slower."),
+    ("numpy-inside-tape", "numpy-is-recorded", "The copy to the host costs time, but the gradients are still right."),
+]  # fmt: skip
+
+# Named since round 43 by other phrasings that did gain on not-read personas: C33's inner gradient
+# taken after both blocks close (one not-read answer), C32's denied problem for the gradients (three).
+NAMED_SINCE_ROUND_43 = [
     ("higher-order-derivatives", "gradient-outside-outer-tape", "Open the outer tape and the inner one inside it, compute y, and after exiting both blocks call inner.gradient(y, x) for dy/dx."),
     ("higher-order-derivatives", "gradient-outside-outer-tape", "When both with blocks are done, ask the inner tape for dy/dx."),
     ("higher-order-derivatives", "gradient-outside-outer-tape", "Leave both blocks and call inner.gradient(y, x) first."),
-    ("higher-order-derivatives", "gradient-outside-outer-tape", "Put the inner.gradient call after both with blocks close."),
     ("higher-order-derivatives", "gradient-outside-outer-tape", TWO_TAPES_ONE_LINE),
-    ("numpy-inside-tape", "numpy-is-recorded", "The gradients still come through, although the float64 arrays make the rest of the step slower."),
-    ("numpy-inside-tape", "numpy-is-recorded", "The copy to the host costs time, but the gradients are still right."),
     ("numpy-inside-tape", "numpy-is-recorded", "No problem for the gradients, the values are the same either way."),
     ("numpy-inside-tape", "numpy-is-recorded", "It's a speed issue, not a correctness issue."),
 ]  # fmt: skip
@@ -177,6 +182,9 @@ test_grade_freetext_round38_c23_dropped_phrasings_stay_unnamed = names_the_tell(
     DROPPED,
     tells=tells_by_rules,
     xfail="phrasings dropped: a gain on read personas only (round 38, engineer C23)",
+)
+test_grade_freetext_round38_c23_dropped_statements_named_since_round_43 = names_the_tell(
+    NAMED_SINCE_ROUND_43, tells=tells_by_rules
 )
 test_grade_freetext_round38_c23_true_statements_name_nothing = names_nothing(
     CORRECT, tells=tells_by_rules

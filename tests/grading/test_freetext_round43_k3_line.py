@@ -48,12 +48,16 @@ KEYWORD_LISTS = [
 
 
 @pytest.mark.parametrize(("question", "text", "verdict"), MISSING_THE_PART)
-def test_an_answer_without_the_part_the_prompt_asks_for_is_partial(question: str, text: str, verdict: str) -> None:
+def test_an_answer_without_the_part_the_prompt_asks_for_is_partial(
+    question: str, text: str, verdict: str
+) -> None:
     assert verdict_and_concepts_by_rules(question, text)[0] == verdict
 
 
 @pytest.mark.parametrize(("question", "text", "verdict"), SAID_IN_OTHER_WORDS)
-def test_the_part_said_in_other_words_still_earns_correct(question: str, text: str, verdict: str) -> None:
+def test_the_part_said_in_other_words_still_earns_correct(
+    question: str, text: str, verdict: str
+) -> None:
     assert verdict_and_concepts_by_rules(question, text)[0] == verdict
 
 

@@ -23,11 +23,13 @@ from tests.grading.core_questions import (
 
 ACCUMULATE = "gradient-accumulation"
 SPEEDUP = "tf-function-speedup"
+TRAINING = "training-flag"
 
 # (question, answer, verdict): the part the prompt asks for is missing, so partial (correct before).
 MISSING_THE_PART = [
     (ACCUMULATE, "Create a non-trainable tf.Variable of zeros for every trainable weight. For each of the four micro-batches open a new tape, compute the loss and its gradients, and assign_add them into the variables. After the fourth, divide the variables by 4 and call optimizer.apply_gradients once.", "partial"),
     (SPEEDUP, "tf.function traces the step into a graph instead of running it eagerly. The gain is biggest for small models.", "partial"),
+    (TRAINING, "It tells layers such as Dropout and BatchNorm to use their training behaviour. If you leave it out they behave as at inference time, so dropout never drops anything and you train a different model.", "partial"),
 ]  # fmt: skip
 
 # (question, answer, verdict): the part said in words the concept did not read before.
@@ -37,6 +39,8 @@ SAID_IN_OTHER_WORDS = [
     (ACCUMULATE, "Inside the train step:\n\n```python\nacc = [tf.zeros_like(v) for v in model.trainable_variables]\nfor xb, yb in micro_batches:\n    with tf.GradientTape() as tape:\n        loss = loss_fn(yb, model(xb, training=True)) / 4\n    grads = tape.gradient(loss, model.trainable_variables)\n    acc = [a + g for a, g in zip(acc, grads)]\noptimizer.apply_gradients(zip(acc, model.trainable_variables))\n```\n\nScaling each loss by 1/4 makes the sum the mean over 256.", "correct"),
     (SPEEDUP, "In eager mode each op is dispatched from Python one at a time; tf.function traces the step into a graph that runs in the C++ runtime. The gain is largest for small models with many tiny ops.", "correct"),
     (SPEEDUP, "It compiles the step to a graph, so there are fewer Python round trips. Small models gain the most.", "correct"),
+    (TRAINING, "It switches Dropout and BatchNorm into training behaviour. Leave it out and they run as at inference: no dropout, and BatchNorm keeps using its moving mean and variance and never updates them.", "correct"),
+    (TRAINING, "Dropout only drops units in training mode, and BatchNorm normalises with the statistics of the current batch only in training mode. Without the flag the forward pass runs in inference mode, so you train a different model.", "correct"),
 ]  # fmt: skip
 
 # (question, a keyword list of the new phrasings' words): no new phrasing reads it, and it earns
@@ -44,6 +48,7 @@ SAID_IN_OTHER_WORDS = [
 KEYWORD_LISTS = [
     (ACCUMULATE, "zeros, assign, again, back, tf.zeros_like, gradient_accumulation_steps"),
     (SPEEDUP, "python, op, each, round trip, dispatch, goes away, fewer"),
+    (TRAINING, "dropout, bn, stats, training, inference, averages, normalises"),
 ]  # fmt: skip
 
 
@@ -75,9 +80,15 @@ def test_a_keyword_list_earns_nothing_new(question: str, text: str) -> None:
     from app.grading.freetext.phrasings import compile_phrasing
 
     for pattern in phrasings_under("Round 43 (engineer K3)", [question]):
-        roles = [r for r in pattern.split(" & ") if not r.startswith("!")]
-        assert not all(compile_phrasing(r).compiled.search(text) for r in roles), pattern
+        if " & " in pattern:
+            continue  # a claim's roles are read in one clause; a comma list is many (below)
+        assert not compile_phrasing(pattern).compiled.search(text), pattern
     assert verdict_and_concepts_by_rules(question, text)[0] != "correct"
+
+
+def test_batchnorm_named_in_a_keyword_list_earns_no_batchnorm() -> None:
+    text = "dropout, bn, stats, training, inference, averages, normalises"
+    assert "batchnorm" not in verdict_and_concepts_by_rules(TRAINING, text)[1]
 
 
 PUMPED = [
@@ -87,10 +98,12 @@ PUMPED = [
     "acc = [tf.zeros_like(" * 300,
     "python round trips " * 400,
     "overhead goes " * 700,
+    "bn bn stats " * 500,
+    "batch norm batch norm " * 400,
 ]
 
 
 def test_round43_k3_phrasings_stay_linear_on_pumped_text() -> None:
-    patterns = phrasings_under("Round 43 (engineer K3)", [ACCUMULATE, SPEEDUP])
+    patterns = phrasings_under("Round 43 (engineer K3)", [ACCUMULATE, SPEEDUP, TRAINING])
     assert len(patterns) >= 10
     assert_linear_on(patterns, PUMPED)

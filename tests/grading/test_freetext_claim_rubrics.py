@@ -179,14 +179,15 @@ def test_grade_freetext_gives_no_claim_credit_to_the_opposite(
     assert concept not in grade_freetext(question(question_id), answer).details["concepts_found"]
 
 
-def test_grade_freetext_accumulation_without_reset_is_correct_when_fresh_each_cycle() -> None:
-    # The prompt asks how to accumulate and update once as if the batch were 256: adding,
-    # applying once and scaling answer it; resetting is credited but not required.
+def test_grade_freetext_accumulation_without_reset_is_partial() -> None:
+    # The prompt asks for every update to be as if the batch were 256: tf.Variable accumulators
+    # never reset carry one cycle's sums into the next update. Round 43 (engineer K3) made
+    # `reset` required (the labellers' partial); before, resetting was credited but not required.
     answer = (
         "Keep a list of tf.Variable accumulators, add each micro-batch's gradients into them, "
         "and after the fourth micro-batch apply them once, divided by 4."
     )
-    assert grade_freetext(question("gradient-accumulation"), answer).verdict == "correct"
+    assert grade_freetext(question("gradient-accumulation"), answer).verdict == "partial"
 
 
 QUESTIONS = [

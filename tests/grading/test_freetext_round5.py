@@ -168,7 +168,13 @@ FITTED_CORRECT = [
     ),
     ("no-zero-grad", "tape.gradient returns a brand-new list of gradient tensors every step."),
     ("numpy-inside-tape", "Every layer before h gets None gradients because the gradient can't flow back past the NumPy step, and nothing raises an error."),
-    ("gradient-accumulation", "Keep tf.Variable accumulators, add each micro-batch's gradients into them, and divide the sums by 4 before applying."),
+    # Round 43 (engineer K3): `reset` is required (tf.Variable accumulators never reset carry
+    # one cycle's sums into the next update: the labellers' partial), so this answer is partial.
+    pytest.param(
+        "gradient-accumulation",
+        "Keep tf.Variable accumulators, add each micro-batch's gradients into them, and divide the sums by 4 before applying.",
+        marks=pytest.mark.xfail(strict=True, reason="round 43: no reset of the accumulators, partial"),
+    ),
 ]  # fmt: skip
 
 

@@ -102,8 +102,11 @@ HAND = [
 # tests now): the three sit near the second opinion's line, and each retrain moves them (K4, round 36).
 # Round 38: retrained with round 37's set at the start and after the merge, it lowers OPTION[6] too
 # (OPTION[2] stays lowered, OPTION[0] correct). Round 42: retrained after the round's merge it keeps
-# OPTION[2] correct again (a plain test); OPTION[6] stays lowered.
-LOWERED = {OPTION[6][2]}
+# OPTION[2] correct again (a plain test); OPTION[6] stays lowered. Round 43: retrained after the
+# round's merge (K3's required reset reads the Keras 3 option's own reset) it keeps OPTION[6] correct
+# again: no answer is lowered (all plain tests); the three near the line stay checked by the rules alone.
+LOWERED: set[str] = set()
+NEAR_THE_LINE = {OPTION[0][2], OPTION[2][2], OPTION[6][2]}
 LOWERED_REASON = "rounds 22, 32, 36, 37 and 38: the retrained second opinion lowers it to partial"
 
 
@@ -136,7 +139,7 @@ def test_apply_per_micro_batch_without_the_option_is_still_the_tell() -> None:
     assert "apply-every-micro-batch" in grade_freetext(question(QID), answer).misconceptions
 
 
-@pytest.mark.parametrize("answer", sorted(LOWERED))
-def test_the_rules_alone_grade_the_lowered_option_answers_correct(answer: str) -> None:
+@pytest.mark.parametrize("answer", sorted(NEAR_THE_LINE))
+def test_the_rules_alone_grade_the_option_answers_near_the_line_correct(answer: str) -> None:
     result = grade_freetext(question(QID), answer, second_opinion=False)
     assert (result.verdict, result.misconceptions) == ("correct", [])

@@ -26,7 +26,8 @@ from tests.grading.held_statements import statement_battery
 FALSE_TELLS: set[str] = set()
 # Wrong statements whose tell no phrasing reaches (rubric content, not this round).
 UNNAMED = {
-    "A GradientTape only does first derivatives, so for a second derivative you need finite differences.",
+    # "A GradientTape only does first derivatives, so for a second derivative you need finite
+    # differences." is named since round 43 (engineer C33: GradientTape said to give first derivatives only).
     # "Without training=True the model doesn't learn anything at all." is named since round 16 (engineer C).
     "Every layer of the model, before and after the NumPy step, ends up with None gradients.",
     "The two lists are always identical, so it doesn't matter which one you pass.",

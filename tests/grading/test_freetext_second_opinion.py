@@ -45,10 +45,14 @@ RAISED = (
 )
 # Graded correct by the rules, lowered by the shipped model (a pytorch-first tune answer,
 # labelled partial; round 12's retrained model no longer lowers the earlier numpy-inside-tape
-# example "It acts like stop_gradient, so the earlier layers stop learning.").
+# example "It acts like stop_gradient, so the earlier layers stop learning."). Round 43: K3's
+# batchnorm concept needs what changes for the layer, so the rules themselves grade round 12's
+# example partial ("... for dropout and batch norm. If you leave it out, dropout isn't applied ...");
+# this tune answer (quantum-ml-researcher, labelled partial: only dropout's loss said) says BatchNorm's
+# batch statistics, is correct by the rules and lowered by the model retrained after the merge.
 LOWERED = (
     "training-flag",
-    "It turns on training behaviour for dropout and batch norm. If you leave it out, dropout isn't applied during training, so you lose the regularisation and might overfit more.",
+    "It turns on dropout and makes batch norm use batch statistics. If you leave it out, dropout won't be applied during training, so the model can overfit more.",
 )
 # Graded partial by the rules (no tell named), lowered to incorrect by the shipped model:
 # zeroing the optimizer's slots every step throws away its momentum (round 32: the model

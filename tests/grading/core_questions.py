@@ -11,6 +11,7 @@ import yaml
 from app.config import REPO_ROOT
 from app.grading.results import GradeResult
 from app.packs.loader import load_pack
+from app.packs.rubric import Misconception
 from app.packs.schema import FreeText
 
 CORE = REPO_ROOT / "questions" / "gradient-tape"
@@ -107,6 +108,12 @@ def phrasings_under(
                     break
                 found.append(phrasing)
     return found
+
+
+def misconception_of(question_id: str, tag: str) -> Misconception:
+    """The question's one misconception entry with this tag (its phrasings, cap, ...)."""
+    (entry,) = [m for m in question(question_id).rubric.misconceptions if m.tag == tag]
+    return entry
 
 
 def phrasings_of_tags(tags_by_question: Mapping[str, Iterable[str]]) -> list[str]:

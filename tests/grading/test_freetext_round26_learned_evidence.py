@@ -15,7 +15,7 @@ from app.grading.freetext import grader
 from app.grading.freetext.grader import has_evidence
 from app.grading.freetext.learned_evidence import loosened
 from app.grading.results import GradeResult
-from tests.grading.core_questions import question
+from tests.grading.core_questions import misconception_of, question
 
 
 def test_a_claim_of_three_roles_may_miss_any_one_and_keeps_its_exclusions() -> None:
@@ -36,10 +36,6 @@ def test_a_gap_inside_a_group_is_not_a_role_boundary() -> None:
     assert loosened(r"(\ba\b ~ \bb\b|\bc\b)") == [r"(\ba\b ~ \bb\b|\bc\b)"]
 
 
-def _tell(qid: str, tag: str):
-    return next(m for m in question(qid).rubric.misconceptions if m.tag == tag)
-
-
 BN_FREEZE = ("training-flag", "inference-mode-freezes-bn-params")
 
 
@@ -53,14 +49,14 @@ BN_FREEZE = ("training-flag", "inference-mode-freezes-bn-params")
     ],
 )
 def test_a_true_statement_in_the_tell_s_words_is_no_evidence(text: str) -> None:
-    assert not has_evidence(_tell(*BN_FREEZE), text)
+    assert not has_evidence(misconception_of(*BN_FREEZE), text)
 
 
 SPARED = "During evaluation BatchNorm's gamma and beta are frozen."  # no flag, no omission
 
 
 def test_the_tell_with_one_role_to_spare_is_evidence() -> None:
-    assert has_evidence(_tell(*BN_FREEZE), SPARED)
+    assert has_evidence(misconception_of(*BN_FREEZE), SPARED)
     assert (
         BN_FREEZE[1]
         not in grader.grade_freetext(

@@ -15,8 +15,7 @@ from __future__ import annotations
 import pytest
 
 from app.grading.freetext.grader import has_evidence
-from app.packs.rubric import Misconception
-from tests.grading.core_questions import question
+from tests.grading.core_questions import misconception_of
 
 TOPIC_ONLY = pytest.mark.xfail(
     strict=True,
@@ -25,17 +24,15 @@ TOPIC_ONLY = pytest.mark.xfail(
 )
 
 
-def _tell(qid: str, tag: str) -> Misconception:
-    return next(m for m in question(qid).rubric.misconceptions if m.tag == tag)
-
-
 @TOPIC_ONLY
 def test_the_statistics_named_as_a_topic_are_no_evidence_they_get_gradients() -> None:
     text = (
         "model.variables is not legacy - it is current Keras 3 API and lists every variable, "
         "including BatchNorm's moving mean and variance."
     )
-    assert not has_evidence(_tell("trainable-vs-all-variables", "bn-stats-get-gradients"), text)
+    assert not has_evidence(
+        misconception_of("trainable-vs-all-variables", "bn-stats-get-gradients"), text
+    )
 
 
 # A plain test since round 34: C14 split the three-role phrasing whose loose reading was
@@ -46,10 +43,12 @@ def test_a_persistent_tape_named_as_a_topic_is_no_evidence_it_gives_second_order
         "You can do it with a single persistent tape as long as you take the first gradient "
         "inside the with-block, so its ops get recorded."
     )
-    tell = _tell("higher-order-derivatives", "persistent-gives-second-order")
+    tell = misconception_of("higher-order-derivatives", "persistent-gives-second-order")
     assert not has_evidence(tell, text)
 
 
 def test_the_belief_with_its_ends_is_evidence() -> None:
     text = "The BN moving statistics are differentiable, so the optimizer moves them too."
-    assert has_evidence(_tell("trainable-vs-all-variables", "bn-stats-get-gradients"), text)
+    assert has_evidence(
+        misconception_of("trainable-vs-all-variables", "bn-stats-get-gradients"), text
+    )

@@ -18,7 +18,7 @@ import pytest
 import regex
 
 from app.grading.freetext.claims import claim_parts
-from tests.grading.core_questions import question, tells_by_rules
+from tests.grading.core_questions import misconception_of, tells_by_rules
 
 # (question, tag, the claim's opening, a word its excluded role means, the longer word it no
 # longer keeps out)
@@ -34,8 +34,7 @@ ROLES = [
 
 def _excluded_as_written(question_id: str, tag: str, opening: str) -> list[str]:
     """The claim's excluded roles as the YAML writes them, with no end added."""
-    (tell,) = [m for m in question(question_id).rubric.misconceptions if m.tag == tag]
-    (claim,) = [p for p in tell.any if p.startswith(opening)]
+    (claim,) = [p for p in misconception_of(question_id, tag).any if p.startswith(opening)]
     return [role[1:] for role in claim_parts(claim)[1]]
 
 

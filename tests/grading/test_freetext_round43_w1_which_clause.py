@@ -22,7 +22,7 @@ import pytest
 from app.grading.freetext.claims import find_phrasings
 from app.grading.freetext.matching import framework_mentions
 from app.grading.freetext.normalise import normalise
-from tests.grading.core_questions import concepts_by_rules, question, tells_by_rules
+from tests.grading.core_questions import concepts_by_rules, misconception_of, tells_by_rules
 
 STICKY = r"\b(mode|flag)\b (\w+ ){0,2}?sticks"
 
@@ -74,12 +74,7 @@ def test_a_framework_named_without_a_comparison_is_read_as_before() -> None:
 
 
 def _sticky_mode_phrasings() -> list[str]:
-    (tell,) = [
-        m
-        for m in question("training-flag").rubric.misconceptions
-        if m.tag == "training-flag-is-persistent-mode"
-    ]
-    return list(tell.any)
+    return list(misconception_of("training-flag", "training-flag-is-persistent-mode").any)
 
 
 def test_the_training_flag_phrasing_no_longer_excludes_pytorch_itself() -> None:

@@ -45,6 +45,7 @@ from app.grading.freetext.lemmas import is_base_verb
 from app.grading.freetext.matching import (
     Hit,
     asks,
+    described_clause,
     find_hits,
     is_foreign,
     layout_of,
@@ -371,10 +372,15 @@ def _joined_start(text: str, masked: str, clauses: list[tuple[int, int]], index:
     """Where clause `index` may also take roles from (`_joined_to_before`); round 33: a
     clause joined to the main clause after a fronted phrase takes the phrase too ("When you
     call apply_gradients, the gradients are used, and then reset": the third clause goes on
-    with the second's subject, and both hold when the first says)."""
+    with the second's subject, and both hold when the first says). Round 44: the main clause
+    after another framework's relative clause (matching.described_clause) takes nothing from
+    it ("Unlike torch's optimizer, which you zero every step, the tape hands them back fresh")."""
     back = _joined_to_before(text, masked, clauses, index)
     if index == 2 and back == clauses[1][0] and _fronted(masked, clauses[0]):
         return clauses[0][0]
+    described = described_clause(text)  # round 44: no roles from another framework's clause
+    if back is not None and described and described[0] <= back < described[1] <= clauses[index][0]:
+        return None
     return back
 
 

@@ -157,8 +157,8 @@ def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
         compared = _COMPARED.search(sentence[max(0, m.start() - 64) : m.start()])
         described = _described(sentence, m.end())
         found.append((m.start(), compared is None or described is not None))
-        if index == 0 and compared is not None and described is not None:
-            found += _resumed(sentence, m.start(), described)
+        clause = described_clause(sentence) if index == 0 else None
+        found += [] if clause is None else [(clause[1], False)]  # the main clause: TensorFlow's
     found += [(m.start(), True) for m in _GRAD_BEFORE_TF_CONTRAST.finditer(sentence)]
     return tuple(found + _habit_before_tf_contrast(sentence, found))
 
@@ -222,6 +222,10 @@ _RELATIVE_CLAUSE = regex.compile(
 # clause after the relative clause's first comma or ";" is TensorFlow's again, where the
 # comparison opens the sentence (no clause before it) and names the first framework in it (so
 # one search per sentence: linear in its length).
+# Round 44: that comma is a boundary no match crosses (`described_clause`): "Unlike torch's
+# optimizer, which needs zero_grad every step, the tape returns new gradients each time" read
+# "needs zero_grad every step, the tape returns new gradients" as TensorFlow's (the main
+# clause's topic); it is two statements about two frameworks.
 _CLAUSE_CUT = re.compile(r"[,;]")
 
 
@@ -235,14 +239,24 @@ def _described(sentence: str, after: int) -> int | None:
     return None if relative is None else relative.end()
 
 
-def _resumed(sentence: str, mention: int, relative_end: int) -> list[tuple[int, bool]]:
-    """[(start of the main clause, TensorFlow's)] after a relative clause on a compared
-    framework that opens the sentence (above); [] otherwise."""
+@lru_cache(maxsize=1024)
+def described_clause(sentence: str) -> tuple[int, int] | None:
+    """(end of the framework's name, start of the main clause) where a comparison opens the
+    sentence on the first framework it names and a relative clause describes it (above): what
+    lies between is that framework's, what follows TensorFlow's. None otherwise. Remembered per
+    sentence: each phrasing's search asks (statements.py, claims.py)."""
+    first = _FOREIGN.search(sentence)
+    if (
+        first is None
+        or _COMPARED.search(sentence[max(0, first.start() - 64) : first.start()]) is None
+    ):
+        return None
+    relative_end = _described(sentence, first.end())
     masked = mask(sentence)
-    if start_of_clause(masked, mention) != 0:
-        return []
+    if relative_end is None or start_of_clause(masked, first.start()) != 0:
+        return None
     cut = _CLAUSE_CUT.search(masked, relative_end)
-    return [] if cut is None else [(cut.end(), False)]
+    return None if cut is None else (first.end(), cut.end())
 
 
 def names_other_framework(snippet: str) -> bool:
@@ -380,7 +394,7 @@ def unit_hits(unit: Unit, compiled: BoundedPattern, following: str = "") -> list
         return []
     for text in (unit.text, unit.lemmas) if unit.lemmas else (unit.text,):
         masked = mask(text)
-        found = statement_matches(compiled, text, masked)
+        found = statement_matches(compiled, text, masked, described_clause(text))
         if found:  # the lemma twin is read only where the words as written say nothing
             return [_hit(unit, text, masked, m, following) for m in found if not stopped()]
     return []

@@ -172,16 +172,31 @@ _VERDICT_INSIDE = re.compile(
 )
 
 
-def statement_matches(pattern: BoundedPattern, text: str, masked: str) -> list[PhrasingMatch]:
+def statement_matches(
+    pattern: BoundedPattern, text: str, masked: str, described: tuple[int, int] | None = None
+) -> list[PhrasingMatch]:
     """Every match of a phrasing that stays inside one statement, each read from its
-    latest clause start (`_tightest`)."""
+    latest clause start (`_tightest`). `described`: another framework's relative clause and
+    where the main clause after it starts (matching.described_clause), a boundary no match
+    that starts inside the clause crosses (round 44)."""
     found, position = [], 0
     while (match := pattern.search(text, position)) is not None:
-        split = _split(text, masked, match)
+        split = _out_of_described(text, match, described) or _split(text, masked, match)
         if split is None:
             found.append(_tightest(pattern, text, masked, match))
         position = split or max(match.end(), match.start() + 1)
     return found
+
+
+def _out_of_described(
+    text: str, match: PhrasingMatch, described: tuple[int, int] | None
+) -> int | None:
+    """The main clause's start where a match runs into it from the other framework's
+    relative clause before it ("which needs zero_grad every step, the tape returns new
+    gradients"); None otherwise."""
+    if described is None or not described[0] <= match.start() < described[1]:
+        return None
+    return described[1] if text[described[1] : match.end()].strip() else None
 
 
 def _split(text: str, masked: str, match: PhrasingMatch) -> int | None:

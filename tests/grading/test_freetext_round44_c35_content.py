@@ -115,7 +115,9 @@ PUMPED = [
     "because the tape is non-persistent " * 280,
     "the tape works only once and " * 350,
     "the moving averages are updated regardless of the flag " * 180,
-    "with tf.GradientTape(persistent=True) as t:\n" + "    y = f(x)\n" * 600 + "g = t.gradient(y, x)\n" * 300,
+    "with tf.GradientTape(persistent=True) as t:\n"
+    + "    y = f(x)\n" * 600
+    + "g = t.gradient(y, x)\n" * 300,
 ]
 
 

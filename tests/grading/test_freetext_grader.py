@@ -369,7 +369,8 @@ HALF_ANSWERS = [
  ("no-zero-grad", "You don't need zero_grad in TensorFlow."),
  ("gradient-vs-apply", "apply_gradients is the one that changes the weights."),
  ("persistent-tape", "Use tf.GradientTape(persistent=True) so you can call gradient twice."),
- ("persistent-tape", "A default tape frees its recording after the first gradient call, so the second one fails."),
+ # round 44 (engineer K4): the error explained alone is below partial (the fix weighs 2); with the clean-up beside it, partial
+ ("persistent-tape", "A default tape frees its recording after the first gradient call, so the second one fails; del the tape when you are done."),
  ("numpy-inside-tape", "The NumPy operations aren't recorded by the tape."),
  ("numpy-inside-tape", "The layers before h get None gradients and stop training."),
  ("tf-function-speedup", "It traces the step into a graph, removing the Python overhead of eager execution."),

@@ -159,6 +159,8 @@ def test_a_partial_core_says_whether_a_required_concept_is_missing() -> None:
     assert core(["released-after-first", "persistent-true"]) == (
         "partial, a required concept missed"
     )
-    assert core(["released-after-first"]) == "partial, a required concept missed"
+    assert core(["persistent-true"]) == "partial, a required concept missed"
+    # round 44 (engineer K4): the fix weighs 2, the error explained alone is below partial
+    assert core(["released-after-first"]) == "incorrect"
     assert core(["released-after-first", "persistent-true", "delete-tape"]) == "correct"
     assert core([]) == "incorrect"

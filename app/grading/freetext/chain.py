@@ -83,6 +83,7 @@ class Learned:
     heads: Mapping[str, ev.Head] = dataclasses.field(default_factory=dict)
     required: Derived = dataclasses.field(default_factory=dict)  # round 28's beside_required_core
     bare: Derived = dataclasses.field(default_factory=dict)  # round 28's without_required_core
+    together: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # round 44
 
 
 def by_persona(row: Row) -> str | None:
@@ -181,7 +182,15 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
         )
     )
     heads = _heads(train, prepared) if prepared.vectors else {}
-    return Learned(index, caps, beside, _models(train, prepared), classifier, heads, required, bare)
+    together = tell_caps.derive_together(
+        ((r.question_id, r.expected_tags, r.label, r.persona) for r in train),
+        {
+            q: tell_caps.caps_from(rubric, {t: v for (qq, t), v in caps.items() if qq == q})
+            for q, rubric in prepared.rubrics.items()
+        },
+    )
+    models = _models(train, prepared)
+    return Learned(index, caps, beside, models, classifier, heads, required, bare, together)
 
 
 def _heads(train: Sequence[Row], prepared: Prepared) -> dict[str, ev.Head]:
@@ -261,9 +270,11 @@ def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
     mine = tell_caps.caps_from(
         rubric, {t: v for (q, t), v in learned.caps.items() if q == row.question_id}
     )
-    mine = _core_caps(learned, row.question_id).for_core(
+    core = _core_caps(learned, row.question_id)
+    mine = core.for_core(
         mine, complete=complete, required=tell_caps.required_core(rubric, row.evidence)
     )
+    mine = core.for_tells_together(mine, row.named_tags)
     evidence = dataclasses.replace(
         row.evidence, caps=tuple(mine.get(t, "partial") for t in row.named_tags)
     )
@@ -281,7 +292,8 @@ def _core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
             (learned.bare, "incorrect"),
         )
     )
-    return tell_caps.CoreCaps(complete, required, bare)
+    together = learned.together.get(question_id, {}).get("cap")
+    return tell_caps.CoreCaps(complete, required, bare, together)
 
 
 def cells(rows: Sequence[Row]) -> tuple[int, ...]:

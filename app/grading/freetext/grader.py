@@ -274,15 +274,17 @@ def _beside_core(
     """The caps, by how labellers grade each tell beside the core this answer has, caps left
     out (`uncapped`): an `incorrect` cap lowered to `partial` beside an otherwise complete
     answer (round 18) or every required concept credited (round 28), a `partial` one raised
-    to `incorrect` with neither (round 28; tell_caps.CoreCaps). Never above partial: a named
-    tell keeps an answer below correct."""
+    to `incorrect` with neither (round 28; tell_caps.CoreCaps); two or more tells, each capped
+    `partial`, capped `incorrect` where the question's precedent is sure of it (round 44).
+    Never above partial: a named tell keeps an answer below correct."""
     if not findings.tells or core_caps is None or uncapped.empty:
         return caps
-    return core_caps.for_core(
+    by_core = core_caps.for_core(
         caps,
         complete=complete_core(rubric, uncapped),
         required=required_core(rubric, uncapped),
     )
+    return core_caps.for_tells_together(by_core, (tell.tag for tell, _ in findings.tells))
 
 
 def _verdict(rubric: Rubric, score: float) -> Verdict:

@@ -38,6 +38,16 @@ And its mirror (`without_required_core`): among the answers with neither, a tag 
 is a sure `incorrect` has its `partial` cap raised to `incorrect` on such an answer (the belief
 with nothing right beside it).
 
+Round 44 ("Round 44: where the incorrect line falls (engineer K4)"): labellers grade two
+beliefs together differently from either alone on some questions: "tf.function helps big models
+most" is partial alone to most of them (about a third of such answers labelled incorrect), and
+with "it is faster because it runs on the GPU" beside it incorrect (122 of 123 tune answers
+labelled with two or more tags, each capped `partial`). So a fourth precedent per question
+(`TOGETHER`): the answers labelled with two or more of its tells, every one capped `partial`
+(`derive_together`); where it is a sure `incorrect` that stands with each writer's answers left
+out, an answer naming two or more tells, every one capped `partial`, has them capped
+`incorrect` (`CoreCaps.together`). Labels only, as the caps: no rules reading.
+
 `python -m app.grading.freetext.tell_caps train [--check]` writes `tell_caps.json` beside
 this file: per question, the rubric fingerprint and each tag's precedent (answers, of them
 incorrect, the cap). The grader applies a question's caps only to the rubric they were
@@ -69,6 +79,7 @@ BESIDE_SHARE = 0.6  # round 18's cap beside a complete answer: rounds 15-23's li
 BESIDE_FULL = "beside_full_core"  # round 18: answers the rules read as complete, caps left out
 BESIDE_REQUIRED = "beside_required_core"  # round 28: every required concept, not complete
 WITHOUT_CORE = "without_required_core"  # round 28: neither (a required concept missing)
+TOGETHER = "together"  # round 44: a question's answers labelled with 2+ tells, each capped partial
 
 Precedent = tuple[str, tuple[str, ...], str]  # question id, labelled (mapped) tags, verdict
 
@@ -154,6 +165,39 @@ def derive_beside_core(
     return out
 
 
+def derive_together(
+    precedents: Iterable[tuple[str, tuple[str, ...], str, str]],
+    caps: Mapping[str, Mapping[str, str]],
+) -> dict[str, dict[str, Any]]:
+    """Question id -> {answers, incorrect, cap} from the answers (question id, labelled tags,
+    verdict, writer) labelled with two or more tags that are all tells of the question capped
+    `partial` (`caps`: question id -> tag -> cap); by `stable_cap`, kept only where each
+    writer's answers left out in turn give the same cap (as `derive_beside_core`)."""
+    by_writer: dict[str, Counter[tuple[str, bool]]] = {}
+    for q, tags, verdict, writer in precedents:
+        mine = caps.get(q, {})
+        if len(set(tags)) >= 2 and all(mine.get(t) == "partial" for t in tags):
+            by_writer.setdefault(q, Counter())[(writer, verdict == "incorrect")] += 1
+    out = {}
+    for q, counts in by_writer.items():
+        answers = sum(counts.values())
+        wrong = sum(n for (_, incorrect), n in counts.items() if incorrect)
+        if answers >= MIN_ANSWERS:
+            cap = _left_out_cap(counts, wrong, answers)
+            out[q] = {"answers": answers, "incorrect": wrong, "cap": cap}
+    return out
+
+
+def _left_out_cap(counts: Counter[tuple[str, bool]], wrong: int, answers: int) -> str | None:
+    """`stable_cap` of the whole precedent, None unless each writer left out gives it too."""
+    cap = stable_cap(wrong, answers)
+    for writer in {w for w, _ in counts}:
+        left = answers - counts[(writer, True)] - counts[(writer, False)]
+        if left < MIN_ANSWERS or stable_cap(wrong - counts[(writer, True)], left) != cap:
+            return None
+    return cap
+
+
 def core_caps_from(
     derived: Mapping[str, Mapping[str, Any]], key: str = BESIDE_FULL, cap: str = "partial"
 ) -> dict[str, str]:
@@ -174,14 +218,29 @@ class CoreCaps:
     complete: Mapping[str, str]
     required: Mapping[str, str]
     bare: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    together: str | None = None  # round 44: the cap of 2+ tells each capped partial, if sure
 
     @classmethod
-    def of(cls, derived: Mapping[str, Mapping[str, Any]]) -> CoreCaps:
+    def of(cls, derived: Mapping[str, Mapping[str, Any]], together: str | None = None) -> CoreCaps:
         return cls(
             core_caps_from(derived, BESIDE_FULL),
             core_caps_from(derived, BESIDE_REQUIRED),
             core_caps_from(derived, WITHOUT_CORE, "incorrect"),
+            together,
         )
+
+    def for_tells_together(self, caps: Mapping[str, str], named: Iterable[str]) -> dict[str, str]:
+        """`caps` with the named tells capped `incorrect` where two or more are named, every
+        one capped `partial`, and the question's precedent of such answers is a sure
+        `incorrect` (round 44). Only ever lowers."""
+        tags = set(named)
+        if (
+            self.together != "incorrect"
+            or len(tags) < 2
+            or any(caps.get(t) != "partial" for t in tags)
+        ):
+            return dict(caps)
+        return {t: "incorrect" if t in tags else c for t, c in caps.items()}
 
     def for_core(
         self, caps: Mapping[str, str], *, complete: bool, required: bool
@@ -238,6 +297,15 @@ def build_artefact() -> dict[str, Any]:
             cap_of,
         )
 
+    together = derive_together(
+        (
+            (a.question_id, mapped_tags(core.tag_map, a.question_id, a.misconceptions), a.verdict,
+             a.persona or ORIGINAL)
+            for a in tune
+        ),
+        {q: caps_from(r, {t: v for (qq, t), v in derived.items() if qq == q})
+         for q, r in rubrics.items()},
+    )  # fmt: skip
     beside = by_core(lambda k: complete.get(k, False), share_cap)
     beside_required = by_core(lambda k: required.get(k, False))
     without = by_core(lambda k: k in required and not (required[k] or complete[k]))
@@ -254,6 +322,7 @@ def build_artefact() -> dict[str, Any]:
                 for m in rubric.misconceptions
                 if (qid, m.tag) in derived
             },
+            **({TOGETHER: together[qid]} if qid in together else {}),
         }
         for qid, rubric in sorted(rubrics.items())
     }
@@ -336,8 +405,20 @@ def shipped_caps(question_id: str, rubric: Rubric) -> dict[str, str]:
 
 def shipped_core_caps(question_id: str, rubric: Rubric) -> CoreCaps:
     """Where the shipped precedent beside a complete answer (round 18) or beside every
-    required concept (round 28) says `partial`, for exactly the rubric it was derived for."""
-    return CoreCaps.of(_derived(question_id, rubric_key(rubric)))
+    required concept (round 28) says `partial`, and the cap of tells together (round 44), for
+    exactly the rubric it was derived for."""
+    key = rubric_key(rubric)
+    return CoreCaps.of(_derived(question_id, key), _together(question_id, key))
+
+
+@lru_cache(maxsize=128)
+def _together(question_id: str, key: str) -> str | None:
+    entry = _questions().get(question_id)
+    if not isinstance(entry, dict) or entry.get("rubric") != key:
+        return None
+    together = entry.get(TOGETHER)
+    cap = together.get("cap") if isinstance(together, dict) else None
+    return cap if cap in ("partial", "incorrect") else None
 
 
 def main(argv: list[str]) -> int:

@@ -184,10 +184,7 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
     heads = _heads(train, prepared) if prepared.vectors else {}
     together = tell_caps.derive_together(
         ((r.question_id, r.expected_tags, r.label, r.persona) for r in train),
-        {
-            q: tell_caps.caps_from(rubric, {t: v for (qq, t), v in caps.items() if qq == q})
-            for q, rubric in prepared.rubrics.items()
-        },
+        {q: tell_caps.question_caps(rubric, caps, q) for q, rubric in prepared.rubrics.items()},
     )
     models = _models(train, prepared)
     return Learned(index, caps, beside, models, classifier, heads, required, bare, together)
@@ -267,9 +264,7 @@ def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
     """The row's verdict under the caps learned in this fold for the tells it names (public:
     benchmarks/freetext_embedding_tells.py caps the tells it adds the chain's way)."""
     assert row.evidence is not None
-    mine = tell_caps.caps_from(
-        rubric, {t: v for (q, t), v in learned.caps.items() if q == row.question_id}
-    )
+    mine = tell_caps.question_caps(rubric, learned.caps, row.question_id)
     core = _core_caps(learned, row.question_id)
     mine = core.for_core(
         mine, complete=complete, required=tell_caps.required_core(rubric, row.evidence)

@@ -155,13 +155,7 @@ def derive_beside_core(
         if len(tags) == 1:
             by_writer.setdefault((q, tags[0]), Counter())[(writer, verdict == "incorrect")] += 1
     for key, entry in out.items():
-        counts = by_writer[key]
-        for writer in {w for w, _ in counts}:
-            answers = entry["answers"] - counts[(writer, True)] - counts[(writer, False)]
-            wrong = entry["incorrect"] - counts[(writer, True)]
-            if answers < MIN_ANSWERS or cap_of(wrong, answers) != entry["cap"]:
-                entry["cap"] = None
-                break
+        entry["cap"] = _left_out_cap(by_writer[key], entry["incorrect"], entry["answers"], cap_of)
     return out
 
 
@@ -183,19 +177,32 @@ def derive_together(
         answers = sum(counts.values())
         wrong = sum(n for (_, incorrect), n in counts.items() if incorrect)
         if answers >= MIN_ANSWERS:
-            cap = _left_out_cap(counts, wrong, answers)
+            cap = _left_out_cap(counts, wrong, answers, stable_cap)
             out[q] = {"answers": answers, "incorrect": wrong, "cap": cap}
     return out
 
 
-def _left_out_cap(counts: Counter[tuple[str, bool]], wrong: int, answers: int) -> str | None:
-    """`stable_cap` of the whole precedent, None unless each writer left out gives it too."""
-    cap = stable_cap(wrong, answers)
+def _left_out_cap(
+    counts: Counter[tuple[str, bool]],
+    wrong: int,
+    answers: int,
+    cap_of: Callable[[int, int], str | None],
+) -> str | None:
+    """`cap_of` the whole precedent, None unless each writer's answers (`counts`: (writer,
+    labelled incorrect) -> answers) left out in turn give it too (rounds 18, 28 and 44)."""
+    cap = cap_of(wrong, answers)
     for writer in {w for w, _ in counts}:
         left = answers - counts[(writer, True)] - counts[(writer, False)]
-        if left < MIN_ANSWERS or stable_cap(wrong - counts[(writer, True)], left) != cap:
+        if left < MIN_ANSWERS or cap_of(wrong - counts[(writer, True)], left) != cap:
             return None
     return cap
+
+
+def question_caps(
+    rubric: Rubric, derived: Mapping[tuple[str, str], Mapping[str, Any]], question_id: str
+) -> dict[str, str]:
+    """`caps_from` one question's entries of a (question id, tag)-keyed precedent."""
+    return caps_from(rubric, {t: v for (q, t), v in derived.items() if q == question_id})
 
 
 def core_caps_from(
@@ -303,8 +310,7 @@ def build_artefact() -> dict[str, Any]:
              a.persona or ORIGINAL)
             for a in tune
         ),
-        {q: caps_from(r, {t: v for (qq, t), v in derived.items() if qq == q})
-         for q, r in rubrics.items()},
+        {q: question_caps(r, derived, q) for q, r in rubrics.items()},
     )  # fmt: skip
     beside = by_core(lambda k: complete.get(k, False), share_cap)
     beside_required = by_core(lambda k: required.get(k, False))

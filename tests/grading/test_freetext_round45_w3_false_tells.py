@@ -74,7 +74,7 @@ def test_optimizers_that_differ_only_in_the_learning_rate_are_still_named(text: 
 
 
 def round45_phrasings() -> list[str]:
-    every = [p for p in misconception_of(GA, EVERY).any if r"(?!\s+by\b)" in p]
+    every = [p for p in misconception_of(GA, EVERY).any if r"(?![^\w\n.]+by\b)" in p]
     rule = [p for p in misconception_of(GVA, RULE).any if "(smart|clever)" in p]
     return every + rule
 

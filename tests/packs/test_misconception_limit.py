@@ -1,6 +1,6 @@
 """The rubric schema's misconception limit stays bounded by the grading budget (issue 14, round 26).
 
-MAX_MISCONCEPTIONS went from 30 to 40 in round 26. What a limit protects is the worst-case
+MAX_MISCONCEPTIONS went from 30 to 40 in round 26 and to 48 in round 45. What a limit protects is the worst-case
 grading time of a hostile uploaded pack; since round 24 the loops that read an answer end at
 the whole-answer deadline, so the count of tells no longer sets that time. This grades the
 hostile pack of benchmarks/misconception_limit.py at the limit (every tell and concept with
@@ -23,8 +23,8 @@ limit = load_benchmark("misconception_limit.py", "misconception_limit_benchmark"
 BOUND_SECONDS = budget.WHOLE_ANSWER_SECONDS + 4.0
 
 
-def test_the_limit_is_forty() -> None:
-    assert MAX_MISCONCEPTIONS == 40
+def test_the_limit_is_forty_eight() -> None:
+    assert MAX_MISCONCEPTIONS == 48
 
 
 def test_hostile_pack_at_the_limit_is_stopped_within_the_budget() -> None:

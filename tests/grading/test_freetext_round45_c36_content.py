@@ -4,7 +4,8 @@ per (question, tag) over the tune personas, kept where they named not-read answe
 gradient-vs-apply: round 44's labellers' gradient-scalar-per-layer and tape-snapshots-weights (new
 entries; MAX_MISCONCEPTIONS 40 -> 48 for them), tape-discarded-on-block-exit (copied from no-zero-grad,
 plus tape.gradient said to have to be called inside the block), and optimizer-clears-grads past the
-8-word gap. gradient-accumulation: gradient-scalar-per-layer, copied.
+8-word gap. gradient-accumulation: gradient-scalar-per-layer, copied. numpy-inside-tape: numpy-is-recorded,
+the dtype said to be the only problem across a colon.
 Statements written for this file, in words of their own (docs/freetext-rounds.md "Round 45:
 gradient-vs-apply, gradient-accumulation, no-zero-grad, tf-function-speedup and numpy-inside-tape
 misconceptions (engineer C36)"). Read by the rules alone: the learned parts are retrained by the lead
@@ -22,7 +23,7 @@ from tests.grading.core_questions import (
 )
 from tests.grading.held_statements import names_nothing, names_the_tell
 
-QUESTIONS = ["gradient-vs-apply", "gradient-accumulation"]
+QUESTIONS = ["gradient-vs-apply", "gradient-accumulation", "numpy-inside-tape"]
 NEW_ENTRIES = {
     "gradient-vs-apply": [
         "gradient-scalar-per-layer",
@@ -40,6 +41,7 @@ WRONG = [
     ("gradient-vs-apply", "tape-discarded-on-block-exit", "tape.gradient has to be called inside the with block, because the tape is gone once the block ends; apply_gradients updates the weights."),
     ("gradient-vs-apply", "optimizer-clears-grads", "optimizer.apply_gradients(zip(grads, model.trainable_variables)) assigns the new values to every variable using the learning rate, and then clears the gradients for the next step."),
     ("gradient-vs-apply", "optimizer-clears-grads", "apply_gradients applies the optimizer's rule to the weights and after that the gradients are reset to zero."),
+    ("numpy-inside-tape", "numpy-is-recorded", "The only problem with the NumPy step: the dtype, because NumPy hands back float64 and the dense layer wants float32."),
     ("gradient-accumulation", "gradient-scalar-per-layer", "Each micro-batch gives one number for every layer, so keep four numbers per layer and average them before applying."),
 ]  # fmt: skip
 
@@ -55,6 +57,8 @@ CORRECT = [
     ("gradient-vs-apply", "apply_gradients updates the weights; the gradients are not reset, tape.gradient just returns new tensors each step."),
     ("gradient-vs-apply", "apply_gradients applies the update and releases nothing; in PyTorch the gradients are cleared by zero_grad instead."),
     ("gradient-vs-apply", "apply_gradients also clears the tape for the next step? No: the tape is freed after gradient() returns, apply_gradients only updates the weights."),
+    ("numpy-inside-tape", "The layers before h get None. The main problem is the broken chain, the float64 dtype is harmless."),
+    ("numpy-inside-tape", "The layers before h get None: the only problem is not the dtype, it is that NumPy ops are not recorded."),
     ("gradient-accumulation", "Each micro-batch gives one gradient tensor per variable, shaped like it; add them into accumulators and apply the mean every four micro-batches."),
 ]  # fmt: skip
 
@@ -73,15 +77,17 @@ PUMPED = [
     "tape.gradient must be called inside the " * 250,
     "apply_gradients clears the gradients are " * 250,
     "optimizer " * 1_000,
+    "the only problem: " * 600,
+    "only problem is the " * 500,
     "a" * 10_000,
 ]
 
 
 def test_round45_c36_phrasings_are_read_back() -> None:
-    assert len(phrasings_under("# Round 45 (engineer C36)", QUESTIONS)) == 2
+    assert len(phrasings_under("# Round 45 (engineer C36)", QUESTIONS, first_only=True)) == 3
     assert len(phrasings_of_tags(NEW_ENTRIES)) == 12
 
 
 def test_round45_c36_phrasings_search_pumped_text_in_linear_time() -> None:
-    phrasings = phrasings_under("# Round 45 (engineer C36)", QUESTIONS)
+    phrasings = phrasings_under("# Round 45 (engineer C36)", QUESTIONS, first_only=True)
     assert_linear_on([*phrasings, *phrasings_of_tags(NEW_ENTRIES)], PUMPED)

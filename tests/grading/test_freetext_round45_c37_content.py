@@ -8,8 +8,9 @@ lost); on persistent-tape, the with block (its context manager) said to close or
 tape, or the tape to leave scope with the block, as why nothing is left to do
 (tape-discarded-on-block-exit); on higher-order-derivatives, a labeller tag no rubric knew, a tape
 said to give only one derivative (two-tapes-because-one-shot). Dropped (strict xfails): tf.hessians
-recommended where it is said to build the graph for you (tf-hessians-works-eagerly: read-only
-names). True statements, denials and conditions sharing the words name nothing. Statements
+recommended where it is said to build the graph for you (tf-hessians-works-eagerly), and frozen
+layers named as the difference or the lists said to be the same when everything is trainable
+(only-frozen-layers-differ): read-only names. True statements, denials and conditions sharing the words name nothing. Statements
 written for this file (docs/freetext-rounds.md "Round 45: ... (engineer C37)"). Read by the rules
 alone."""
 
@@ -27,6 +28,7 @@ from tests.grading.held_statements import names_nothing, names_the_tell
 PT = "persistent-tape"
 WNG = "why-none-gradients"
 HOD = "higher-order-derivatives"
+TVA = "trainable-vs-all-variables"
 
 # Beliefs in words the rubric did not read (each fails on the round's start commit, c13e341).
 NEW_WORDS = [
@@ -44,6 +46,8 @@ NEW_WORDS = [
 # Dropped at the end of the round: no gain on the not-read side (read-only names).
 DROPPED = [
     (HOD, "tf-hessians-works-eagerly", "The dedicated API is tf.hessians(y, x), which builds the second-order graph for you."),
+    (TVA, "only-frozen-layers-differ", "The difference is the frozen layers, that is all."),
+    (TVA, "only-frozen-layers-differ", "For a network where every layer is trainable the two lists are identical."),
 ]  # fmt: skip
 
 # True statements, denials and conditions beside the new words: name nothing.
@@ -67,7 +71,7 @@ test_grade_freetext_names_a_round45_c37_tell_in_new_words = names_the_tell(
 test_grade_freetext_round45_c37_dropped_phrasings_stay_unnamed = names_the_tell(
     DROPPED,
     tells=tells_by_rules,
-    xfail="phrasing dropped: read-only names, no not-read gain (round 45, engineer C37)",
+    xfail="phrasings dropped: read-only names, no not-read gain (round 45, engineer C37)",
 )
 test_grade_freetext_round45_c37_true_statements_name_nothing = names_nothing(
     STILL_TRUE, tells=tells_by_rules

@@ -39,6 +39,8 @@ NEW_WORDS = [
     (PT, "tape-discarded-on-block-exit", "No cleanup needed, the tape is released by the context manager."),
     (PT, "tape-discarded-on-block-exit", "Afterwards you are done, since the tape goes out of scope after the with block."),
     (PT, "tape-discarded-on-block-exit", "There is no cleanup step, because the tape dies with the with block."),
+    # round 37 (C21) dropped this one (read-only names then); round 44's set gives it a not-read name (moved from its xfails)
+    (PT, "tape-discarded-on-block-exit", "Nothing to clean up afterwards, the tape is closed by the with block."),
     (HOD, "two-tapes-because-one-shot", "A tape can only give you one derivative, so the second order needs another tape."),
     (HOD, "two-tapes-because-one-shot", "Each tape handles one order of differentiation, so for d2y/dx2 you chain two of them."),
 ]  # fmt: skip

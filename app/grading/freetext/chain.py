@@ -69,6 +69,8 @@ class Prepared:
     vectors: Mapping[int, Sequence[float]] = dataclasses.field(default_factory=dict)
     # tell_caps.required_core of each row (round 28)
     required: Mapping[int, bool] = dataclasses.field(default_factory=dict)
+    # tell_caps.no_required_core of each row (round 45)
+    nothing: Mapping[int, bool] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class Learned:
     required: Derived = dataclasses.field(default_factory=dict)  # round 28's beside_required_core
     bare: Derived = dataclasses.field(default_factory=dict)  # round 28's without_required_core
     together: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # round 44
+    nothing: Derived = dataclasses.field(default_factory=dict)  # round 45's no_required_core
 
 
 def by_persona(row: Row) -> str | None:
@@ -116,6 +119,7 @@ def prepare(
         classifier,
         vectors or {},
         {id(r): tell_caps.required_core(rubrics[r.question_id], r.evidence) for r in rows},
+        {id(r): tell_caps.no_required_core(rubrics[r.question_id], r.evidence) for r in rows},
     )
 
 
@@ -159,11 +163,6 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
             for r in train
         ]
     )
-    caps = tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train)
-    beside = tell_caps.derive_beside_core(
-        (r.question_id, r.expected_tags, r.label, prepared.complete[id(r)], r.persona)
-        for r in train
-    )
     classifier = (
         train_classifier(
             [(r.question_id, sample_of(r, prepared.bags[id(r)])) for r in train], prepared.rubrics
@@ -171,7 +170,23 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
         if prepared.classifier
         else {}
     )
-    required, bare = (
+    heads = _heads(train, prepared) if prepared.vectors else {}
+    models = _models(train, prepared)
+    return Learned(
+        index, models=models, classifier=classifier, heads=heads, **learn_caps(train, prepared)
+    )
+
+
+def learn_caps(train: Sequence[Row], prepared: Prepared) -> dict[str, Any]:
+    """`Learned`'s tell caps, by name: per tag, by the core beside it (rounds 18, 28, 45) and
+    of tells together (round 44), from the labels of `train` (public: benchmarks/
+    freetext_caps_by_core.py reads the caps step alone, learned this way)."""
+    caps = tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train)
+    beside = tell_caps.derive_beside_core(
+        (r.question_id, r.expected_tags, r.label, prepared.complete[id(r)], r.persona)
+        for r in train
+    )
+    required, bare, nothing = (
         tell_caps.derive_beside_core(
             ((r.question_id, r.expected_tags, r.label, kept(id(r)), r.persona) for r in train),
             tell_caps.stable_cap,
@@ -179,15 +194,21 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
         for kept in (
             lambda k: prepared.required.get(k, False) and not prepared.complete[k],
             lambda k: not (prepared.required.get(k, False) or prepared.complete[k]),
+            lambda k: prepared.nothing.get(k, False),
         )
     )
-    heads = _heads(train, prepared) if prepared.vectors else {}
     together = tell_caps.derive_together(
         ((r.question_id, r.expected_tags, r.label, r.persona) for r in train),
         {q: tell_caps.question_caps(rubric, caps, q) for q, rubric in prepared.rubrics.items()},
     )
-    models = _models(train, prepared)
-    return Learned(index, caps, beside, models, classifier, heads, required, bare, together)
+    return {
+        "caps": caps,
+        "beside": beside,
+        "required": required,
+        "bare": bare,
+        "together": together,
+        "nothing": nothing,
+    }
 
 
 def _heads(train: Sequence[Row], prepared: Prepared) -> dict[str, ev.Head]:
@@ -264,12 +285,7 @@ def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
     """The row's verdict under the caps learned in this fold for the tells it names (public:
     benchmarks/freetext_embedding_tells.py caps the tells it adds the chain's way)."""
     assert row.evidence is not None
-    mine = tell_caps.question_caps(rubric, learned.caps, row.question_id)
-    core = _core_caps(learned, row.question_id)
-    mine = core.for_core(
-        mine, complete=complete, required=tell_caps.required_core(rubric, row.evidence)
-    )
-    mine = core.for_tells_together(mine, row.named_tags)
+    mine = row_caps(row, rubric, learned, complete)
     evidence = dataclasses.replace(
         row.evidence, caps=tuple(mine.get(t, "partial") for t in row.named_tags)
     )
@@ -277,18 +293,33 @@ def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
     return dataclasses.replace(row, verdict=verdict, evidence=evidence)
 
 
+def row_caps(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> dict[str, str]:
+    """Tag -> cap for the row's question's tells, as learned in this fold: by precedent, by
+    the core beside them and for the tells the row names together (tell_caps.CoreCaps)."""
+    mine = tell_caps.question_caps(rubric, learned.caps, row.question_id)
+    core = _core_caps(learned, row.question_id)
+    mine = core.for_core(
+        mine,
+        complete=complete,
+        required=tell_caps.required_core(rubric, row.evidence),
+        nothing=tell_caps.no_required_core(rubric, row.evidence),
+    )
+    return core.for_tells_together(mine, row.named_tags)
+
+
 def _core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
     """The fold's caps by the core beside a tell, for one question (tell_caps.CoreCaps)."""
-    complete, required, bare = (
+    complete, required, bare, nothing = (
         {t: cap for (q, t), e in derived.items() if q == question_id and e["cap"] == cap}
         for derived, cap in (
             (learned.beside, "partial"),
             (learned.required, "partial"),
             (learned.bare, "incorrect"),
+            (learned.nothing, "incorrect"),
         )
     )
     together = learned.together.get(question_id, {}).get("cap")
-    return tell_caps.CoreCaps(complete, required, bare, together)
+    return tell_caps.CoreCaps(complete, required, bare, together, nothing)
 
 
 def cells(rows: Sequence[Row]) -> tuple[int, ...]:

@@ -48,6 +48,15 @@ labelled with two or more tags, each capped `partial`). So a fourth precedent pe
 out, an answer naming two or more tells, every one capped `partial`, has them capped
 `incorrect` (`CoreCaps.together`). Labels only, as the caps: no rules reading.
 
+Round 45 ("Round 45: the partial/incorrect line with more labels (engineer K5)"): round 28's
+mirror reads every answer short of the required concepts alike, but labellers grade a belief
+with nothing required beside it harder than one beside part of the core ("big models gain
+most" alone is partial to most labellers, and incorrect to most where the answer credits none
+of the required concepts). So a fifth precedent per tag (`NO_REQUIRED`): the answers labelled
+with it alone whose rules credit none of the rubric's required concepts (`no_required_core`);
+where it is a sure `incorrect` (`stable_cap`, jackknifed by writer as round 18's), such an
+answer's `partial` cap on that tag is `incorrect`. Only ever lowers.
+
 `python -m app.grading.freetext.tell_caps train [--check]` writes `tell_caps.json` beside
 this file: per question, the rubric fingerprint and each tag's precedent (answers, of them
 incorrect, the cap). The grader applies a question's caps only to the rubric they were
@@ -80,6 +89,7 @@ BESIDE_FULL = "beside_full_core"  # round 18: answers the rules read as complete
 BESIDE_REQUIRED = "beside_required_core"  # round 28: every required concept, not complete
 WITHOUT_CORE = "without_required_core"  # round 28: neither (a required concept missing)
 TOGETHER = "together"  # round 44: a question's answers labelled with 2+ tells, each capped partial
+NO_REQUIRED = "no_required_core"  # round 45: no required concept credited at all
 
 Precedent = tuple[str, tuple[str, ...], str]  # question id, labelled (mapped) tags, verdict
 
@@ -220,12 +230,14 @@ def core_caps_from(
 class CoreCaps:
     """A question's caps by the core beside a tell: tag -> `partial` beside a complete answer
     (round 18) and beside every required concept of an answer not complete (round 28); tag ->
-    `incorrect` for an answer with neither (round 28)."""
+    `incorrect` for an answer with neither (round 28) and for one with no required concept
+    at all (`nothing`, round 45)."""
 
     complete: Mapping[str, str]
     required: Mapping[str, str]
     bare: Mapping[str, str] = dataclasses.field(default_factory=dict)
     together: str | None = None  # round 44: the cap of 2+ tells each capped partial, if sure
+    nothing: Mapping[str, str] = dataclasses.field(default_factory=dict)  # round 45
 
     @classmethod
     def of(cls, derived: Mapping[str, Mapping[str, Any]], together: str | None = None) -> CoreCaps:
@@ -234,6 +246,7 @@ class CoreCaps:
             core_caps_from(derived, BESIDE_REQUIRED),
             core_caps_from(derived, WITHOUT_CORE, "incorrect"),
             together,
+            core_caps_from(derived, NO_REQUIRED, "incorrect"),
         )
 
     def for_tells_together(self, caps: Mapping[str, str], named: Iterable[str]) -> dict[str, str]:
@@ -250,16 +263,18 @@ class CoreCaps:
         return {t: "incorrect" if t in tags else c for t, c in caps.items()}
 
     def for_core(
-        self, caps: Mapping[str, str], *, complete: bool, required: bool
+        self, caps: Mapping[str, str], *, complete: bool, required: bool, nothing: bool = False
     ) -> dict[str, str]:
         """`caps` by the answer's core (the rules' reading, caps left out): complete, or every
         required concept credited, lowers an `incorrect` cap to `partial` where that core's
         precedent for the tag is a stable `partial`; neither raises a `partial` cap to
-        `incorrect` where that precedent is a sure `incorrect`. Never above partial."""
+        `incorrect` where that precedent is a sure `incorrect`, and so does no required
+        concept at all (`nothing`, round 45) where its own precedent is. Never above partial."""
         if complete or required:
             core = self.complete if complete else self.required
             return {t: core.get(t, c) if c == "incorrect" else c for t, c in caps.items()}
-        return {t: self.bare.get(t, c) if c == "partial" else c for t, c in caps.items()}
+        bare = {**self.nothing, **self.bare} if nothing else self.bare
+        return {t: bare.get(t, c) if c == "partial" else c for t, c in caps.items()}
 
 
 def caps_from(rubric: Rubric, derived: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
@@ -279,7 +294,7 @@ def build_artefact() -> dict[str, Any]:
     )
 
     core = core_labelled()
-    complete, required = _core_readings(core)
+    complete, required, nothing = _core_readings(core)
     rubrics = free_text_rubrics(core.pack)
     tune = [a for a in core.tune_answers if a.question_id in rubrics]
     derived = derive(
@@ -315,7 +330,13 @@ def build_artefact() -> dict[str, Any]:
     beside = by_core(lambda k: complete.get(k, False), share_cap)
     beside_required = by_core(lambda k: required.get(k, False))
     without = by_core(lambda k: k in required and not (required[k] or complete[k]))
-    cores = ((BESIDE_FULL, beside), (BESIDE_REQUIRED, beside_required), (WITHOUT_CORE, without))
+    bare = by_core(lambda k: nothing.get(k, False))
+    cores = (
+        (BESIDE_FULL, beside),
+        (BESIDE_REQUIRED, beside_required),
+        (WITHOUT_CORE, without),
+        (NO_REQUIRED, bare),
+    )
     questions = {
         qid: {
             "rubric": rubric_key(rubric),
@@ -350,20 +371,22 @@ def build_artefact() -> dict[str, Any]:
 Reading = tuple[str, str, str]  # source, question id, answer
 
 
-def _core_readings(core: Any) -> tuple[dict[Reading, bool], dict[Reading, bool]]:
+def _core_readings(core: Any) -> tuple[dict[Reading, bool], ...]:
     """Per answer: whether the rules as written, caps left out, read it as correct (its
-    concepts and required ones complete, some credit; round 18), and whether they credit
-    every required concept without reading it as complete (`required_core`, round 28)."""
+    concepts and required ones complete, some credit; round 18), whether they credit every
+    required concept without reading it as complete (`required_core`, round 28), and whether
+    they credit none of them (`no_required_core`, round 45)."""
     from app.grading.freetext.evaluation import core_rules_rows, free_text_rubrics
 
     rows = core_rules_rows()  # graded once per process, shared with the other builds
     rubrics = free_text_rubrics(core.pack)
-    complete, required = {}, {}
+    complete, required, nothing = {}, {}, {}
     for r in rows:
         key = (r.source, r.question_id, r.answer)
         complete[key] = complete_core(rubrics[r.question_id], r.evidence)
         required[key] = required_core(rubrics[r.question_id], r.evidence) and not complete[key]
-    return complete, required
+        nothing[key] = no_required_core(rubrics[r.question_id], r.evidence)
+    return complete, required, nothing
 
 
 def complete_core(rubric: Rubric, evidence: Evidence | None) -> bool:
@@ -381,6 +404,15 @@ def required_core(rubric: Rubric, evidence: Evidence | None) -> bool:
         return False
     needed = Line.of(rubric).required
     return bool(needed) and needed <= evidence.found
+
+
+def no_required_core(rubric: Rubric, evidence: Evidence | None) -> bool:
+    """The rubric has `required` concepts and the rules credit none of them in a graded answer
+    (round 45; an answer earning no credit at all counts as crediting none)."""
+    if evidence is None or evidence.empty:
+        return False
+    needed = Line.of(rubric).required
+    return bool(needed) and (evidence.no_credit or not needed & evidence.found)
 
 
 dumps = dump_artefact

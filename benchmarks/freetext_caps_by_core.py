@@ -22,7 +22,8 @@ docs/freetext-rounds.md, "Round 32: tell caps by core coverage (engineer K1)" an
 tell caps by core coverage (engineer K2)" (which built this model in the grader and the chain,
 measured it whole-chain, and reverted it: it lost 2 of 1,650 not read). After the readings, a
 table per question (learned from every tune answer): how many tags each core precedent caps,
-and the cap of tells together with what it recaps (round 45, K5).
+and the caps of tells together (round 44) and of tells with no required concept (round 45)
+with what each recaps (round 45, K5).
 """
 
 from __future__ import annotations
@@ -84,34 +85,50 @@ def _caps_learned(train: Sequence[Row], prepared: chain.Prepared) -> chain.Learn
 
 
 def caps_by_question(rows: Sequence[Row], prepared: chain.Prepared) -> list[str]:
-    """Per question, learned from every tune row: how many tags each core precedent caps
-    (`partial` beside a complete answer and beside every required concept, `incorrect` with
-    neither and with no required concept), and the cap of tells together (round 44) with its
-    precedent (answers, of them labelled incorrect) and the tune answers it recaps (their
-    labels)."""
+    """Per question, learned from every tune row: how many tags each core precedent caps by
+    tag (`partial` beside a complete answer and beside every required concept, `incorrect`
+    with neither), and the two per-question caps, tells together (round 44) and tells with no
+    required concept (round 45): each one's cap, its precedent (answers, of them labelled
+    incorrect) and the tune answers whose named tells it recaps (by label)."""
     learned = _caps_learned(rows, prepared)
-    apart = dataclasses.replace(learned, together={})  # the caps without tells together
     out = [
         "| question | partial: complete | partial: required | incorrect: neither "
-        "| incorrect: no required | together (answers, incorrect) | recaps (labels) |",
-        "|---|---|---|---|---|---|---|",
+        "| together (answers, incorrect) | it recaps | no required (answers, incorrect) "
+        "| it recaps |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for q in sorted(prepared.rubrics):
         core = chain._core_caps(learned, q)
-        entry = learned.together.get(q)
-        together = f"{entry['cap']} ({entry['answers']}, {entry['incorrect']})" if entry else "-"
-        recapped: Counter[str] = Counter()
-        for r in rows:
-            if r.question_id != q or r.evidence is None or r.evidence.empty:
-                continue
-            capped = chain.row_caps(r, prepared.rubrics[q], learned, prepared.complete[id(r)])
-            if capped != chain.row_caps(r, prepared.rubrics[q], apart, prepared.complete[id(r)]):
-                recapped[r.label] += 1
-        out.append(
-            f"| {q} | {len(core.complete)} | {len(core.required)} | {len(core.bare)} "
-            f"| {len(core.nothing)} | {together} | {dict(sorted(recapped.items())) or '-'} |"
-        )
+        cells = [str(len(core.complete)), str(len(core.required)), str(len(core.bare))]
+        for name in ("together", "nothing"):
+            entry = getattr(learned, name).get(q)
+            apart = (
+                dataclasses.replace(learned, together={})
+                if name == "together"
+                else dataclasses.replace(learned, nothing={})
+            )
+            moved = _recapped([r for r in rows if r.question_id == q], learned, apart, prepared)
+            cells.append(
+                f"{entry['cap']} ({entry['answers']}, {entry['incorrect']})" if entry else "-"
+            )
+            cells.append(str(dict(sorted(moved.items()))) if moved else "-")
+        out.append(f"| {q} | " + " | ".join(cells) + " |")
     return out
+
+
+def _recapped(
+    rows: Sequence[Row], learned: chain.Learned, apart: chain.Learned, prepared: chain.Prepared
+) -> Counter[str]:
+    """Labels of the rows whose named tells `learned` caps otherwise than `apart` does."""
+    moved: Counter[str] = Counter()
+    for r in rows:
+        if not r.named_tags or r.evidence is None or r.evidence.empty:
+            continue
+        rubric, complete = prepared.rubrics[r.question_id], prepared.complete[id(r)]
+        now = chain.row_caps(r, rubric, learned, complete)
+        before = chain.row_caps(r, rubric, apart, complete)
+        moved[r.label] += any(now.get(t) != before.get(t) for t in r.named_tags)
+    return +moved
 
 
 def learn_pooled(train: Sequence[Row], rubrics: Mapping[str, Rubric], l2: float) -> Caps:

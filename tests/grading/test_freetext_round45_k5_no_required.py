@@ -1,9 +1,10 @@
 """No required concept beside a tell, round 45 (docs/freetext-rounds.md "Round 45: the
-partial/incorrect line with more labels (engineer K5)"): where a tag's tune answers labelled with
-it alone, whose rules credit none of the rubric's required concepts, are a sure `incorrect` that
-stands with each writer's answers left out (tell_caps `no_required_core`), such an answer's
-`partial` cap on the tag is `incorrect` (tell_caps.CoreCaps.for_core, `nothing`): in the grader
-and in the chain's leave-one-out reading alike. Only ever lowers."""
+partial/incorrect line with more labels (engineer K5)"): where a question's tune answers labelled
+with one or more tells, each capped `partial`, whose rules credit none of the rubric's required
+concepts, are a sure `incorrect` that stands with each writer's answers left out
+(tell_caps.derive_no_required, artefact key `no_required_core`), such an answer's `partial` caps
+are `incorrect` (tell_caps.CoreCaps.for_core, `nothing`): in the grader and in the chain's
+leave-one-out reading alike. Only ever lowers."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ OVERHEAD_AND_BELIEF = (
     "gain is largest for big models with huge matrix multiplications."
 )
 TAG = "big-models-gain-most"
-SURE_WITHOUT = tell_caps.CoreCaps({}, {}, nothing={TAG: "incorrect"})
+SURE_WITHOUT = tell_caps.CoreCaps({}, {}, nothing="incorrect")
 
 
 def _grade(text: str, core: tell_caps.CoreCaps, monkeypatch: pytest.MonkeyPatch) -> tuple:
@@ -51,22 +52,31 @@ def test_a_required_concept_beside_the_belief_keeps_its_cap(
     assert _grade(OVERHEAD_AND_BELIEF, SURE_WITHOUT, monkeypatch) == ("partial", [TAG])
 
 
+CAPS = {"a": "partial", "b": "incorrect"}
+
+
 @pytest.mark.parametrize(
-    ("caps", "nothing", "capped"),
+    ("cap", "nothing", "capped"),
     [
-        ({"a": "partial"}, True, {"a": "incorrect"}),
-        ({"a": "partial"}, False, {"a": "partial"}),  # some required concept credited
-        ({"b": "partial"}, True, {"b": "partial"}),  # no sure precedent for the tag
-        ({"a": "incorrect"}, True, {"a": "incorrect"}),  # only ever lowers
+        ("incorrect", True, {"a": "incorrect", "b": "incorrect"}),
+        ("incorrect", False, CAPS),  # some required concept credited
+        ("partial", True, CAPS),  # only ever lowers
+        (None, True, CAPS),  # no sure precedent
     ],
 )
-def test_for_core_reads_no_required_concept(caps: dict, nothing: bool, capped: dict) -> None:
-    core = tell_caps.CoreCaps({}, {}, nothing={"a": "incorrect"})
-    assert core.for_core(caps, complete=False, required=False, nothing=nothing) == capped
+def test_for_core_reads_no_required_concept(cap: str | None, nothing: bool, capped: dict) -> None:
+    core = tell_caps.CoreCaps({}, {}, nothing=cap)
+    assert core.for_core(CAPS, complete=False, required=False, nothing=nothing) == capped
+
+
+def test_a_tags_own_precedent_still_applies_where_the_questions_is_unsure() -> None:
+    core = tell_caps.CoreCaps({}, {}, {"a": "incorrect"})
+    capped = core.for_core({"a": "partial"}, complete=False, required=False, nothing=True)
+    assert capped == {"a": "incorrect"}
 
 
 def test_a_complete_or_required_core_is_not_read_as_nothing() -> None:
-    core = tell_caps.CoreCaps({}, {}, nothing={"a": "incorrect"})
+    core = tell_caps.CoreCaps({}, {}, nothing="incorrect")
     for complete, required in [(True, False), (False, True)]:
         capped = core.for_core({"a": "partial"}, complete=complete, required=required)
         assert capped == {"a": "partial"}
@@ -97,7 +107,7 @@ def _row(found: set[str]) -> Row:
 def test_the_chain_applies_it_as_learned_in_its_fold() -> None:
     rubric = question("tf-function-speedup").rubric
     partial = {("tf-function-speedup", TAG): {"cap": "partial"}}
-    sure = {("tf-function-speedup", TAG): {"answers": 9, "incorrect": 9, "cap": "incorrect"}}
+    sure = {"tf-function-speedup": {"answers": 9, "incorrect": 9, "cap": "incorrect"}}
     learned = chain.Learned(None, partial, {}, {}, {})  # type: ignore[arg-type]
     assert chain.recapped(_row({"compiles-graph"}), rubric, learned, False).verdict == "partial"
     learned = chain.Learned(None, partial, {}, {}, {}, nothing=sure)  # type: ignore[arg-type]
@@ -106,9 +116,40 @@ def test_the_chain_applies_it_as_learned_in_its_fold() -> None:
     assert lowered.verdict == "partial"
 
 
-def test_the_chain_learns_it_from_answers_with_no_required_concept_only() -> None:
-    # six answers with no required concept, all labelled incorrect by six writers; four more
-    # with some required concept, labelled partial: the precedent reads the first six only
+def _precedents(labels: str, writers: str, nothing: str, tags: tuple[str, ...] = ("a",)) -> list:
+    names = {"i": "incorrect", "p": "partial", "c": "correct"}
+    return [
+        ("q", tags, names[v], w, n == "y") for v, w, n in zip(labels, writers, nothing, strict=True)
+    ]
+
+
+def test_derive_no_required_reads_answers_with_partial_tells_and_no_required_concept() -> None:
+    caps = {"q": {"a": "partial", "b": "partial", "c": "incorrect"}}
+    # six answers with no required concept, labelled incorrect by six writers; four with some
+    # required concept, labelled partial: read the first six only
+    precedents = _precedents("iiiiiipppp", "uvwxyzuvwx", "yyyyyynnnn")
+    assert tell_caps.derive_no_required(precedents, caps) == {
+        "q": {"answers": 6, "incorrect": 6, "cap": "incorrect"}
+    }
+    both = _precedents("iiiiii", "uvwxyz", "yyyyyy", ("a", "b"))
+    assert tell_caps.derive_no_required(both, caps)["q"]["cap"] == "incorrect"
+    # a tag capped incorrect, an unknown tag or no tag at all: not this precedent
+    for tags in [("a", "c"), ("unknown",), ()]:
+        assert (
+            tell_caps.derive_no_required(_precedents("iiiiii", "uvwxyz", "yyyyyy", tags), caps)
+            == {}
+        )
+
+
+def test_derive_no_required_needs_a_sure_majority_that_stands_without_each_writer() -> None:
+    caps = {"q": {"a": "partial"}}
+    unsure = tell_caps.derive_no_required(_precedents("iiipp", "uvwxy", "yyyyy"), caps)
+    assert unsure["q"]["cap"] is None
+    one_writer = tell_caps.derive_no_required(_precedents("iiiiiipp", "uuuuuuvw", "yyyyyyyy"), caps)
+    assert one_writer["q"]["cap"] is None
+
+
+def test_the_chain_learns_it_from_the_rules_reading_of_each_row() -> None:
     rows = [
         Row("q", w, "tune", v, "partial", ("a",), ("a",), 0.0, "", f"s{i}", _evidence(set()))
         for i, (v, w) in enumerate(
@@ -116,13 +157,15 @@ def test_the_chain_learns_it_from_answers_with_no_required_concept_only() -> Non
         )
     ]
     nothing = {id(r): i < 6 for i, r in enumerate(rows)}
+    rubrics = {
+        "q": question("tf-function-speedup").rubric.model_copy(update={"misconceptions": []})
+    }
     prepared = chain.Prepared(
-        {},
+        rubrics,
         {},
         {},
         {id(r): False for r in rows},
         nothing=nothing,  # type: ignore[arg-type]
     )
     learned = chain.learn_caps(rows, prepared)
-    assert learned["nothing"][("q", "a")] == {"answers": 6, "incorrect": 6, "cap": "incorrect"}
-    assert learned["bare"][("q", "a")]["cap"] is None  # 6 of 10: not sure
+    assert learned["nothing"] == {}  # `a` is no tell of the rubric: not capped partial

@@ -86,7 +86,7 @@ class Learned:
     required: Derived = dataclasses.field(default_factory=dict)  # round 28's beside_required_core
     bare: Derived = dataclasses.field(default_factory=dict)  # round 28's without_required_core
     together: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # round 44
-    nothing: Derived = dataclasses.field(default_factory=dict)  # round 45's no_required_core
+    nothing: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # round 45
 
 
 def by_persona(row: Row) -> str | None:
@@ -186,7 +186,7 @@ def learn_caps(train: Sequence[Row], prepared: Prepared) -> dict[str, Any]:
         (r.question_id, r.expected_tags, r.label, prepared.complete[id(r)], r.persona)
         for r in train
     )
-    required, bare, nothing = (
+    required, bare = (
         tell_caps.derive_beside_core(
             ((r.question_id, r.expected_tags, r.label, kept(id(r)), r.persona) for r in train),
             tell_caps.stable_cap,
@@ -194,12 +194,18 @@ def learn_caps(train: Sequence[Row], prepared: Prepared) -> dict[str, Any]:
         for kept in (
             lambda k: prepared.required.get(k, False) and not prepared.complete[k],
             lambda k: not (prepared.required.get(k, False) or prepared.complete[k]),
-            lambda k: prepared.nothing.get(k, False),
         )
     )
+    mine = {q: tell_caps.question_caps(rubric, caps, q) for q, rubric in prepared.rubrics.items()}
     together = tell_caps.derive_together(
-        ((r.question_id, r.expected_tags, r.label, r.persona) for r in train),
-        {q: tell_caps.question_caps(rubric, caps, q) for q, rubric in prepared.rubrics.items()},
+        ((r.question_id, r.expected_tags, r.label, r.persona) for r in train), mine
+    )
+    nothing = tell_caps.derive_no_required(
+        (
+            (r.question_id, r.expected_tags, r.label, r.persona, prepared.nothing.get(id(r), False))
+            for r in train
+        ),
+        mine,
     )
     return {
         "caps": caps,
@@ -309,16 +315,16 @@ def row_caps(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> dict
 
 def _core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
     """The fold's caps by the core beside a tell, for one question (tell_caps.CoreCaps)."""
-    complete, required, bare, nothing = (
+    complete, required, bare = (
         {t: cap for (q, t), e in derived.items() if q == question_id and e["cap"] == cap}
         for derived, cap in (
             (learned.beside, "partial"),
             (learned.required, "partial"),
             (learned.bare, "incorrect"),
-            (learned.nothing, "incorrect"),
         )
     )
     together = learned.together.get(question_id, {}).get("cap")
+    nothing = learned.nothing.get(question_id, {}).get("cap")
     return tell_caps.CoreCaps(complete, required, bare, together, nothing)
 
 

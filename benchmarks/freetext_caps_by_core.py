@@ -89,12 +89,12 @@ def caps_by_question(rows: Sequence[Row], prepared: chain.Prepared) -> list[str]
     tag (`partial` beside a complete answer and beside every required concept, `incorrect`
     with neither), and the two per-question caps, tells together (round 44) and tells with no
     required concept (round 45): each one's cap, its precedent (answers, of them labelled
-    incorrect) and the tune answers whose named tells it recaps (by label)."""
+    incorrect) and the tune answers whose verdict it moves (by label; both only lower)."""
     learned = _caps_learned(rows, prepared)
     out = [
         "| question | partial: complete | partial: required | incorrect: neither "
-        "| together (answers, incorrect) | it recaps | no required (answers, incorrect) "
-        "| it recaps |",
+        "| together (answers, incorrect) | it moves | no required (answers, incorrect) "
+        "| it moves |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for q in sorted(prepared.rubrics):
@@ -119,15 +119,14 @@ def caps_by_question(rows: Sequence[Row], prepared: chain.Prepared) -> list[str]
 def _recapped(
     rows: Sequence[Row], learned: chain.Learned, apart: chain.Learned, prepared: chain.Prepared
 ) -> Counter[str]:
-    """Labels of the rows whose named tells `learned` caps otherwise than `apart` does."""
+    """Labels of the rows whose verdict `learned`'s caps give otherwise than `apart`'s."""
     moved: Counter[str] = Counter()
     for r in rows:
         if not r.named_tags or r.evidence is None or r.evidence.empty:
             continue
         rubric, complete = prepared.rubrics[r.question_id], prepared.complete[id(r)]
-        now = chain.row_caps(r, rubric, learned, complete)
-        before = chain.row_caps(r, rubric, apart, complete)
-        moved[r.label] += any(now.get(t) != before.get(t) for t in r.named_tags)
+        now = chain.recapped(r, rubric, learned, complete).verdict
+        moved[r.label] += now != chain.recapped(r, rubric, apart, complete).verdict
     return +moved
 
 

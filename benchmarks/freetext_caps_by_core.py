@@ -98,7 +98,7 @@ def caps_by_question(rows: Sequence[Row], prepared: chain.Prepared) -> list[str]
         "|---|---|---|---|---|---|---|---|",
     ]
     for q in sorted(prepared.rubrics):
-        core = chain._core_caps(learned, q)
+        core = chain.learned_core_caps(learned, q)
         cells = [str(len(core.complete)), str(len(core.required)), str(len(core.bare))]
         for name in ("together", "nothing"):
             entry = getattr(learned, name).get(q)

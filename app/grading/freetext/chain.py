@@ -178,9 +178,9 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
 
 
 def learn_caps(train: Sequence[Row], prepared: Prepared) -> dict[str, Any]:
-    """`Learned`'s tell caps, by name: per tag, by the core beside it (rounds 18, 28, 45) and
-    of tells together (round 44), from the labels of `train` (public: benchmarks/
-    freetext_caps_by_core.py reads the caps step alone, learned this way)."""
+    """`Learned`'s tell caps, by name: per tag, by the core beside it (rounds 18 and 28), of
+    tells together (round 44) and of tells with no required concept (round 45), from the labels
+    of `train` (public: benchmarks/freetext_caps_by_core.py reads the caps step alone)."""
     caps = tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train)
     beside = tell_caps.derive_beside_core(
         (r.question_id, r.expected_tags, r.label, prepared.complete[id(r)], r.persona)
@@ -303,7 +303,7 @@ def row_caps(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> dict
     """Tag -> cap for the row's question's tells, as learned in this fold: by precedent, by
     the core beside them and for the tells the row names together (tell_caps.CoreCaps)."""
     mine = tell_caps.question_caps(rubric, learned.caps, row.question_id)
-    core = _core_caps(learned, row.question_id)
+    core = learned_core_caps(learned, row.question_id)
     mine = core.for_core(
         mine,
         complete=complete,
@@ -313,8 +313,9 @@ def row_caps(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> dict
     return core.for_tells_together(mine, row.named_tags)
 
 
-def _core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
-    """The fold's caps by the core beside a tell, for one question (tell_caps.CoreCaps)."""
+def learned_core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
+    """The fold's caps by the core beside a tell, for one question (tell_caps.CoreCaps; public:
+    benchmarks/freetext_caps_by_core.py reports them)."""
     complete, required, bare = (
         {t: cap for (q, t), e in derived.items() if q == question_id and e["cap"] == cap}
         for derived, cap in (

@@ -7,7 +7,8 @@ concept, with neither) are applied in the chain. This script reads the caps step
 rules' tune rows recapped, no neighbours, classifier or second opinion) with the caps learned
 without each persona (LOPO) and without each final set (LORO), for:
 
-- `current`: tell_caps.py's three precedents, as chain.py learns them;
+- `current`: tell_caps.py's precedents, as chain.py learns and applies them (by tag, by the
+  core beside a tag, and of tells together: round 45 reads the last, round 44's, too);
 - `pooled`: one model across tags: the log-odds that an answer labelled with a tag alone is
   labelled incorrect = the tag's own term + a term for its core band, shared by every tag
   (`BANDS`: below the partial line, some credit, every required concept, complete; the rules'
@@ -19,7 +20,10 @@ Held-out answers are never graded (core.tune_answers only). From a worktree root
   PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_caps_by_core.py [--l2 0.2]
 docs/freetext-rounds.md, "Round 32: tell caps by core coverage (engineer K1)" and "Round 34:
 tell caps by core coverage (engineer K2)" (which built this model in the grader and the chain,
-measured it whole-chain, and reverted it: it lost 2 of 1,650 not read).
+measured it whole-chain, and reverted it: it lost 2 of 1,650 not read). After the readings, a
+table per question (learned from every tune answer): how many tags each core precedent caps,
+and the caps of tells together (round 44) and of tells with no required concept (round 45)
+with what each recaps (round 45, K5).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.grading.freetext import tell_caps
+from app.grading.freetext import chain, tell_caps
 from app.grading.freetext.chain import by_persona, by_round, cells, final_groups
 from app.grading.freetext.evaluation import (
     Row,
@@ -65,41 +69,65 @@ def alone(rows: Sequence[Row]) -> list[Row]:
     return [r for r in rows if len(r.expected_tags) == 1 and r.evidence and not r.evidence.empty]
 
 
-def learn_current(train: Sequence[Row], rubrics: Mapping[str, Rubric]) -> Caps:
-    """tell_caps.py's precedents, learned as chain.learn does."""
-    complete = {id(r): tell_caps.complete_core(rubrics[r.question_id], r.evidence) for r in train}
-    required = {id(r): tell_caps.required_core(rubrics[r.question_id], r.evidence) for r in train}
-    caps = tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train)
+def learn_current(train: Sequence[Row], prepared: chain.Prepared) -> Caps:
+    """tell_caps.py's precedents, learned and applied as the chain does (chain.learn_caps,
+    chain.row_caps): per tag, by the core beside it, and of tells together (round 44)."""
+    learned = _caps_learned(train, prepared)
+    return lambda row: chain.row_caps(
+        row, prepared.rubrics[row.question_id], learned, prepared.complete[id(row)]
+    )
 
-    def by(kept: Callable[[Row], bool], cap_of: Callable[[int, int], str | None]) -> dict:
-        return tell_caps.derive_beside_core(
-            ((r.question_id, r.expected_tags, r.label, kept(r), r.persona) for r in train), cap_of
-        )
 
-    beside = by(lambda r: complete[id(r)], tell_caps.share_cap)
-    beside_required = by(lambda r: required[id(r)] and not complete[id(r)], tell_caps.stable_cap)
-    bare = by(lambda r: not (required[id(r)] or complete[id(r)]), tell_caps.stable_cap)
+def _caps_learned(train: Sequence[Row], prepared: chain.Prepared) -> chain.Learned:
+    """The chain's learned parts with only its caps (no neighbours, classifier or models)."""
+    caps = chain.learn_caps(train, prepared)
+    return chain.Learned(None, models={}, classifier={}, **caps)  # type: ignore[arg-type]
 
-    def apply(row: Row) -> dict[str, str]:
-        q, rubric = row.question_id, rubrics[row.question_id]
-        mine = tell_caps.caps_from(rubric, {t: v for (qq, t), v in caps.items() if qq == q})
-        core = tell_caps.CoreCaps(
-            *(
-                {t: cap for (qq, t), e in d.items() if qq == q and e["cap"] == cap}
-                for d, cap in (
-                    (beside, "partial"),
-                    (beside_required, "partial"),
-                    (bare, "incorrect"),
-                )
+
+def caps_by_question(rows: Sequence[Row], prepared: chain.Prepared) -> list[str]:
+    """Per question, learned from every tune row: how many tags each core precedent caps by
+    tag (`partial` beside a complete answer and beside every required concept, `incorrect`
+    with neither), and the two per-question caps, tells together (round 44) and tells with no
+    required concept (round 45): each one's cap, its precedent (answers, of them labelled
+    incorrect) and the tune answers whose verdict it moves (by label; both only lower)."""
+    learned = _caps_learned(rows, prepared)
+    out = [
+        "| question | partial: complete | partial: required | incorrect: neither "
+        "| together (answers, incorrect) | it moves | no required (answers, incorrect) "
+        "| it moves |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for q in sorted(prepared.rubrics):
+        core = chain.learned_core_caps(learned, q)
+        cells = [str(len(core.complete)), str(len(core.required)), str(len(core.bare))]
+        for name in ("together", "nothing"):
+            entry = getattr(learned, name).get(q)
+            apart = (
+                dataclasses.replace(learned, together={})
+                if name == "together"
+                else dataclasses.replace(learned, nothing={})
             )
-        )
-        return core.for_core(
-            mine,
-            complete=tell_caps.complete_core(rubric, row.evidence),
-            required=tell_caps.required_core(rubric, row.evidence),
-        )
+            moved = _recapped([r for r in rows if r.question_id == q], learned, apart, prepared)
+            cells.append(
+                f"{entry['cap']} ({entry['answers']}, {entry['incorrect']})" if entry else "-"
+            )
+            cells.append(str(dict(sorted(moved.items()))) if moved else "-")
+        out.append(f"| {q} | " + " | ".join(cells) + " |")
+    return out
 
-    return apply
+
+def _recapped(
+    rows: Sequence[Row], learned: chain.Learned, apart: chain.Learned, prepared: chain.Prepared
+) -> Counter[str]:
+    """Labels of the rows whose verdict `learned`'s caps give otherwise than `apart`'s."""
+    moved: Counter[str] = Counter()
+    for r in rows:
+        if not r.named_tags or r.evidence is None or r.evidence.empty:
+            continue
+        rubric, complete = prepared.rubrics[r.question_id], prepared.complete[id(r)]
+        now = chain.recapped(r, rubric, learned, complete).verdict
+        moved[r.label] += now != chain.recapped(r, rubric, apart, complete).verdict
+    return +moved
 
 
 def learn_pooled(train: Sequence[Row], rubrics: Mapping[str, Rubric], l2: float) -> Caps:
@@ -179,11 +207,12 @@ def main() -> None:
     rows, _ = grade_rows(core.pack, core.tune_answers, tag_map=core.tag_map, sides=core.sides)
     rows = [r for r in rows if r.side == "tune"]
     rubrics = free_text_rubrics(core.pack)
+    prepared = chain.prepare(rows, rubrics)
     groups = final_groups(SIDES)
     print("| caps step alone | exact | correct-vs-not | named | false tells on correct | cells |")
     print("|---|---|---|---|---|---|")
     for name, fit in (
-        ("current", lambda train: learn_current(train, rubrics)),
+        ("current", lambda train: learn_current(train, prepared)),
         (f"pooled l2={a.l2}", lambda train: learn_pooled(train, rubrics, a.l2)),
     ):
         fit.rubrics = rubrics  # type: ignore[attr-defined]
@@ -191,6 +220,8 @@ def main() -> None:
         print(line(f"{name}: LOPO tune", lopo))
         print(line(f"{name}: LOPO not read", [r for r in lopo if r.persona not in core.sides.read]))
         print(line(f"{name}: LORO final sets", folded(rows, by_round(groups), fit)))
+    print()
+    print("\n".join(caps_by_question(rows, prepared)))
     shift = learn_pooled(rows, rubrics, a.l2).shift  # type: ignore[attr-defined]
     print(
         "band terms (log-odds incorrect, all tune):",

@@ -69,6 +69,8 @@ class Prepared:
     vectors: Mapping[int, Sequence[float]] = dataclasses.field(default_factory=dict)
     # tell_caps.required_core of each row (round 28)
     required: Mapping[int, bool] = dataclasses.field(default_factory=dict)
+    # tell_caps.no_required_core of each row (round 45)
+    nothing: Mapping[int, bool] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class Learned:
     required: Derived = dataclasses.field(default_factory=dict)  # round 28's beside_required_core
     bare: Derived = dataclasses.field(default_factory=dict)  # round 28's without_required_core
     together: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # round 44
+    nothing: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # round 45
 
 
 def by_persona(row: Row) -> str | None:
@@ -116,6 +119,7 @@ def prepare(
         classifier,
         vectors or {},
         {id(r): tell_caps.required_core(rubrics[r.question_id], r.evidence) for r in rows},
+        {id(r): tell_caps.no_required_core(rubrics[r.question_id], r.evidence) for r in rows},
     )
 
 
@@ -159,17 +163,28 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
             for r in train
         ]
     )
-    caps = tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train)
-    beside = tell_caps.derive_beside_core(
-        (r.question_id, r.expected_tags, r.label, prepared.complete[id(r)], r.persona)
-        for r in train
-    )
     classifier = (
         train_classifier(
             [(r.question_id, sample_of(r, prepared.bags[id(r)])) for r in train], prepared.rubrics
         )
         if prepared.classifier
         else {}
+    )
+    heads = _heads(train, prepared) if prepared.vectors else {}
+    models = _models(train, prepared)
+    return Learned(
+        index, models=models, classifier=classifier, heads=heads, **learn_caps(train, prepared)
+    )
+
+
+def learn_caps(train: Sequence[Row], prepared: Prepared) -> dict[str, Any]:
+    """`Learned`'s tell caps, by name: per tag, by the core beside it (rounds 18 and 28), of
+    tells together (round 44) and of tells with no required concept (round 45), from the labels
+    of `train` (public: benchmarks/freetext_caps_by_core.py reads the caps step alone)."""
+    caps = tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train)
+    beside = tell_caps.derive_beside_core(
+        (r.question_id, r.expected_tags, r.label, prepared.complete[id(r)], r.persona)
+        for r in train
     )
     required, bare = (
         tell_caps.derive_beside_core(
@@ -181,13 +196,25 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
             lambda k: not (prepared.required.get(k, False) or prepared.complete[k]),
         )
     )
-    heads = _heads(train, prepared) if prepared.vectors else {}
+    mine = {q: tell_caps.question_caps(rubric, caps, q) for q, rubric in prepared.rubrics.items()}
     together = tell_caps.derive_together(
-        ((r.question_id, r.expected_tags, r.label, r.persona) for r in train),
-        {q: tell_caps.question_caps(rubric, caps, q) for q, rubric in prepared.rubrics.items()},
+        ((r.question_id, r.expected_tags, r.label, r.persona) for r in train), mine
     )
-    models = _models(train, prepared)
-    return Learned(index, caps, beside, models, classifier, heads, required, bare, together)
+    nothing = tell_caps.derive_no_required(
+        (
+            (r.question_id, r.expected_tags, r.label, r.persona, prepared.nothing.get(id(r), False))
+            for r in train
+        ),
+        mine,
+    )
+    return {
+        "caps": caps,
+        "beside": beside,
+        "required": required,
+        "bare": bare,
+        "together": together,
+        "nothing": nothing,
+    }
 
 
 def _heads(train: Sequence[Row], prepared: Prepared) -> dict[str, ev.Head]:
@@ -264,12 +291,7 @@ def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
     """The row's verdict under the caps learned in this fold for the tells it names (public:
     benchmarks/freetext_embedding_tells.py caps the tells it adds the chain's way)."""
     assert row.evidence is not None
-    mine = tell_caps.question_caps(rubric, learned.caps, row.question_id)
-    core = _core_caps(learned, row.question_id)
-    mine = core.for_core(
-        mine, complete=complete, required=tell_caps.required_core(rubric, row.evidence)
-    )
-    mine = core.for_tells_together(mine, row.named_tags)
+    mine = row_caps(row, rubric, learned, complete)
     evidence = dataclasses.replace(
         row.evidence, caps=tuple(mine.get(t, "partial") for t in row.named_tags)
     )
@@ -277,8 +299,23 @@ def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
     return dataclasses.replace(row, verdict=verdict, evidence=evidence)
 
 
-def _core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
-    """The fold's caps by the core beside a tell, for one question (tell_caps.CoreCaps)."""
+def row_caps(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> dict[str, str]:
+    """Tag -> cap for the row's question's tells, as learned in this fold: by precedent, by
+    the core beside them and for the tells the row names together (tell_caps.CoreCaps)."""
+    mine = tell_caps.question_caps(rubric, learned.caps, row.question_id)
+    core = learned_core_caps(learned, row.question_id)
+    mine = core.for_core(
+        mine,
+        complete=complete,
+        required=tell_caps.required_core(rubric, row.evidence),
+        nothing=tell_caps.no_required_core(rubric, row.evidence),
+    )
+    return core.for_tells_together(mine, row.named_tags)
+
+
+def learned_core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
+    """The fold's caps by the core beside a tell, for one question (tell_caps.CoreCaps; public:
+    benchmarks/freetext_caps_by_core.py reports them)."""
     complete, required, bare = (
         {t: cap for (q, t), e in derived.items() if q == question_id and e["cap"] == cap}
         for derived, cap in (
@@ -288,7 +325,8 @@ def _core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
         )
     )
     together = learned.together.get(question_id, {}).get("cap")
-    return tell_caps.CoreCaps(complete, required, bare, together)
+    nothing = learned.nothing.get(question_id, {}).get("cap")
+    return tell_caps.CoreCaps(complete, required, bare, together, nothing)
 
 
 def cells(rows: Sequence[Row]) -> tuple[int, ...]:

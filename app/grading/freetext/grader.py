@@ -47,6 +47,7 @@ from app.grading.freetext.tag_classifier import add_suggestion as add_classified
 from app.grading.freetext.tell_caps import (
     CoreCaps,
     complete_core,
+    no_required_core,
     required_core,
     shipped_caps,
     shipped_core_caps,
@@ -274,7 +275,8 @@ def _beside_core(
     """The caps, by how labellers grade each tell beside the core this answer has, caps left
     out (`uncapped`): an `incorrect` cap lowered to `partial` beside an otherwise complete
     answer (round 18) or every required concept credited (round 28), a `partial` one raised
-    to `incorrect` with neither (round 28; tell_caps.CoreCaps); two or more tells, each capped
+    to `incorrect` with neither (round 28) or with no required concept at all where that
+    precedent is sure (round 45; tell_caps.CoreCaps); two or more tells, each capped
     `partial`, capped `incorrect` where the question's precedent is sure of it (round 44).
     Never above partial: a named tell keeps an answer below correct."""
     if not findings.tells or core_caps is None or uncapped.empty:
@@ -283,6 +285,7 @@ def _beside_core(
         caps,
         complete=complete_core(rubric, uncapped),
         required=required_core(rubric, uncapped),
+        nothing=no_required_core(rubric, uncapped),
     )
     return core_caps.for_tells_together(by_core, (tell.tag for tell, _ in findings.tells))
 

@@ -48,6 +48,17 @@ labelled with two or more tags, each capped `partial`). So a fourth precedent pe
 out, an answer naming two or more tells, every one capped `partial`, has them capped
 `incorrect` (`CoreCaps.together`). Labels only, as the caps: no rules reading.
 
+Round 45 ("Round 45: the partial/incorrect line with more labels (engineer K5)"): round 28's
+mirror reads every answer short of the required concepts alike, tag by tag, but labellers grade
+a belief with none of the required concepts beside it harder than one beside part of the core
+("big models gain most" is partial to most labellers, and incorrect to most where the answer
+says nothing the prompt asks for). So a fifth precedent per question (`NO_REQUIRED`), pooled
+over its tells as `TOGETHER` is: the answers labelled with one or more tags, every one a tell
+capped `partial`, whose rules credit none of the rubric's required concepts
+(`no_required_core`; `derive_no_required`); where it is a sure `incorrect` that stands with each
+writer's answers left out, such an answer's `partial` caps are `incorrect` (`CoreCaps.nothing`).
+Only ever lowers, and never reaches an answer without a named tell.
+
 `python -m app.grading.freetext.tell_caps train [--check]` writes `tell_caps.json` beside
 this file: per question, the rubric fingerprint and each tag's precedent (answers, of them
 incorrect, the cap). The grader applies a question's caps only to the rubric they were
@@ -80,6 +91,7 @@ BESIDE_FULL = "beside_full_core"  # round 18: answers the rules read as complete
 BESIDE_REQUIRED = "beside_required_core"  # round 28: every required concept, not complete
 WITHOUT_CORE = "without_required_core"  # round 28: neither (a required concept missing)
 TOGETHER = "together"  # round 44: a question's answers labelled with 2+ tells, each capped partial
+NO_REQUIRED = "no_required_core"  # round 45: a question's partial-capped tells, no required concept
 
 Precedent = tuple[str, tuple[str, ...], str]  # question id, labelled (mapped) tags, verdict
 
@@ -167,11 +179,34 @@ def derive_together(
     verdict, writer) labelled with two or more tags that are all tells of the question capped
     `partial` (`caps`: question id -> tag -> cap); by `stable_cap`, kept only where each
     writer's answers left out in turn give the same cap (as `derive_beside_core`)."""
+    return _by_question(
+        (q, verdict, writer)
+        for q, tags, verdict, writer in precedents
+        if len(set(tags)) >= 2 and all(caps.get(q, {}).get(t) == "partial" for t in tags)
+    )
+
+
+def derive_no_required(
+    precedents: Iterable[tuple[str, tuple[str, ...], str, str, bool]],
+    caps: Mapping[str, Mapping[str, str]],
+) -> dict[str, dict[str, Any]]:
+    """Question id -> {answers, incorrect, cap} from the answers (question id, labelled tags,
+    verdict, writer, whether the rules credit none of its required concepts) labelled with one
+    or more tags, all tells of the question capped `partial`, that credit no required concept
+    (round 45); by `stable_cap`, kept only where each writer left out gives the same cap."""
+    return _by_question(
+        (q, verdict, writer)
+        for q, tags, verdict, writer, nothing in precedents
+        if nothing and tags and all(caps.get(q, {}).get(t) == "partial" for t in tags)
+    )
+
+
+def _by_question(kept: Iterable[tuple[str, str, str]]) -> dict[str, dict[str, Any]]:
+    """Question id -> {answers, incorrect, cap} over the kept answers (question id, verdict,
+    writer): `stable_cap` with each writer's answers left out (`_left_out_cap`)."""
     by_writer: dict[str, Counter[tuple[str, bool]]] = {}
-    for q, tags, verdict, writer in precedents:
-        mine = caps.get(q, {})
-        if len(set(tags)) >= 2 and all(mine.get(t) == "partial" for t in tags):
-            by_writer.setdefault(q, Counter())[(writer, verdict == "incorrect")] += 1
+    for q, verdict, writer in kept:
+        by_writer.setdefault(q, Counter())[(writer, verdict == "incorrect")] += 1
     out = {}
     for q, counts in by_writer.items():
         answers = sum(counts.values())
@@ -220,20 +255,29 @@ def core_caps_from(
 class CoreCaps:
     """A question's caps by the core beside a tell: tag -> `partial` beside a complete answer
     (round 18) and beside every required concept of an answer not complete (round 28); tag ->
-    `incorrect` for an answer with neither (round 28)."""
+    `incorrect` for an answer with neither (round 28); and, per question, the cap of 2+
+    tells each capped partial (round 44) and of partial-capped tells with no required concept
+    (round 45), where the precedent is sure."""
 
     complete: Mapping[str, str]
     required: Mapping[str, str]
     bare: Mapping[str, str] = dataclasses.field(default_factory=dict)
     together: str | None = None  # round 44: the cap of 2+ tells each capped partial, if sure
+    nothing: str | None = None  # round 45: partial-capped tells, no required concept
 
     @classmethod
-    def of(cls, derived: Mapping[str, Mapping[str, Any]], together: str | None = None) -> CoreCaps:
+    def of(
+        cls,
+        derived: Mapping[str, Mapping[str, Any]],
+        together: str | None = None,
+        nothing: str | None = None,
+    ) -> CoreCaps:
         return cls(
             core_caps_from(derived, BESIDE_FULL),
             core_caps_from(derived, BESIDE_REQUIRED),
             core_caps_from(derived, WITHOUT_CORE, "incorrect"),
             together,
+            nothing,
         )
 
     def for_tells_together(self, caps: Mapping[str, str], named: Iterable[str]) -> dict[str, str]:
@@ -250,15 +294,19 @@ class CoreCaps:
         return {t: "incorrect" if t in tags else c for t, c in caps.items()}
 
     def for_core(
-        self, caps: Mapping[str, str], *, complete: bool, required: bool
+        self, caps: Mapping[str, str], *, complete: bool, required: bool, nothing: bool = False
     ) -> dict[str, str]:
         """`caps` by the answer's core (the rules' reading, caps left out): complete, or every
         required concept credited, lowers an `incorrect` cap to `partial` where that core's
         precedent for the tag is a stable `partial`; neither raises a `partial` cap to
-        `incorrect` where that precedent is a sure `incorrect`. Never above partial."""
+        `incorrect` where that precedent is a sure `incorrect`, and no required concept at all
+        (`nothing`) raises every `partial` cap where the question's precedent of such answers
+        is a sure `incorrect` (round 45). Never above partial."""
         if complete or required:
             core = self.complete if complete else self.required
             return {t: core.get(t, c) if c == "incorrect" else c for t, c in caps.items()}
+        if nothing and self.nothing == "incorrect":
+            return {t: "incorrect" for t in caps}
         return {t: self.bare.get(t, c) if c == "partial" else c for t, c in caps.items()}
 
 
@@ -279,7 +327,7 @@ def build_artefact() -> dict[str, Any]:
     )
 
     core = core_labelled()
-    complete, required = _core_readings(core)
+    complete, required, nothing = _core_readings(core)
     rubrics = free_text_rubrics(core.pack)
     tune = [a for a in core.tune_answers if a.question_id in rubrics]
     derived = derive(
@@ -304,14 +352,14 @@ def build_artefact() -> dict[str, Any]:
             cap_of,
         )
 
-    together = derive_together(
-        (
-            (a.question_id, mapped_tags(core.tag_map, a.question_id, a.misconceptions), a.verdict,
-             a.persona or ORIGINAL)
-            for a in tune
-        ),
-        {q: question_caps(r, derived, q) for q, r in rubrics.items()},
-    )  # fmt: skip
+    labelled = [
+        (a.question_id, mapped_tags(core.tag_map, a.question_id, a.misconceptions), a.verdict,
+         a.persona or ORIGINAL, nothing.get((a.source, a.question_id, a.answer), False))
+        for a in tune
+    ]  # fmt: skip
+    caps = {q: question_caps(r, derived, q) for q, r in rubrics.items()}
+    together = derive_together([(q, tags, v, w) for q, tags, v, w, _ in labelled], caps)
+    no_required = derive_no_required(labelled, caps)
     beside = by_core(lambda k: complete.get(k, False), share_cap)
     beside_required = by_core(lambda k: required.get(k, False))
     without = by_core(lambda k: k in required and not (required[k] or complete[k]))
@@ -329,6 +377,7 @@ def build_artefact() -> dict[str, Any]:
                 if (qid, m.tag) in derived
             },
             **({TOGETHER: together[qid]} if qid in together else {}),
+            **({NO_REQUIRED: no_required[qid]} if qid in no_required else {}),
         }
         for qid, rubric in sorted(rubrics.items())
     }
@@ -350,20 +399,22 @@ def build_artefact() -> dict[str, Any]:
 Reading = tuple[str, str, str]  # source, question id, answer
 
 
-def _core_readings(core: Any) -> tuple[dict[Reading, bool], dict[Reading, bool]]:
+def _core_readings(core: Any) -> tuple[dict[Reading, bool], ...]:
     """Per answer: whether the rules as written, caps left out, read it as correct (its
-    concepts and required ones complete, some credit; round 18), and whether they credit
-    every required concept without reading it as complete (`required_core`, round 28)."""
+    concepts and required ones complete, some credit; round 18), whether they credit every
+    required concept without reading it as complete (`required_core`, round 28), and whether
+    they credit none of them (`no_required_core`, round 45)."""
     from app.grading.freetext.evaluation import core_rules_rows, free_text_rubrics
 
     rows = core_rules_rows()  # graded once per process, shared with the other builds
     rubrics = free_text_rubrics(core.pack)
-    complete, required = {}, {}
+    complete, required, nothing = {}, {}, {}
     for r in rows:
         key = (r.source, r.question_id, r.answer)
         complete[key] = complete_core(rubrics[r.question_id], r.evidence)
         required[key] = required_core(rubrics[r.question_id], r.evidence) and not complete[key]
-    return complete, required
+        nothing[key] = no_required_core(rubrics[r.question_id], r.evidence)
+    return complete, required, nothing
 
 
 def complete_core(rubric: Rubric, evidence: Evidence | None) -> bool:
@@ -381,6 +432,15 @@ def required_core(rubric: Rubric, evidence: Evidence | None) -> bool:
         return False
     needed = Line.of(rubric).required
     return bool(needed) and needed <= evidence.found
+
+
+def no_required_core(rubric: Rubric, evidence: Evidence | None) -> bool:
+    """The rubric has `required` concepts and the rules credit none of them in a graded answer
+    (round 45; an answer earning no credit at all counts as crediting none)."""
+    if evidence is None or evidence.empty:
+        return False
+    needed = Line.of(rubric).required
+    return bool(needed) and (evidence.no_credit or not needed & evidence.found)
 
 
 dumps = dump_artefact
@@ -414,16 +474,21 @@ def shipped_core_caps(question_id: str, rubric: Rubric) -> CoreCaps:
     required concept (round 28) says `partial`, and the cap of tells together (round 44), for
     exactly the rubric it was derived for."""
     key = rubric_key(rubric)
-    return CoreCaps.of(_derived(question_id, key), _together(question_id, key))
+    return CoreCaps.of(
+        _derived(question_id, key),
+        _question_cap(question_id, key, TOGETHER),
+        _question_cap(question_id, key, NO_REQUIRED),
+    )
 
 
 @lru_cache(maxsize=128)
-def _together(question_id: str, key: str) -> str | None:
+def _question_cap(question_id: str, key: str, name: str) -> str | None:
+    """The cap of a per-question precedent (`TOGETHER`, `NO_REQUIRED`) for exactly this rubric."""
     entry = _questions().get(question_id)
     if not isinstance(entry, dict) or entry.get("rubric") != key:
         return None
-    together = entry.get(TOGETHER)
-    cap = together.get("cap") if isinstance(together, dict) else None
+    found = entry.get(name)
+    cap = found.get("cap") if isinstance(found, dict) else None
     return cap if cap in ("partial", "incorrect") else None
 
 

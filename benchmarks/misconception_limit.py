@@ -7,10 +7,11 @@ and claims of each match, compiling a new pack's phrasings on its first answer) 
 the number of tells, and since round 23 is bounded by the whole answer's deadline
 (WHOLE_ANSWER_SECONDS): before it, one grading here ran past 58 CPU s. This grades
 worst-case answers against hostile rubrics at the schema's most (12 concepts, `any` and `negated`
-at 60 phrasings each) with 30, 40 (the limit since round 26) and 60 misconceptions, and
-prints the CPU seconds of one grading (first answer: the phrasings compiled too; then warm)
-and whether the answer was stopped early. `--phrasings N` writes N per list instead of 60 (a
-quicker reading of how the time grows with the number of tells).
+at 60 phrasings each) with 30, the limit (MAX_MISCONCEPTIONS: 40 from round 26, 48 from
+round 45) and 60 misconceptions, and prints the CPU seconds of one grading (first answer: the
+phrasings compiled too; then warm) and whether the answer was stopped early. `--phrasings N`
+writes N per list instead of 60 (a quicker reading of how the time grows with the number of
+tells).
 
 Hostile phrasings (each valid under the schema's checks): `broad`, a word gap that every
 sentence of the answer matches (so every tell is read in every sentence); `gappy`, four
@@ -130,7 +131,7 @@ def measure(shape: str, count: int, answer: str, repeat: int, per_item: int) -> 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    # 30: the limit until round 26, read beside the limit now (40) and above it.
+    # 30: the limit until round 26, read beside the limit now (48 since round 45) and above it.
     default_counts = sorted({30, MAX_MISCONCEPTIONS, 60})
     parser.add_argument("--counts", type=int, nargs="+", default=default_counts)
     parser.add_argument("--repeat", type=int, default=3, help="warm gradings, median")

@@ -71,7 +71,8 @@ def alone(rows: Sequence[Row]) -> list[Row]:
 
 def learn_current(train: Sequence[Row], prepared: chain.Prepared) -> Caps:
     """tell_caps.py's precedents, learned and applied as the chain does (chain.learn_caps,
-    chain.row_caps): per tag, by the core beside it, and of tells together (round 44)."""
+    chain.row_caps): per tag, by the core beside it, of tells together (round 44) and of tells
+    with no required concept (round 45)."""
     learned = _caps_learned(train, prepared)
     return lambda row: chain.row_caps(
         row, prepared.rubrics[row.question_id], learned, prepared.complete[id(row)]
@@ -97,16 +98,16 @@ def caps_by_question(rows: Sequence[Row], prepared: chain.Prepared) -> list[str]
         "| it moves |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    # each per-question precedent, and the learned caps without it (what it moves)
+    per_question = (
+        (learned.together, dataclasses.replace(learned, together={})),
+        (learned.nothing, dataclasses.replace(learned, nothing={})),
+    )
     for q in sorted(prepared.rubrics):
         core = chain.learned_core_caps(learned, q)
         cells = [str(len(core.complete)), str(len(core.required)), str(len(core.bare))]
-        for name in ("together", "nothing"):
-            entry = getattr(learned, name).get(q)
-            apart = (
-                dataclasses.replace(learned, together={})
-                if name == "together"
-                else dataclasses.replace(learned, nothing={})
-            )
+        for precedent, apart in per_question:
+            entry = precedent.get(q)
             moved = _recapped([r for r in rows if r.question_id == q], learned, apart, prepared)
             cells.append(
                 f"{entry['cap']} ({entry['answers']}, {entry['incorrect']})" if entry else "-"

@@ -12,8 +12,10 @@ written from their descriptions. Four labeller tags map onto the rubric tag of t
 Dropped (strict xfails): the forward pass run again with its own tape past a comma
 (two-tapes-need-two-forwards), a tape said to give one level "so no nesting is needed"
 (two-tapes-because-one-shot), the flag said to be redundant or leaving it out harmless
-(training-auto-detected-in-tape) and a missing flag given as the likely cause
-(training-flag-enables-gradients): read-only names. True statements, denials and conditions
+(training-auto-detected-in-tape), a missing flag given as the likely cause
+(training-flag-enables-gradients), the watch on the model's variables given as the fix
+(must-watch-variables) and trainable_variables said to be the variables this step uses
+(trainable-means-used-this-step, a labeller tag no rubric knows): read-only names. True statements, denials and conditions
 sharing the words name nothing. Statements written for this file (docs/freetext-rounds.md
 "Round 46: ... (engineer C39)"). Read by the rules alone."""
 
@@ -55,6 +57,8 @@ DROPPED = [
     (HOD, "two-tapes-because-one-shot", "Each tape handles one level of differentiation so you don't need any fancy nesting."),
     (TF, "training-auto-detected-in-tape", "Inside the train step training=True is redundant, the model is in training mode anyway."),
     (WNG, "training-flag-enables-gradients", "Most likely training=True is missing from the model call."),
+    (WNG, "must-watch-variables", "Fix it with tape.watch(model.trainable_variables) at the start of the with block."),
+    (TVA, "trainable-means-used-this-step", "trainable_variables are only the variables actually used in the current forward pass."),
 ]  # fmt: skip
 
 # True statements, denials and conditions beside the new words: name nothing.

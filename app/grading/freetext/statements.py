@@ -74,7 +74,12 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
 # before the ";" and its last from this one. Only a copula marks it ("it is", "each tape
 # is"): a clause that goes on with a verb ("...; it changes the variables", "...; it will
 # add them up") keeps the subject before it (round 8: ";" joins clauses).
-_DETERMINED = r"(?:the|each|every|a|an|both|all|its|their|his|her|your|our|my)(?:\s+[\w.()]+){1,4}?"
+# Round 46: the head may take one prepositional phrase of its own ("the activations of all
+# 256 samples are kept", five words after "the"): a head of four words at most, then one.
+_DETERMINED = (
+    r"(?:the|each|every|a|an|both|all|its|their|his|her|your|our|my)(?:\s+[\w.()]+){1,4}?"
+    r"(?:\s+(?:of|for|from|in|on)(?:\s+[\w.()]+){1,4}?)?"
+)
 _COPULA = r"(?:'s|\s+(?:is|are|was|were)\b)"
 # Round 17: a determiner phrase with a modal is a subject of its own too ("move the loss
 # inside the block; the gradient call itself can sit after the block"); a pronoun with one
@@ -92,6 +97,15 @@ _OWN_CLAUSE = re.compile(
 # the weights change, and it's always ..."): measured, three labelled answers moved.
 _OWN_NOUN_CLAUSE = re.compile(r"\s*(?:(?:and|but)\s+)?" + _DETERMINED + _COPULA, re.IGNORECASE)
 _CLAUSE_JOINS = frozenset({",", "->", "=>", "-"})
+# Round 46: a reason clause ("since", "because") whose subject is a noun, bare or determined,
+# with a copula is a statement of its own: "If x is a constant rather than a variable, it
+# must be watched by both tapes, since constants are not watched automatically" does not
+# deny "variable ... watched automatically". A pronoun there goes on ("since it is ...").
+_REASONS = frozenset({"since", "because"})
+_OWN_REASON_CLAUSE = re.compile(
+    rf"\s*(?:{_DETERMINED}|(?!{_PRONOUN}\b|that\b|what\b|there\b)[a-z_]\w*){_COPULA}",
+    re.IGNORECASE,
+)
 
 
 def _opens_own_clause(masked: str, term: re.Match[str]) -> bool:
@@ -99,6 +113,8 @@ def _opens_own_clause(masked: str, term: re.Match[str]) -> bool:
     joint = term.group().strip().replace("--", "-")
     if joint == ";":
         return _OWN_CLAUSE.match(masked, term.end()) is not None
+    if joint.lower() in _REASONS:
+        return _OWN_REASON_CLAUSE.match(masked, term.end()) is not None
     return joint in _CLAUSE_JOINS and _OWN_NOUN_CLAUSE.match(masked, term.end()) is not None
 
 

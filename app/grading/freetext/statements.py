@@ -97,15 +97,6 @@ _OWN_CLAUSE = re.compile(
 # the weights change, and it's always ..."): measured, three labelled answers moved.
 _OWN_NOUN_CLAUSE = re.compile(r"\s*(?:(?:and|but)\s+)?" + _DETERMINED + _COPULA, re.IGNORECASE)
 _CLAUSE_JOINS = frozenset({",", "->", "=>", "-"})
-# Round 46: a reason clause ("since", "because") whose subject is a noun, bare or determined,
-# with a copula is a statement of its own: "If x is a constant rather than a variable, it
-# must be watched by both tapes, since constants are not watched automatically" does not
-# deny "variable ... watched automatically". A pronoun there goes on ("since it is ...").
-_REASONS = frozenset({"since", "because"})
-_OWN_REASON_CLAUSE = re.compile(
-    rf"\s*(?:{_DETERMINED}|(?!{_PRONOUN}\b|that\b|what\b|there\b)[a-z_]\w*){_COPULA}",
-    re.IGNORECASE,
-)
 
 
 def _opens_own_clause(masked: str, term: re.Match[str]) -> bool:
@@ -113,8 +104,6 @@ def _opens_own_clause(masked: str, term: re.Match[str]) -> bool:
     joint = term.group().strip().replace("--", "-")
     if joint == ";":
         return _OWN_CLAUSE.match(masked, term.end()) is not None
-    if joint.lower() in _REASONS:
-        return _OWN_REASON_CLAUSE.match(masked, term.end()) is not None
     return joint in _CLAUSE_JOINS and _OWN_NOUN_CLAUSE.match(masked, term.end()) is not None
 
 

@@ -77,6 +77,9 @@ def test_numpy_said_recorded_is_still_named(text: str) -> None:
         " examples are kept until the gradient call.",
         "If all four forward passes run on one tape, the activations of the whole 256 batch"
         " are kept until the gradient call.",
+        # a hyphenated word is one word of the subject
+        "If you record all four micro-batches on a single tape, the activations of every"
+        " micro-batch are kept until the gradient call.",
     ],
 )
 def test_a_long_determined_subject_opens_its_own_statement(text: str) -> None:
@@ -142,7 +145,9 @@ def test_round46_phrasings_stay_linear_on_pumped_text() -> None:
     assert_linear_on(patterns, PUMPED)
 
 
-@pytest.mark.parametrize("unit", ["tape, the activations of all 256 samples ", "x, the a of "])
+@pytest.mark.parametrize(
+    "unit", ["tape, the activations of all 256 samples ", "x, the a of ", "tape, the a-b-c-d-e "]
+)
 def test_a_pumped_determined_subject_is_read_in_linear_time(unit: str) -> None:
     """The statement boundary reads a bounded subject at each comma: 40,000 characters in
     well under a quarter of a second of CPU."""

@@ -74,7 +74,14 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
 # before the ";" and its last from this one. Only a copula marks it ("it is", "each tape
 # is"): a clause that goes on with a verb ("...; it changes the variables", "...; it will
 # add them up") keeps the subject before it (round 8: ";" joins clauses).
-_DETERMINED = r"(?:the|each|every|a|an|both|all|its|their|his|her|your|our|my)(?:\s+[\w.()]+){1,4}?"
+# Round 46: the head may take one prepositional phrase of its own ("the activations of all
+# 256 samples are kept", five words after "the"): a head of four words at most, then one;
+# a hyphenated word is one word ("the activations of every micro-batch are kept").
+_WORD = r"\s+[\w.()]+(?:-[\w.()]+)*"
+_DETERMINED = (
+    rf"(?:the|each|every|a|an|both|all|its|their|his|her|your|our|my)(?:{_WORD}){{1,4}}?"
+    rf"(?:\s+(?:of|for|from|in|on)(?:{_WORD}){{1,4}}?)?"
+)
 _COPULA = r"(?:'s|\s+(?:is|are|was|were)\b)"
 # Round 17: a determiner phrase with a modal is a subject of its own too ("move the loss
 # inside the block; the gradient call itself can sit after the block"); a pronoun with one

@@ -276,7 +276,14 @@ def up_to_second_opinion(row: Row, learned: Learned, prepared: Prepared) -> Row:
     row = classified_row(trained, rubric, row, prepared.bags[key])
     if row.evidence is None or row.evidence.empty:
         return row
-    row = recapped(row, rubric, learned, prepared.complete[key])
+    row = recapped(
+        row,
+        rubric,
+        learned,
+        prepared.complete[key],
+        required=prepared.required.get(key),
+        nothing=prepared.nothing.get(key),
+    )
     if row.named_tags or row.evidence is None:
         return row
     correct, incorrect = learned.models.get(row.question_id, (None, None))
@@ -287,11 +294,20 @@ def up_to_second_opinion(row: Row, learned: Learned, prepared: Prepared) -> Row:
     return dataclasses.replace(row, verdict=verdict)
 
 
-def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
+def recapped(
+    row: Row,
+    rubric: Rubric,
+    learned: Learned,
+    complete: bool,
+    *,
+    required: bool | None = None,
+    nothing: bool | None = None,
+) -> Row:
     """The row's verdict under the caps learned in this fold for the tells it names (public:
-    benchmarks/freetext_embedding_tells.py caps the tells it adds the chain's way)."""
+    benchmarks/freetext_embedding_tells.py caps the tells it adds the chain's way); `required`
+    and `nothing` as `row_caps`."""
     assert row.evidence is not None
-    mine = row_caps(row, rubric, learned, complete)
+    mine = row_caps(row, rubric, learned, complete, required=required, nothing=nothing)
     evidence = dataclasses.replace(
         row.evidence, caps=tuple(mine.get(t, "partial") for t in row.named_tags)
     )
@@ -299,17 +315,27 @@ def recapped(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> Row:
     return dataclasses.replace(row, verdict=verdict, evidence=evidence)
 
 
-def row_caps(row: Row, rubric: Rubric, learned: Learned, complete: bool) -> dict[str, str]:
+def row_caps(
+    row: Row,
+    rubric: Rubric,
+    learned: Learned,
+    complete: bool,
+    *,
+    required: bool | None = None,
+    nothing: bool | None = None,
+) -> dict[str, str]:
     """Tag -> cap for the row's question's tells, as learned in this fold: by precedent, by
-    the core beside them and for the tells the row names together (tell_caps.CoreCaps)."""
+    the core beside them and for the tells the row names together (tell_caps.CoreCaps).
+    `required` / `nothing`: the row's `tell_caps.required_core` / `no_required_core` where the
+    caller holds them (`Prepared`, round 46: the learned tells replace a row's verdict and tags,
+    never its evidence), else read from the row's evidence."""
     mine = tell_caps.question_caps(rubric, learned.caps, row.question_id)
     core = learned_core_caps(learned, row.question_id)
-    mine = core.for_core(
-        mine,
-        complete=complete,
-        required=tell_caps.required_core(rubric, row.evidence),
-        nothing=tell_caps.no_required_core(rubric, row.evidence),
-    )
+    if required is None:
+        required = tell_caps.required_core(rubric, row.evidence)
+    if nothing is None:
+        nothing = tell_caps.no_required_core(rubric, row.evidence)
+    mine = core.for_core(mine, complete=complete, required=required, nothing=nothing)
     return core.for_tells_together(mine, row.named_tags)
 
 

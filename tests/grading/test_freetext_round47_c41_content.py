@@ -11,7 +11,7 @@ Dropped (strict xfails): a persistent tape said to need nothing once finished (p
 it named about fifty answers whose labels do not state it, most without a persistent tape), None
 said to be a stored zero or a stationary point (none-means-zero-signal: exact lost), the tape said
 to work only inside its block (tape-discarded-on-block-exit), one tape per derivative order (a
-false tell on a correct answer) and four more entries that moved no not-read answer. True
+false tell on a correct answer) and five more that named no not-read answer. True
 statements, denials and conditions sharing the words name nothing. Statements written for this
 file (docs/freetext-rounds.md "Round 47: ... (engineer C41)"). Read by the rules alone."""
 

@@ -65,8 +65,9 @@ def loosened(pattern: str) -> list[str]:
 
 
 def _pieces(role: str) -> list[str]:
-    """A role's ` ~ ` pieces, where the gap is outside any group (else the role whole)."""
+    """A role's ` ~ ` pieces, where the gap is outside any group (else the role whole; so too
+    with a barred gap, ` ~!(since|because) `, as when round 46 spelled it out by hand)."""
     pieces = [piece.strip() for piece in split_top(role, "~")]
-    if not balanced(role) or not all(pieces):
+    if not balanced(role) or not all(pieces) or any(p.startswith("!(") for p in pieces[1:]):
         return [role]
     return pieces

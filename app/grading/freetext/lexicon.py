@@ -21,6 +21,8 @@ from functools import lru_cache
 
 from lemminflect import getAllInflections, getAllLemmas
 
+from app.packs.rubric import GAP_MARK
+
 # Each group: the lemmas of its members (round 16), in the dictionary form the lemma twins
 # use (lemmas.py). A phrasing's word alternative joins a group when one of the words it
 # spells (`wipes?` spells "wipe" and "wipes"; `wip(e|es|ed|ing)` and `wip\\w*` spell "wipe",
@@ -208,7 +210,8 @@ def _widen_groups(pattern: str, groups: Groups) -> str:
     return "".join(out)
 
 
-_SEGMENT = re.compile(r"(\s*(?<!\\)(?:~|&)\s*)")
+# A phrasing's gaps (a barred one whole: rubric.GAP_MARK) and a claim's role separators.
+_SEGMENT = re.compile(rf"(\s*(?:{GAP_MARK}|(?<!\\)&)\s*)")
 
 
 @lru_cache(maxsize=4096)

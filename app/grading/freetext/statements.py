@@ -64,7 +64,19 @@ def _new_subject_inside(masked: str, start: int, end: int) -> int | None:
             or (term.group() == ";" and only_next_subject(masked, term.end(), end))
         ):
             return term.end()
-    return None
+    denying = _DENYING_SUBJECT.search(masked, start + 1, end)
+    return denying.end() if denying is not None else None
+
+
+# Round 47: "and" before a denying subject ("nothing", "nobody") joins a statement of its own:
+# "the variables have no gradient attribute and nothing accumulates between calls" must not
+# read "gradient ... accumulates between calls" (the "no" and the "nothing" deny two clauses,
+# they do not undo each other); not "and nothing else", the end of an object. Not a clause
+# terminator (phrasings.py): a claim's roles still read across it.
+_DENYING_SUBJECT = re.compile(
+    r"\band\s+(?=(?:nothing|nobody)\b(?!\s+(?:else|more|less|but|except|other)\b))",
+    re.IGNORECASE,
+)
 
 
 # Round 14: after ";" a clause with a subject and verb of its own is a statement of its

@@ -23,7 +23,9 @@ tell caps by core coverage (engineer K2)" (which built this model in the grader 
 measured it whole-chain, and reverted it: it lost 2 of 1,650 not read). After the readings, a
 table per question (learned from every tune answer): how many tags each core precedent caps,
 and the caps of tells together (round 44) and of tells with no required concept (round 45)
-with what each recaps (round 45, K5).
+with what each recaps (round 45, K5). Round 47 (K7): the caps read each row's core (complete,
+every required concept, none of them) from `chain.Prepared`, as the chain passes it since round
+46, not recomputed from the row's evidence (the same values: the rows are the rules' rows).
 """
 
 from __future__ import annotations
@@ -74,9 +76,21 @@ def learn_current(train: Sequence[Row], prepared: chain.Prepared) -> Caps:
     chain.row_caps): per tag, by the core beside it, of tells together (round 44) and of tells
     with no required concept (round 45)."""
     learned = _caps_learned(train, prepared)
-    return lambda row: chain.row_caps(
-        row, prepared.rubrics[row.question_id], learned, prepared.complete[id(row)]
-    )
+    return lambda row: _row_caps(row, learned, prepared)
+
+
+def _core(row: Row, prepared: chain.Prepared) -> tuple[bool, bool | None, bool | None]:
+    """The row's core as `prepared` holds it (complete; every required concept; none of them),
+    as the chain's `up_to_second_opinion` passes it to the caps (round 47, K7), not recomputed
+    from the row's evidence by `chain.row_caps`."""
+    key = id(row)
+    return prepared.complete[key], prepared.required.get(key), prepared.nothing.get(key)
+
+
+def _row_caps(row: Row, learned: chain.Learned, prepared: chain.Prepared) -> dict[str, str]:
+    complete, required, nothing = _core(row, prepared)
+    rubric = prepared.rubrics[row.question_id]
+    return chain.row_caps(row, rubric, learned, complete, required=required, nothing=nothing)
 
 
 def _caps_learned(train: Sequence[Row], prepared: chain.Prepared) -> chain.Learned:
@@ -108,7 +122,7 @@ def caps_by_question(rows: Sequence[Row], prepared: chain.Prepared) -> list[str]
         cells = [str(len(core.complete)), str(len(core.required)), str(len(core.bare))]
         for precedent, apart in per_question:
             entry = precedent.get(q)
-            moved = _recapped([r for r in rows if r.question_id == q], learned, apart, prepared)
+            moved = moved_labels([r for r in rows if r.question_id == q], learned, apart, prepared)
             cells.append(
                 f"{entry['cap']} ({entry['answers']}, {entry['incorrect']})" if entry else "-"
             )
@@ -117,7 +131,7 @@ def caps_by_question(rows: Sequence[Row], prepared: chain.Prepared) -> list[str]
     return out
 
 
-def _recapped(
+def moved_labels(
     rows: Sequence[Row], learned: chain.Learned, apart: chain.Learned, prepared: chain.Prepared
 ) -> Counter[str]:
     """Labels of the rows whose verdict `learned`'s caps give otherwise than `apart`'s."""
@@ -125,10 +139,16 @@ def _recapped(
     for r in rows:
         if not r.named_tags or r.evidence is None or r.evidence.empty:
             continue
-        rubric, complete = prepared.rubrics[r.question_id], prepared.complete[id(r)]
-        now = chain.recapped(r, rubric, learned, complete).verdict
-        moved[r.label] += now != chain.recapped(r, rubric, apart, complete).verdict
+        moved[r.label] += _verdict(r, learned, prepared) != _verdict(r, apart, prepared)
     return +moved
+
+
+def _verdict(row: Row, learned: chain.Learned, prepared: chain.Prepared) -> str:
+    """The row's verdict under `learned`'s caps, its core read from `prepared` (`_core`)."""
+    complete, required, nothing = _core(row, prepared)
+    rubric = prepared.rubrics[row.question_id]
+    recapped = chain.recapped(row, rubric, learned, complete, required=required, nothing=nothing)
+    return recapped.verdict
 
 
 def learn_pooled(train: Sequence[Row], rubrics: Mapping[str, Rubric], l2: float) -> Caps:

@@ -87,6 +87,8 @@ class Learned:
     bare: Derived = dataclasses.field(default_factory=dict)  # round 28's without_required_core
     together: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # round 44
     nothing: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # round 45
+    # round 47: `together` over the answers crediting every required concept
+    together_core: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
 
 
 def by_persona(row: Row) -> str | None:
@@ -179,8 +181,9 @@ def learn(train: Sequence[Row], prepared: Prepared) -> Learned:
 
 def learn_caps(train: Sequence[Row], prepared: Prepared) -> dict[str, Any]:
     """`Learned`'s tell caps, by name: per tag, by the core beside it (rounds 18 and 28), of
-    tells together (round 44) and of tells with no required concept (round 45), from the labels
-    of `train` (public: benchmarks/freetext_caps_by_core.py reads the caps step alone)."""
+    tells together (round 44; and beside every required concept, round 47) and of tells with no
+    required concept (round 45), from the labels of `train` (public:
+    benchmarks/freetext_caps_by_core.py reads the caps step alone)."""
     caps = tell_caps.derive((r.question_id, r.expected_tags, r.label) for r in train)
     beside = tell_caps.derive_beside_core(
         (r.question_id, r.expected_tags, r.label, prepared.complete[id(r)], r.persona)
@@ -197,8 +200,15 @@ def learn_caps(train: Sequence[Row], prepared: Prepared) -> dict[str, Any]:
         )
     )
     mine = {q: tell_caps.question_caps(rubric, caps, q) for q, rubric in prepared.rubrics.items()}
-    together = tell_caps.derive_together(
-        ((r.question_id, r.expected_tags, r.label, r.persona) for r in train), mine
+    together, together_core = (
+        tell_caps.derive_together(
+            ((r.question_id, r.expected_tags, r.label, r.persona) for r in train if kept(id(r))),
+            mine,
+        )
+        for kept in (
+            lambda k: True,
+            lambda k: prepared.required.get(k, False) or prepared.complete[k],
+        )
     )
     nothing = tell_caps.derive_no_required(
         (
@@ -214,6 +224,7 @@ def learn_caps(train: Sequence[Row], prepared: Prepared) -> dict[str, Any]:
         "bare": bare,
         "together": together,
         "nothing": nothing,
+        "together_core": together_core,
     }
 
 
@@ -336,7 +347,7 @@ def row_caps(
     if nothing is None:
         nothing = tell_caps.no_required_core(rubric, row.evidence)
     mine = core.for_core(mine, complete=complete, required=required, nothing=nothing)
-    return core.for_tells_together(mine, row.named_tags)
+    return core.for_tells_together(mine, row.named_tags, core=complete or required)
 
 
 def learned_core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
@@ -352,7 +363,8 @@ def learned_core_caps(learned: Learned, question_id: str) -> tell_caps.CoreCaps:
     )
     together = learned.together.get(question_id, {}).get("cap")
     nothing = learned.nothing.get(question_id, {}).get("cap")
-    return tell_caps.CoreCaps(complete, required, bare, together, nothing)
+    together_core = learned.together_core.get(question_id, {}).get("cap")
+    return tell_caps.CoreCaps(complete, required, bare, together, nothing, together_core)
 
 
 def cells(rows: Sequence[Row]) -> tuple[int, ...]:

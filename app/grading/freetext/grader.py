@@ -277,17 +277,17 @@ def _beside_core(
     answer (round 18) or every required concept credited (round 28), a `partial` one raised
     to `incorrect` with neither (round 28) or with no required concept at all where that
     precedent is sure (round 45; tell_caps.CoreCaps); two or more tells, each capped
-    `partial`, capped `incorrect` where the question's precedent is sure of it (round 44).
-    Never above partial: a named tell keeps an answer below correct."""
+    `partial`, capped `incorrect` where the question's precedent is sure of it (round 44),
+    unless every required concept is credited and that precedent beside it is a sure
+    `partial` (round 47). Never above partial: a named tell keeps an answer below correct."""
     if not findings.tells or core_caps is None or uncapped.empty:
         return caps
+    complete, required = complete_core(rubric, uncapped), required_core(rubric, uncapped)
     by_core = core_caps.for_core(
-        caps,
-        complete=complete_core(rubric, uncapped),
-        required=required_core(rubric, uncapped),
-        nothing=no_required_core(rubric, uncapped),
+        caps, complete=complete, required=required, nothing=no_required_core(rubric, uncapped)
     )
-    return core_caps.for_tells_together(by_core, (tell.tag for tell, _ in findings.tells))
+    named = (tell.tag for tell, _ in findings.tells)
+    return core_caps.for_tells_together(by_core, named, core=complete or required)
 
 
 def _verdict(rubric: Rubric, score: float) -> Verdict:

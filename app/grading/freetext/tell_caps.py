@@ -59,6 +59,16 @@ capped `partial`, whose rules credit none of the rubric's required concepts
 writer's answers left out, such an answer's `partial` caps are `incorrect` (`CoreCaps.nothing`).
 Only ever lowers, and never reaches an answer without a named tell.
 
+Round 47 ("Round 47: partial answers graded correct (engineer K7)"): round 44's precedent pools
+the answers labelled with two or more tells whatever stands beside them, but labellers grade two
+beliefs beside a right core as they grade one (round 28): on no-zero-grad ("the tape accumulates"
+beside "reset the tape like zero_grad") 6 of 40 such answers are labelled incorrect where the rules
+credit every required concept, 54 of 65 where they do not, and the pooled 60 of 105 made the cap
+`incorrect` for both. So the same precedent over the answers whose rules credit every required
+concept (`TOGETHER_BESIDE_CORE`, `derive_together` over them): where it is a sure `partial`
+(jackknifed by writer), `together` does not reach an answer with that core
+(`CoreCaps.together_core`). It only ever keeps an answer at its own tells' caps.
+
 `python -m app.grading.freetext.tell_caps train [--check]` writes `tell_caps.json` beside
 this file: per question, the rubric fingerprint and each tag's precedent (answers, of them
 incorrect, the cap). The grader applies a question's caps only to the rubric they were
@@ -92,6 +102,7 @@ BESIDE_REQUIRED = "beside_required_core"  # round 28: every required concept, no
 WITHOUT_CORE = "without_required_core"  # round 28: neither (a required concept missing)
 TOGETHER = "together"  # round 44: a question's answers labelled with 2+ tells, each capped partial
 NO_REQUIRED = "no_required_core"  # round 45: a question's partial-capped tells, no required concept
+TOGETHER_BESIDE_CORE = "together_beside_core"  # round 47: TOGETHER over every required concept
 
 Precedent = tuple[str, tuple[str, ...], str]  # question id, labelled (mapped) tags, verdict
 
@@ -264,6 +275,7 @@ class CoreCaps:
     bare: Mapping[str, str] = dataclasses.field(default_factory=dict)
     together: str | None = None  # round 44: the cap of 2+ tells each capped partial, if sure
     nothing: str | None = None  # round 45: partial-capped tells, no required concept
+    together_core: str | None = None  # round 47: `together` beside every required concept
 
     @classmethod
     def of(
@@ -271,6 +283,7 @@ class CoreCaps:
         derived: Mapping[str, Mapping[str, Any]],
         together: str | None = None,
         nothing: str | None = None,
+        together_core: str | None = None,
     ) -> CoreCaps:
         return cls(
             core_caps_from(derived, BESIDE_FULL),
@@ -278,15 +291,20 @@ class CoreCaps:
             core_caps_from(derived, WITHOUT_CORE, "incorrect"),
             together,
             nothing,
+            together_core,
         )
 
-    def for_tells_together(self, caps: Mapping[str, str], named: Iterable[str]) -> dict[str, str]:
+    def for_tells_together(
+        self, caps: Mapping[str, str], named: Iterable[str], *, core: bool = False
+    ) -> dict[str, str]:
         """`caps` with the named tells capped `incorrect` where two or more are named, every
         one capped `partial`, and the question's precedent of such answers is a sure
-        `incorrect` (round 44). Only ever lowers."""
+        `incorrect` (round 44); not where the rules credit every required concept (`core`)
+        and that precedent beside the core is a sure `partial` (round 47). Only ever lowers."""
         tags = set(named)
         if (
             self.together != "incorrect"
+            or (core and self.together_core == "partial")
             or len(tags) < 2
             or any(caps.get(t) != "partial" for t in tags)
         ):
@@ -359,6 +377,11 @@ def build_artefact() -> dict[str, Any]:
     ]  # fmt: skip
     caps = {q: question_caps(r, derived, q) for q, r in rubrics.items()}
     together = derive_together([(q, tags, v, w) for q, tags, v, w, _ in labelled], caps)
+    cored = [required.get(k, False) or complete.get(k, False)
+             for k in ((a.source, a.question_id, a.answer) for a in tune)]  # fmt: skip
+    together_core = derive_together(
+        [(q, tags, v, w) for (q, tags, v, w, _), c in zip(labelled, cored, strict=True) if c], caps
+    )
     no_required = derive_no_required(labelled, caps)
     beside = by_core(lambda k: complete.get(k, False), share_cap)
     beside_required = by_core(lambda k: required.get(k, False))
@@ -377,6 +400,7 @@ def build_artefact() -> dict[str, Any]:
                 if (qid, m.tag) in derived
             },
             **({TOGETHER: together[qid]} if qid in together else {}),
+            **({TOGETHER_BESIDE_CORE: together_core[qid]} if qid in together_core else {}),
             **({NO_REQUIRED: no_required[qid]} if qid in no_required else {}),
         }
         for qid, rubric in sorted(rubrics.items())
@@ -478,12 +502,14 @@ def shipped_core_caps(question_id: str, rubric: Rubric) -> CoreCaps:
         _derived(question_id, key),
         _question_cap(question_id, key, TOGETHER),
         _question_cap(question_id, key, NO_REQUIRED),
+        _question_cap(question_id, key, TOGETHER_BESIDE_CORE),
     )
 
 
 @lru_cache(maxsize=128)
 def _question_cap(question_id: str, key: str, name: str) -> str | None:
-    """The cap of a per-question precedent (`TOGETHER`, `NO_REQUIRED`) for exactly this rubric."""
+    """The cap of a per-question precedent (`TOGETHER`, `NO_REQUIRED`, `TOGETHER_BESIDE_CORE`) for
+    exactly this rubric."""
     entry = _questions().get(question_id)
     if not isinstance(entry, dict) or entry.get("rubric") != key:
         return None

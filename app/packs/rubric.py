@@ -31,8 +31,10 @@ GAP_REGEX = rf"(?:{_GAP_SEPARATOR}{_GAP_WORD}){{0,8}}?{_GAP_SEPARATOR}"
 # read as a whole word), built from the gap's own parts so the two cannot drift apart (round
 # 46 spelled one out by hand in higher-order-derivatives' must-watch-variables). One
 # look-ahead per word of the gap: as linear as the gap itself.
-GAP_MARK = r"(?<!\\)~(?:!\([^()\n]+\))?"
-_GAP = re.compile(r"\s*(?<!\\)~(?:!\(([^()\n]+)\))?\s*")
+_BARRED = r"[^()\n]+"  # the words a barred gap crosses none of: an alternation, no group
+# A gap as a phrasing writes it, with no group of its own (a split on it keeps it whole).
+GAP_MARK = rf"(?<!\\)~(?:!\({_BARRED}\))?"
+_GAP = re.compile(rf"\s*(?<!\\)~(?:!\(({_BARRED})\))?\s*")
 SLUG = r"^[a-z0-9][a-z0-9-]{0,62}$"
 # A bound on what an uploaded pack can make the grader search per answer (each tell's
 # phrasings are matched against every sentence). 30 from round 8 of issue 14 (the core pack's

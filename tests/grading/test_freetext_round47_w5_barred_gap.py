@@ -15,6 +15,7 @@ import pytest
 
 from app.grading.freetext.learned_evidence import loosened
 from app.grading.freetext.lexicon import widen
+from app.grading.freetext.misses import _roles
 from app.packs.rubric import GAP_REGEX, barred_gap, expand_phrasing
 from tests.grading.core_questions import misconception_of, tells_by_rules
 
@@ -68,6 +69,13 @@ def test_widening_reads_a_barred_gap_as_a_gap() -> None:
     plain, barred = "tape ~ (recorded|tracked)", "tape ~!(since|because) (recorded|tracked)"
     assert widen(plain) != plain
     assert widen(barred) == widen(plain).replace("~", "~!(since|because)")
+
+
+def test_the_miss_diagnosis_splits_a_barred_gap_as_a_gap() -> None:
+    """`misses` (benchmarks/freetext.py --miss-causes) reads each role between a phrasing's
+    gaps; a barred gap is a gap there too, not an excluded role ("!(...)") hiding the next."""
+    assert len(_roles("tape ~!(since|because) (recorded|tracked) ~ automatically")) == 3
+    assert len(_roles(barred_phrasing())) == 3
 
 
 @pytest.mark.parametrize(

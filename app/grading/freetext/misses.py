@@ -29,10 +29,10 @@ from app.grading.freetext.budget import BoundedPattern
 from app.grading.freetext.claims import CLAIM_SEPARATOR, find_phrasings, is_claim, split_clauses
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.phrasings import compile_phrasing, mask
-from app.packs.rubric import Misconception, Rubric
+from app.packs.rubric import GAP_MARK, Misconception, Rubric
 
 CAUSES = ("no-rubric", "wrong-tag", "polarity", "clause-split", "role-word", "no-phrasing")
-_GAP = re.compile(r"\s*(?<!\\)~\s*")
+_GAP = re.compile(rf"\s*{GAP_MARK}\s*")  # a barred gap (` ~!(since|because) `) splits as a gap
 
 
 def _roles(pattern: str) -> list[BoundedPattern]:

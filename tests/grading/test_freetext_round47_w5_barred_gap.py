@@ -15,7 +15,7 @@ import pytest
 
 from app.grading.freetext.learned_evidence import loosened
 from app.grading.freetext.lexicon import widen
-from app.grading.freetext.misses import _roles
+from app.grading.freetext.misses import phrasing_roles
 from app.packs.rubric import GAP_REGEX, barred_gap, expand_phrasing
 from tests.grading.core_questions import misconception_of, tells_by_rules
 
@@ -74,8 +74,8 @@ def test_widening_reads_a_barred_gap_as_a_gap() -> None:
 def test_the_miss_diagnosis_splits_a_barred_gap_as_a_gap() -> None:
     """`misses` (benchmarks/freetext.py --miss-causes) reads each role between a phrasing's
     gaps; a barred gap is a gap there too, not an excluded role ("!(...)") hiding the next."""
-    assert len(_roles("tape ~!(since|because) (recorded|tracked) ~ automatically")) == 3
-    assert len(_roles(barred_phrasing())) == 3
+    assert len(phrasing_roles("tape ~!(since|because) (recorded|tracked) ~ automatically")) == 3
+    assert len(phrasing_roles(barred_phrasing())) == 3
 
 
 @pytest.mark.parametrize(

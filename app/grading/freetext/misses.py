@@ -35,7 +35,8 @@ CAUSES = ("no-rubric", "wrong-tag", "polarity", "clause-split", "role-word", "no
 _GAP = re.compile(rf"\s*{GAP_MARK}\s*")  # a barred gap (` ~!(since|because) `) splits as a gap
 
 
-def _roles(pattern: str) -> list[BoundedPattern]:
+def phrasing_roles(pattern: str) -> list[BoundedPattern]:
+    """A phrasing's roles: a claim's, or the parts between an ordered phrasing's gaps."""
     parts = CLAIM_SEPARATOR.split(pattern) if is_claim(pattern) else _GAP.split(pattern)
     roles = []
     for part in parts:
@@ -66,7 +67,7 @@ def _sentence_fit(texts: Sequence[str], roles: list[BoundedPattern]) -> tuple[in
 def _near(tell: Misconception, texts: Sequence[str]) -> str | None:
     all_in_sentence = role_short = False
     for pattern in [*tell.any, *tell.negated]:
-        roles = _roles(pattern)
+        roles = phrasing_roles(pattern)
         if len(roles) < 2:
             continue
         best, _ = _sentence_fit(texts, roles)

@@ -121,3 +121,22 @@ def test_folds_leave_out_each_round_then_each_persona_not_read() -> None:
         ("LOPO x", ["a"]),
         ("LOPO z", ["c"]),
     ]
+
+
+def test_spared_slots_name_the_role_left_out(rubric) -> None:  # type: ignore[no-untyped-def]
+    row = dataclasses.replace(
+        _row("a"), answer="Across micro batches the gradients get held in the tape."
+    )
+    slots = fln.spared_slots(rubric, row, (TAG,))
+    # its first phrasing's whole claim (through the lemma "hold") and each role spared
+    assert {f"{TAG}|any|0|{i}" for i in ("w", "0", "1", "2", "3", "4")} <= set(slots)
+    assert {fln.tag_of(s) for s in slots} == {TAG}
+    assert fln.spared_slots(rubric, row, ()) == ()
+
+
+def test_chosen_tags_read_a_slot_by_its_tag() -> None:
+    slot = f"{TAG}|any|0|1"
+    rows = [_row("a"), _row("b")]
+    assert fln.chosen_tags(rows, {"a": (slot,), "b": (slot,)}, "any") == {
+        (QUESTION, slot): (1.0, 2)
+    }

@@ -32,6 +32,4 @@ def inside_closed_aside(masked: str, position: int, start: int, end: int) -> boo
     """Whether `position` (a cue) lies in an aside that closes before the match's end and
     does not hold the match's start: the aside is a remark inside or before the statement,
     not the statement the match begins in."""
-    return any(
-        a < position < b and b <= end and not a < start < b for a, b in aside_spans(masked)
-    )
+    return any(a < position < b and b <= end and not a < start < b for a, b in aside_spans(masked))

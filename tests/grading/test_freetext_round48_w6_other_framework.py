@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from app.grading.freetext.matching import is_foreign
+from app.grading.freetext.matching import framework_mentions, is_foreign
 from app.grading.freetext.phrasings import mask
 from tests.grading.core_questions import tells_by_rules
 
@@ -61,15 +61,16 @@ def test_a_statement_about_pytorch_names_no_tell(text: str) -> None:
     assert ACCUMULATES not in tells_by_rules(NZG, text)
 
 
-def test_the_own_api_is_looked_for_in_linear_time() -> None:
-    """Two bounded searches per hit, within its sentence: a 40,000-character answer of
-    PyTorch mentions and tape clauses is graded within a second of CPU."""
-    unit = "in PyTorch you zero them: the tape accumulates gradients across steps. "
-    text = unit * (40_000 // len(unit) + 1)
-    tells_by_rules(NZG, "warm up.")
+@pytest.mark.parametrize("unit", ["in PyTorch you zero them, ", "PyTorch: the tape, "])
+def test_the_own_api_is_looked_for_in_linear_time(unit: str) -> None:
+    """Two bounded searches per hit, within its sentence: a match at the end of 40,000
+    characters of PyTorch mentions and tape clauses in well under a quarter of a second."""
+    sentence = (unit * (40_000 // len(unit) + 1))[:40_000] + " gradients accumulate"
+    masked = mask(sentence)
+    framework_mentions(sentence)  # remembered per sentence; round 43 pins its own time
     started = time.process_time()
-    tells_by_rules(NZG, text)
-    assert time.process_time() - started < 1.0
+    is_foreign(sentence, masked, len(sentence) - 20, len(sentence))
+    assert time.process_time() - started < 0.25
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ stored") is the statement's own denial and stays counted. Round 48 (engineer W6)
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
 
 _ASIDE = re.compile(r"(?<![\w\]])\([^()\n]*\)")
@@ -31,5 +32,11 @@ def aside_spans(masked: str) -> tuple[tuple[int, int], ...]:
 def inside_closed_aside(masked: str, position: int, start: int, end: int) -> bool:
     """Whether `position` (a cue) lies in an aside that closes before the match's end and
     does not hold the match's start: the aside is a remark inside or before the statement,
-    not the statement the match begins in."""
-    return any(a < position < b and b <= end and not a < start < b for a, b in aside_spans(masked))
+    not the statement the match begins in. Asides never nest, so the one that may hold
+    `position` is found by bisection: a cue costs a logarithm of the asides, not their count."""
+    spans = aside_spans(masked)
+    index = bisect_right(spans, (position, len(masked))) - 1
+    if index < 0:
+        return False
+    a, b = spans[index]
+    return a < position < b and b <= end and not a < start < b

@@ -104,7 +104,10 @@ def is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     framework named later in another role ("the optimizer clears them, so PyTorch users
     are surprised") sets no topic for the statement before it (round 8). "Like PyTorch"
     and "unlike PyTorch" compare with TensorFlow, so they count as statements about
-    TensorFlow.
+    TensorFlow. Round 48: a mention outside the clause sets no topic where TensorFlow's own
+    API (the tape, apply_gradients, `tf.`) is named in the match's clause or between that
+    mention and the match: "for the same reason they call zero_grad in PyTorch: the tape
+    keeps what it recorded, so gradients pile up" is said of the tape.
     """
     mentions = framework_mentions(sentence)
     if not any(foreign for _, foreign in mentions):
@@ -113,10 +116,14 @@ def is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     clause = [f for pos, f in mentions if start_of_clause(masked, start) <= pos < clause_end]
     if clause:
         return all(clause)
+    if _OWN_API.search(sentence, start_of_clause(masked, start), clause_end) is not None:
+        return False  # round 48: the clause's own subject is TensorFlow's (its tape, ...)
     topics = [m for m in mentions if m[0] < start or _scopes(sentence, end, m[0])]
     if not topics:
         return False
     nearest = min(topics, key=lambda m: min(abs(m[0] - start), abs(m[0] - end)))
+    if nearest[1] and nearest[0] < start and _OWN_API.search(sentence, nearest[0], start):
+        return False  # round 48: TensorFlow's API named since the other framework
     return nearest[1]
 
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import regex
 
+from app.grading.freetext.asides import inside_closed_aside
 from app.grading.freetext.conditions import (
     consequence_start,
     in_counterfactual_condition,
@@ -165,10 +166,15 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     lead_in = [
         cue
         for cue in CUE.finditer(masked, lead, start)
-        if not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start])
+        if (not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start]))
+        and not inside_closed_aside(masked, cue.start(), start, end)
     ]
     last_start = start_of_clause(masked, end, inclusive=False)
-    last_clause = CUE.findall(masked, max(start, last_start), end)
+    last_clause = [
+        cue.group()
+        for cue in CUE.finditer(masked, max(start, last_start), end)
+        if not inside_closed_aside(masked, cue.start(), start, end)  # round 48 (asides.py)
+    ]
     last_clause += _nor_after(masked, max(start, last_start), end)
     cues = len(lead_in) + len(last_clause)
     # Round 27: Hinglish denies after its verb ("weights update nahi karta"; hinglish.py).

@@ -1,0 +1,42 @@
+"""Bracketed asides inside a statement, whose own denials deny only the aside.
+
+"every variable before it gets None (no path back to the loss), no error" states no error:
+the "no" of the aside denies "path back to the loss", not the statement around it, and
+counting it beside the "no" of "no error" cancelled that denial (round 47's final set, a
+numpy-inside-tape answer labelled correct that drew `numpy-raises-error`). An aside is a
+bracket opened after a space or at the start (not a call's arguments, which the mask
+blanks) and closed in the same sentence; a bracket holding a denial alone ("are (not)
+stored") is the statement's own denial and stays counted. Round 48 (engineer W6).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+
+_ASIDE = re.compile(r"(?<![\w\]])\([^()\n]*\)")
+_WORD = re.compile(r"[\w']+")
+
+
+@lru_cache(maxsize=2048)
+def aside_spans(masked: str) -> tuple[tuple[int, int], ...]:
+    """Where each aside of two words or more opens and closes (one pass over the sentence)."""
+    return tuple(
+        found.span()
+        for found in _ASIDE.finditer(masked)
+        if len(_WORD.findall(found.group(), 0, 40)) > 1
+    )
+
+
+def inside_closed_aside(masked: str, position: int, start: int, end: int) -> bool:
+    """Whether `position` (a cue) lies in an aside that closes before the match's end and
+    does not hold the match's start: the aside is a remark inside or before the statement,
+    not the statement the match begins in. Asides never nest, so the one that may hold
+    `position` is found by bisection: a cue costs a logarithm of the asides, not their count."""
+    spans = aside_spans(masked)
+    index = bisect_right(spans, (position, len(masked))) - 1
+    if index < 0:
+        return False
+    a, b = spans[index]
+    return a < position < b and b <= end and not a < start < b

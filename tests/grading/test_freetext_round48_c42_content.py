@@ -38,6 +38,8 @@ CORRECT = [
     (Q, "The tape does not record NumPy, so the variables before the conversion get None; the layers after h still get real gradients."),
     (Q, "Only the layers that produced h lose their gradients (None); the dense layers downstream of h keep training."),
     (Q, "The tape loses the path through h. The gradients are None for the encoder, while the head keeps learning."),
+    # The lead's review mend: a numbered layer names the part (round 17's held statement drew the claim).
+    (Q, "Converting layer1's output with .numpy() means layer1's weights get None, and layer2 still gets its gradients."),
     # A counterfactual and a denial state no claim; "those" / "these" gradients are a part named before.
     (Q, "Those gradients are None, not zero, so apply_gradients skips them."),
     (Q, "It runs without an error, and the gradients come back None."),

@@ -112,11 +112,11 @@ def is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     mentions = framework_mentions(sentence)
     if not any(foreign for _, foreign in mentions):
         return False
-    clause_end = end_of_clause(masked, end)
-    clause = [f for pos, f in mentions if start_of_clause(masked, start) <= pos < clause_end]
+    clause_start, clause_end = start_of_clause(masked, start), end_of_clause(masked, end)
+    clause = [f for pos, f in mentions if clause_start <= pos < clause_end]
     if clause:
         return all(clause)
-    if _OWN_API.search(sentence, start_of_clause(masked, start), clause_end) is not None:
+    if _OWN_API.search(sentence, clause_start, clause_end) is not None:
         return False  # round 48: the clause's own subject is TensorFlow's (its tape, ...)
     topics = [m for m in mentions if m[0] < start or _scopes(sentence, end, m[0])]
     if not topics:

@@ -64,9 +64,9 @@ PUMPED = [
 ]
 
 
-def test_round48_c42_cap_is_left_to_the_learned_tell_caps() -> None:
-    """The rubric's cap stays `incorrect` (rounds 15-16's tests read the learned `partial` on it)."""
-    assert misconception_of(Q, TAG).cap == "incorrect"
+def test_round48_c42_cap_is_the_labellers_partial_since_round49() -> None:
+    """Round 48 left the rubric's cap `incorrect`; round 49 (engineer C44) set the labellers' `partial`."""
+    assert misconception_of(Q, TAG).cap == "partial"
 
 
 def test_round48_c42_phrasings_search_pumped_text_in_linear_time() -> None:

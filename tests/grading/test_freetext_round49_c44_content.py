@@ -6,10 +6,10 @@ says which variables lose them (round 48's answer guard over the scope words), a
 the labellers' cap and the learned tell caps'. no-zero-grad: tape-reset-is-zero-grad - tape.reset
 said to be called, used, needed or to clear (no answer labelled correct to this question says so
 over tune); numpy-finite-differences - the numerical word in either order beside the gradient's
-(not of numerical stability or precision). Statements written for this file, in words of their own (docs/freetext-rounds.md
-"Round 49: gradient-vs-apply, gradient-accumulation, no-zero-grad, tf-function-speedup and
-numpy-inside-tape misconceptions (engineer C44)"). Read by the rules alone: the learned parts are
-retrained by the lead after merging."""
+(not of numerical stability or precision). Statements written for this file, in words of their
+own (docs/freetext-rounds.md "Round 49: gradient-vs-apply, gradient-accumulation, no-zero-grad,
+tf-function-speedup and numpy-inside-tape misconceptions (engineer C44)"). Read by the rules alone:
+the learned parts are retrained by the lead after merging."""
 
 # ruff: noqa: E501 - tables of sentences read best one per line
 
@@ -44,6 +44,7 @@ CORRECT = [
     # numpy-kills-all-gradients: a scope anywhere in the answer, a counterfactual, an if-clause, a denial.
     (NUMPY, "The gradients are None for everything before the conversion; the layers after h still learn."),
     (NUMPY, "The tape loses the path at h, so the gradients come back None. Only the encoder is affected."),
+    (NUMPY, "Nothing raises: the conversion goes through, and the early layers just get None gradients."),
     (NUMPY, "If nothing on the tape connected the loss to the weights, the gradients would be None."),
     (NUMPY, "If you convert the loss itself to NumPy, the gradients are None."),
     (NUMPY, "Not all the gradients are None: the head after the conversion keeps its own."),

@@ -25,6 +25,10 @@ NUMPY_KILLS_ALL = (
     "gradient comes back None, even for the layers after it. Keep the computation in "
     "TensorFlow ops."
 )
+BIG_MODELS = (
+    "tf.function traces the step into a graph, so the Python overhead of running each op "
+    "eagerly is gone; large models gain the most."
+)
 
 
 def _labels(question_id: str, tags: tuple[str, ...], verdicts: str) -> list[tell_caps.Precedent]:
@@ -93,12 +97,24 @@ def test_a_tell_labellers_judge_wrong_caps_at_incorrect() -> None:
 
 
 def test_a_tell_labellers_judge_half_right_caps_at_partial() -> None:
-    assert _graded("numpy-inside-tape", NUMPY_KILLS_ALL, False)[0] == "incorrect"
-    assert _graded("numpy-inside-tape", NUMPY_KILLS_ALL, True) == (
+    # Round 49 (engineer C44): numpy-kills-all-gradients, this test's example until then, has the
+    # labellers' `partial` as its rubric cap too; big-models-gain-most (rubric `incorrect`, 57 of
+    # 183 labelled incorrect) is the example now.
+    assert _graded("tf-function-speedup", BIG_MODELS, False)[0] == "incorrect"
+    assert _graded("tf-function-speedup", BIG_MODELS, True) == (
         "partial",
-        ["numpy-kills-all-gradients"],
+        ["big-models-gain-most"],
         "partial",
     )
+
+
+def test_a_rubric_cap_that_agrees_with_the_labellers_is_the_cap_either_way() -> None:
+    for caps in (False, True):
+        assert _graded("numpy-inside-tape", NUMPY_KILLS_ALL, caps) == (
+            "partial",
+            ["numpy-kills-all-gradients"],
+            "partial",
+        )
 
 
 def test_an_edited_rubric_gets_its_own_caps() -> None:

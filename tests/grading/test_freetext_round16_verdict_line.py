@@ -15,9 +15,7 @@ from app.grading.freetext.grader import grade_freetext
 from tests.grading.core_questions import question
 
 # written for these tests (not taken from labelled answers); partial by the rules, no tell
-NUMPY_PARTIAL = (
-    "A numpy call inside the tape is not recorded by the tape, so the gradient through it is lost."
-)
+TF_PARTIAL = "tf.function compiles the step into a graph."
 NONE_PARTIAL = "The gradients are None because the tape did not record the loss."
 
 
@@ -74,8 +72,9 @@ def _suggesting(monkeypatch: pytest.MonkeyPatch, tag: str) -> None:
 @pytest.mark.parametrize(
     ("question_id", "text", "tag", "rubric_verdict", "shipped_verdict"),
     [
-        # rubric cap incorrect, 25 of 49 labelled incorrect: partial
-        ("numpy-inside-tape", NUMPY_PARTIAL, "numpy-kills-all-gradients", "incorrect", "partial"),
+        # rubric cap incorrect, 57 of 183 labelled incorrect: partial (round 49: was
+        # numpy-kills-all-gradients, whose rubric cap is the labellers' partial since; engineer C44)
+        ("tf-function-speedup", TF_PARTIAL, "big-models-gain-most", "incorrect", "partial"),
         # rubric cap partial, 49 of 58 labelled incorrect: incorrect
         ("why-none-gradients", NONE_PARTIAL, "must-watch-variables", "partial", "incorrect"),
     ],

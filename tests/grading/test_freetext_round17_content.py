@@ -197,7 +197,10 @@ KNOWN_UNNAMED = [
 # "When you unfreeze the backbone, BatchNorm runs in training mode again and its moving mean and
 # variance start updating." names nothing since engineer T's round 17 edit
 # (training-flag-is-optimizer-mode needs the flag as the one unfreezing): a true statement again.
+# Round 49 (engineer C44): "the gradients are None" in an answer that never says which variables lose them names
+# numpy-kills-all-gradients (the labellers tag every such not-read answer over tune; docs/freetext-rounds.md).
 KNOWN_NAMED = [
+    ("numpy-inside-tape", "Inside a tf.function .numpy() does raise, since a symbolic tensor has no value; run eagerly it fails silently and the gradients are None."),
     ("gradient-accumulation", "A tape keeps the activations its gradient needs, so one tape over all four micro-batches would hold the memory of the full batch."),
     ("no-zero-grad", "The tape is discarded at the end of the step along with its recording; the gradients were never in it, tape.gradient returned them as new tensors."),
 ]  # fmt: skip

@@ -31,6 +31,8 @@ WRONG = [
     (Q, TAG, "The tape never sees the NumPy maths; the weights get None from tape.gradient, yet no error is raised."),
     (Q, TAG, "Nothing crashes. The network ends up with None as its gradient, because NumPy is not recorded."),
     (Q, TAG, "Training runs, but it learns nothing: the tape cannot see NumPy, so the variables' gradients come back as None."),
+    # Round 49 (engineer C44): "the gradients" unscoped in the whole answer names it too (test_freetext_round49_c44_content.py).
+    (Q, TAG, "It runs without an error, and the gradients come back None."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -42,7 +44,6 @@ CORRECT = [
     (Q, "Converting layer1's output with .numpy() means layer1's weights get None, and layer2 still gets its gradients."),
     # A counterfactual and a denial state no claim; "those" / "these" gradients are a part named before.
     (Q, "Those gradients are None, not zero, so apply_gradients skips them."),
-    (Q, "It runs without an error, and the gradients come back None."),
     (Q, "If the loss had never touched the weights, the gradients would be None."),
     (Q, "The gradients are not None for the dense layers applied to the converted result; the encoder's are."),
 ]  # fmt: skip
@@ -64,9 +65,9 @@ PUMPED = [
 ]
 
 
-def test_round48_c42_cap_is_left_to_the_learned_tell_caps() -> None:
-    """The rubric's cap stays `incorrect` (rounds 15-16's tests read the learned `partial` on it)."""
-    assert misconception_of(Q, TAG).cap == "incorrect"
+def test_round48_c42_cap_is_the_labellers_partial_since_round49() -> None:
+    """Round 48 left the rubric's cap `incorrect`; round 49 (engineer C44) set the labellers' `partial`."""
+    assert misconception_of(Q, TAG).cap == "partial"
 
 
 def test_round48_c42_phrasings_search_pumped_text_in_linear_time() -> None:

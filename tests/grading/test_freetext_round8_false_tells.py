@@ -297,7 +297,9 @@ TRUE_STATEMENTS = [
     ),
     (
         "numpy-inside-tape",
-        "It's a myth that NumPy code inside the tape raises an error; it runs, and the gradients come back None.",
+        # Round 49 (engineer C44): "the gradients" scoped ("the earlier layers' gradients"): said of every gradient in
+        # an answer that never scopes it, the labellers read numpy-kills-all-gradients (docs/freetext-rounds.md).
+        "It's a myth that NumPy code inside the tape raises an error; it runs, and the earlier layers' gradients come back None.",
     ),
     (
         "numpy-inside-tape",

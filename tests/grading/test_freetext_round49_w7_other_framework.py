@@ -7,7 +7,8 @@ the false tells left (engineer W7)").
   pytorch's .grad)"): the framework is what TensorFlow is compared with, as after "like".
 - A framework named inside a bracketed aside that closes before the match ("call tape.reset()
   (that is where zero_grad goes in pytorch), since the gradients pile up"): the aside's topic,
-  not the statement's after it (asides.py).
+  not the statement's after it (asides.py); an aside may hold a call's own brackets
+  ("(where optimizer.zero_grad() goes in pytorch)").
 
 Statements written for this file, in words of their own; read by the rules alone."""
 
@@ -17,6 +18,7 @@ import time
 
 import pytest
 
+from app.grading.freetext.asides import aside_spans
 from app.grading.freetext.matching import framework_mentions, is_foreign
 from app.grading.freetext.phrasings import mask
 from tests.grading.core_questions import tells_by_rules
@@ -54,6 +56,9 @@ def test_a_comparison_by_opposite_or_equivalent_is_said_of_tensorflow(
         " since the gradients pile up across steps.",
         "Reset the tape every step (pytorch people call it zero_grad), or the gradients pile up"
         " across steps.",
+        # an aside holding a call's own brackets is one aside (asides.py, round 49)
+        "Call tape.reset() each step (exactly where optimizer.zero_grad() goes in pytorch), since"
+        " the gradients pile up across steps.",
     ],
 )
 def test_a_framework_in_an_aside_before_the_claim_sets_no_topic(text: str) -> None:
@@ -81,4 +86,23 @@ def test_a_sentence_of_asides_naming_pytorch_is_read_in_linear_time() -> None:
     start = masked.index("the tape keeps")
     started = time.process_time()
     is_foreign(sentence, masked, start, len(masked))
+    assert time.process_time() - started < 0.25
+
+
+@pytest.mark.parametrize(
+    ("text", "asides"),
+    [
+        ("call it (where optimizer.zero_grad() goes) now", 1),
+        ("f(x) (a g(y) b) and (c d)", 2),
+        ("an unclosed (aside with f() and ( another (one here)", 1),
+    ],
+)
+def test_an_aside_holds_a_calls_brackets(text: str, asides: int) -> None:
+    assert len(aside_spans(mask(text))) == asides
+
+
+def test_a_sentence_of_unclosed_asides_with_calls_is_read_in_linear_time() -> None:
+    sentence = ("(a f(x) " * 5000)[:40_000]
+    started = time.process_time()
+    aside_spans(mask(sentence))
     assert time.process_time() - started < 0.25

@@ -6,7 +6,10 @@ counting it beside the "no" of "no error" cancelled that denial (round 47's fina
 numpy-inside-tape answer labelled correct that drew `numpy-raises-error`). An aside is a
 bracket opened after a space or at the start (not a call's arguments, which the mask
 blanks) and closed in the same sentence; a bracket holding a denial alone ("are (not)
-stored") is the statement's own denial and stays counted. Round 48 (engineer W6).
+stored") is the statement's own denial and stays counted. Round 48 (engineer W6). Round 49: a
+call's own brackets inside an aside ("(where optimizer.zero_grad() would go in pytorch)") are
+part of it, and a framework named in an aside closed before a match sets no topic for it
+(matching.is_foreign).
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
-_ASIDE = re.compile(r"(?<![\w\]])\([^()\n]*\)")
+# Round 49: a call's own brackets inside the aside ("(where zero_grad() would go in pytorch)")
+# are part of it; a bracket opened after a space inside it is no call and ends the scan.
+_ASIDE = re.compile(r"(?<![\w\]])\((?:[^()\n]|(?<=[\w\]])\([^()\n]*\))*\)")
 _WORD = re.compile(r"[\w']+")
 
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import regex
 
+from app.grading.freetext.asides import inside_closed_aside
 from app.grading.freetext.budget import BoundedPattern, PhrasingMatch, stopped
 from app.grading.freetext.conditions import (
     in_counterfactual_consequence,
@@ -60,6 +61,8 @@ _COMPARED = regex.compile(
     r"\b(?:un)?like\s+(?:in\s+)?$|\b(?:un)?like\s+(?:[\w.()]+\s+){1,3}in\s+$|\bas\s+in\s+$"
     r"|\b(?:analogous|akin|similar|equivalent)\s+to\s+(?:[\w.()=]+\s+){1,3}in\s+$"
     r"|\bsame\s+as\s+(?:in\s+)?$"
+    # round 49: "(the equivalent of pytorch's .grad)", "like opposite of torch.no_grad"
+    r"|\b(?:opposite|reverse|inverse|equivalent|counterpart|analogue|analog)\s+(?:of|to)\s+$"
     r"|\bsimilar\s+to\s+$|\b(?:compared|contrast)\s+(?:to|with)\s+$|\bthan\s+(?:in\s+)?$"
     r"|\b(?:vs\.?|versus)\s+$"
     # "accumulate ... in the same way PyTorch's .grad buffers do" (round 21)
@@ -112,6 +115,9 @@ def is_foreign(sentence: str, masked: str, start: int, end: int) -> bool:
     mentions = framework_mentions(sentence)
     if not any(foreign for _, foreign in mentions):
         return False
+    # Round 49: a framework named in a bracketed aside closed before the match is the aside's
+    # ("call tape.reset() (where zero_grad would go in pytorch) since the gradients ...").
+    mentions = tuple(m for m in mentions if not inside_closed_aside(masked, m[0], start, start))
     clause_start, clause_end = start_of_clause(masked, start), end_of_clause(masked, end)
     clause = [f for pos, f in mentions if clause_start <= pos < clause_end]
     if clause:

@@ -19,7 +19,12 @@ from app.grading.freetext.lexicon import widen
 from app.packs.rubric import expand_phrasing
 
 CUE = re.compile(
-    r"\b(?:not|never|no|nothing|nobody|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
+    # Round 49: a denial of the whole clause in a phrase ("at no point does the tape keep the
+    # gradients", "none of the gradients are held in the tape"): one cue, not a short "no"
+    # that an opener ("the") stops, nor no cue at all.
+    r"\b(?:at\s+no\s+(?:point|time|stage|step)|in\s+no\s+way|by\s+no\s+means"
+    r"|under\s+no\s+circumstances|none\s+of"
+    r"|not|never|no|nothing|nobody|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
     r"|different\s+from|distinct\s+from"  # "None ... is different from a zero gradient" (round 12)
     r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent"
     r"|" + alternation(DENIALS) + r")\b|n't\b",  # round 27: Hinglish (hinglish.py)

@@ -204,10 +204,10 @@ def completions(normalised: Normalised, claims: Iterable[tuple[str, str, tuple[s
 def whole_claims_only() -> Iterator[None]:
     """has_evidence reading each claim whole (learned_evidence spares no role); its loosened
     phrasings are remembered per phrasing, so forgotten on the way in and out."""
-    learned_evidence._loosened_all.cache_clear()
+    learned_evidence.forget_loosened()
     with mock.patch.object(learned_evidence, "MIN_ROLES_TO_SPARE", NEVER_SPARE):
         yield
-    learned_evidence._loosened_all.cache_clear()
+    learned_evidence.forget_loosened()
 
 
 @dataclasses.dataclass(frozen=True)

@@ -143,3 +143,11 @@ def test_named_needs_some_credit(rubric) -> None:  # type: ignore[no-untyped-def
     found = _found({}, {"a": {(TAG, SLOT)}})
     none = dataclasses.replace(_row("a"), evidence=dataclasses.replace(EVIDENCE, no_credit=True))
     assert frs.named(none, rubric, found, {SLOT: 2}, "all") == none
+
+
+def test_whole_claims_only_forgets_a_claim_loosened_before() -> None:
+    two_roles = normalise("The optimizer touches the gradients.")
+    assert frs.states("t", CLAIM, two_roles)  # one of three roles spared, as learned parts read
+    with frs.whole_claims_only():
+        assert not frs.states("t", CLAIM, two_roles)  # not the remembered loose reading
+    assert frs.states("t", CLAIM, two_roles)

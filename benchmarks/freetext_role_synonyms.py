@@ -22,7 +22,9 @@ learned words instead. Rules fixed before any figure was read:
   not asked, not conditional, not of another framework, not quoted, not in padding) on an answer
   labelled correct where the claim without it does not.
 - Read on the fold's rows: a tell is stated by a claim with one role widened by one kept synonym
-  where the same claim unwidened does not state it. Variant `below`: only answers the rules graded
+  where the same claim unwidened does not state it (read as the answer with the synonym replaced
+  by a word the role reads in some tune answer, `stand_ins`, so the rubric's compiled claims
+  read it). Variant `below`: only answers the rules graded
   below correct with some credit (round 48's eligibility); `all`: any answer with some credit. The
   tag with the most training rounds is named (beside the rules' tags), takes its rubric cap and
   never raises the verdict.
@@ -159,12 +161,23 @@ def near_misses(normalised: Normalised, claims: Iterable[tuple[str, str, tuple[s
     return found
 
 
-def widened(claim: str, role: str, word: str) -> str:
-    """The claim with `role` reading its own words or `word` (and its inflections in the lemma
-    twin, where the claims are read too)."""
-    roles, excluded = claim_parts(claim)
-    wide = [f"({r}|{re.escape(word)})" if r == role else r for r in roles]
-    return " & ".join([*wide, *excluded])
+def substituted(normalised: Normalised, word: str, stand_in: str) -> Normalised:
+    """The answer with `word` (a whole word, in each prose sentence and its lemma twin, where
+    inflections meet the lemma) read as `stand_in`, a word its role reads: the role widened by
+    the synonym, read by the rubric's own compiled claims (a widened claim per synonym would be
+    compiled anew for every one)."""
+    found = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.IGNORECASE)
+    units = tuple(
+        u
+        if u.is_code
+        else dataclasses.replace(
+            u,
+            text=found.sub(lambda _: stand_in, u.text),
+            lemmas=found.sub(lambda _: stand_in, u.lemmas),
+        )
+        for u in normalised.units
+    )
+    return dataclasses.replace(normalised, units=units)
 
 
 def states(tag: str, claim: str, normalised: Normalised) -> bool:
@@ -175,29 +188,64 @@ def states(tag: str, claim: str, normalised: Normalised) -> bool:
     return has_evidence(one, normalised)
 
 
-def completions(normalised: Normalised, claims: Iterable[tuple[str, str, tuple[str, ...]]],
-                slots: Iterable[Slot]) -> set[tuple[str, Slot]]:  # fmt: skip
+def completions(
+    normalised: Normalised,
+    claims: Iterable[tuple[str, str, tuple[str, ...]]],
+    slots: Iterable[Slot],
+    stand_ins: Mapping[str, str],
+) -> set[tuple[str, Slot]]:
     """(tag, slot) for each claim a slot's synonym completes in the answer (the claim unwidened
-    does not state it)."""
-    words = {w for u in normalised.units if not u.is_code
-             for w in _WORD.findall(f"{u.text} {u.lemmas}".lower())}  # fmt: skip
+    does not state it; `stand_ins`: role -> a word it reads). Only claims whose other roles all
+    occur in the answer's prose are read."""
+    prose = "\n".join(f"{u.text}\n{u.lemmas}" for u in normalised.units if not u.is_code)
+    words = set(_WORD.findall(prose.lower()))
     by_role: dict[str, list[str]] = defaultdict(list)
     for role, word in slots:
-        if word in words:
+        if word in words and role in stand_ins:
             by_role[role].append(word)
     found: set[tuple[str, Slot]] = set()
     plain: dict[str, bool] = {}
+    present: dict[str, bool] = {}
     with whole_claims_only():
         for tag, claim, roles in claims:
-            for role in roles:
-                for word in by_role.get(role, ()):
-                    if not states(tag, widened(claim, role, word), normalised):
+            wanted = [r for r in roles if r in by_role]
+            for role in roles if wanted else ():
+                if role not in present:
+                    present[role] = bool(word_edged(parse_claim(role).roles[0]).search(prose))
+            for role in wanted:
+                if not all(present[r] for r in roles if r != role):
+                    continue
+                for word in by_role[role]:
+                    read = substituted(normalised, word, stand_ins[role])
+                    if not states(tag, claim, read):
                         continue
                     if claim not in plain:
                         plain[claim] = states(tag, claim, normalised)
                     if not plain[claim]:
                         found.add((tag, (role, word)))
     return found
+
+
+def stand_ins(claims: Claims, read: Mapping[str, Normalised], rows: Sequence[Row],
+              roles: Iterable[str]) -> dict[str, str]:  # fmt: skip
+    """role -> the first word it reads in a tune answer to a question whose claims have it."""
+    questions: dict[str, set[str]] = defaultdict(set)
+    for q, found in claims.items():
+        for _, _, rs in found:
+            for r in rs:
+                questions[r].add(q)
+    out: dict[str, str] = {}
+    for role in set(roles):
+        search = word_edged(parse_claim(role).roles[0])
+        for row in rows:
+            if row.question_id not in questions[role]:
+                continue
+            units = [u for u in read[row.source].units if not u.is_code]
+            match = next((m for u in units if (m := search.search(u.lemmas or u.text))), None)
+            if match and match.group(0).strip():
+                out[role] = match.group(0)
+                break
+    return out
 
 
 @contextmanager
@@ -228,7 +276,10 @@ def find_all(rows: Sequence[Row], rubrics: Mapping[str, Rubric],
     print(f"near-misses read on {len(misses)} answers", file=sys.stderr)
     rounds = seen_rounds(rows, misses, round_of, lambda _: True)
     slots = {s for s, n in rounds.items() if len(n) >= MIN_ROUNDS}
-    completed = {r.source: completions(read[r.source], claims[r.question_id], slots)
+    words = stand_ins(claims, read, rows, (role for role, _ in slots))
+    print(f"slots in {MIN_ROUNDS}+ rounds: {len(slots)}; roles with a stand-in: {len(words)}",
+          file=sys.stderr)  # fmt: skip
+    completed = {r.source: completions(read[r.source], claims[r.question_id], slots, words)
                  for r in rows if r.evidence is not None and not r.evidence.empty}  # fmt: skip
     return Found(misses, completed)
 

@@ -20,6 +20,7 @@ CLAIM = r"(zero|reset)\w* & gradients? & optimizer"
 ROLES = (r"(zero|reset)\w*", "gradients?", "optimizer")
 CLAIMS = [("t", CLAIM, ROLES)]
 SLOT = (ROLES[0], "obliterate")
+STAND_IN = {ROLES[0]: "reset"}
 QUESTION = "gradient-accumulation"
 TAG = "tape-accumulates"
 EVIDENCE = Evidence(frozenset({"x"}), 0.5, (), False)
@@ -68,9 +69,14 @@ def test_near_misses_learn_the_missing_roles_word_from_the_lemma_twin() -> None:
     assert frs.near_misses(asked, CLAIMS, ["t"]) == set()  # a question is no near-miss
 
 
-def test_widened_reads_the_role_or_the_synonym() -> None:
-    assert frs.widened(CLAIM + " & !(never)", ROLES[0], "wipe") == (
-        r"((zero|reset)\w*|wipe) & gradients? & optimizer & !(never)"
+def test_substituted_reads_the_synonym_as_its_roles_word() -> None:
+    read = frs.substituted(
+        normalise("The optimizer obliterated the gradients."), "obliterate", "reset"
+    )
+    [unit] = read.units
+    assert "reset" in unit.lemmas.split() and "obliterate" not in unit.lemmas
+    assert frs.substituted(normalise("Obliterates."), "obliterate", "reset").units[0].text == (
+        "Obliterates."  # whole words only
     )
 
 
@@ -87,16 +93,16 @@ def test_widened_reads_the_role_or_the_synonym() -> None:
     ],
 )
 def test_completions_read_through_the_rules_polarity(answer: str, found: bool) -> None:
-    assert (frs.completions(normalise(answer), CLAIMS, {SLOT}) == {("t", SLOT)}) is found
+    assert (frs.completions(normalise(answer), CLAIMS, {SLOT}, STAND_IN) == {("t", SLOT)}) is found
 
 
 def test_completions_gain_nothing_from_keyword_padding() -> None:
     # the same words as a run of terms (signals.without_padding) state nothing
     salad = "optimizer obliterate gradients tape persistent watch apply variables graph session"
     padded = f"The tape is fine; {salad} eager keras."
-    assert frs.completions(normalise(padded), CLAIMS, {SLOT}) == set()
+    assert frs.completions(normalise(padded), CLAIMS, {SLOT}, STAND_IN) == set()
     stated = "The tape is fine; the optimizer will obliterate the gradients."
-    assert frs.completions(normalise(stated), CLAIMS, {SLOT}) == {("t", SLOT)}
+    assert frs.completions(normalise(stated), CLAIMS, {SLOT}, STAND_IN) == {("t", SLOT)}
 
 
 def _found(misses: dict, completed: dict):  # type: ignore[no-untyped-def]
@@ -151,3 +157,15 @@ def test_whole_claims_only_forgets_a_claim_loosened_before() -> None:
     with frs.whole_claims_only():
         assert not frs.states("t", CLAIM, two_roles)  # not the remembered loose reading
     assert frs.states("t", CLAIM, two_roles)
+
+
+def test_stand_ins_take_a_word_the_role_reads_in_an_answer_to_its_question() -> None:
+    rows = [_row("x"), _row("y")]
+    read = {"x": normalise("Nothing here."), "y": normalise("The gradients are reset.")}
+    claims = {QUESTION: CLAIMS, "other": [("u", "optimizer & slots?", ("optimizer", "slots?"))]}
+    assert frs.stand_ins(claims, read, rows, [ROLES[0], "slots?"]) == {ROLES[0]: "reset"}
+
+
+def test_completions_need_a_stand_in() -> None:
+    answer = normalise("The optimizer obliterates the gradients after each step.")
+    assert frs.completions(answer, CLAIMS, {SLOT}, {}) == set()

@@ -466,22 +466,54 @@ def _roles_taken(
     took; None otherwise."""
     taken: list[tuple[int, int]] = []
     for role in roles:
-        span = next(
-            (
-                m.span()
-                for m in word_edged(role).finditer(text, start, end)
-                if m.end() > m.start()
-                and _whole_words(text, *m.span())
-                and not any(m.start() < b and a < m.end() for a, b in taken)
-                and not _NON_PREFIX.search(text[max(start, m.start() - 4) : m.start()])
-                and not _CONTRASTED.search(text[max(start, m.start() - 16) : m.start()])
-            ),
-            None,
-        )
+        span = _role_span(text, role, start, end, taken)
         if span is None:
             return None
         taken.append(span)
     return taken
+
+
+def _role_span(
+    text: str, role: BoundedPattern, start: int, end: int, taken: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """The role's first match in the clause on whole words that no span in `taken` holds, not
+    after a "non-" prefix and not the alternative a contrast rules out (`_CONTRASTED`)."""
+    return next(
+        (
+            m.span()
+            for m in word_edged(role).finditer(text, start, end)
+            if m.end() > m.start()
+            and _whole_words(text, *m.span())
+            and not any(m.start() < b and a < m.end() for a, b in taken)
+            and not _NON_PREFIX.search(text[max(start, m.start() - 4) : m.start()])
+            and not _CONTRASTED.search(text[max(start, m.start() - 16) : m.start()])
+        ),
+        None,
+    )
+
+
+RoleSpans = tuple[tuple[int, int] | None, ...]
+
+
+def clause_role_spans(text: str, claim: Claim) -> list[tuple[tuple[int, int], RoleSpans]]:
+    """Round 49 (issue 14): where each role matched, clause by clause - each clause's (start,
+    end) in `text` and, per role in the claim's order, its span or None where it does not match
+    there (roles taken in order, each on words no role before it took, as `_roles_taken` reads
+    them). A clause where all roles but one match is a near-miss of the claim
+    (benchmarks/freetext_role_synonyms.py learns what stands in the missing role's place).
+    Roles only: polarity and excluded roles are not read here. Linear in the sentence's length
+    (one bounded search per role per clause)."""
+    out: list[tuple[tuple[int, int], RoleSpans]] = []
+    for start, end in split_clauses(mask(text)):
+        taken: list[tuple[int, int]] = []
+        spans: list[tuple[int, int] | None] = []
+        for role in claim.roles:
+            span = _role_span(text, role, start, end, taken)
+            spans.append(span)
+            if span is not None:
+                taken.append(span)
+        out.append(((start, end), tuple(spans)))
+    return out
 
 
 @lru_cache(maxsize=4096)

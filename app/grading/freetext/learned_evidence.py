@@ -50,6 +50,13 @@ def _loosened_all(patterns: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(p for pattern in patterns for p in loosened(pattern)))
 
 
+def forget_loosened() -> None:
+    """Forget the loosened phrasings remembered per phrasing: a reading that changes
+    `MIN_ROLES_TO_SPARE` (benchmarks/freetext_role_synonyms.py, round 49) must not take the
+    ones loosened before it."""
+    _loosened_all.cache_clear()
+
+
 def loosened(pattern: str) -> list[str]:
     """The phrasings that are evidence of a phrasing: itself; its roles (` & ` parts, and the ` ~ `
     pieces of each) in one clause, any order, with its excluded roles; and with three or

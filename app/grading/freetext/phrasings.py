@@ -20,10 +20,11 @@ from app.packs.rubric import expand_phrasing
 
 CUE = re.compile(
     # Round 49: a denial of the whole clause in a phrase ("at no point does the tape keep the
-    # gradients", "none of the gradients are held in the tape"): one cue, not a short "no"
-    # that an opener ("the") stops, nor no cue at all.
+    # gradients"): one cue, not a short "no" that an opener ("the") stops. Not "none of": it
+    # denied a held statement whose belief follows the denial ("none of the tapes may be
+    # released before the update step, so make them persistent and keep them around").
     r"\b(?:at\s+no\s+(?:point|time|stage|step)|in\s+no\s+way|by\s+no\s+means"
-    r"|under\s+no\s+circumstances|none\s+of"
+    r"|under\s+no\s+circumstances"
     r"|not|never|no|nothing|nobody|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
     r"|different\s+from|distinct\s+from"  # "None ... is different from a zero gradient" (round 12)
     r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent"

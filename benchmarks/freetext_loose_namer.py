@@ -173,7 +173,11 @@ def named(
     found = [t for t in hits.get(row.source, ()) if (row.question_id, t) in chosen]
     if not found:
         return row
-    tag = tag_of(max(found, key=lambda t: chosen[(row.question_id, t)]))
+    return with_tag(row, rubric, tag_of(max(found, key=lambda t: chosen[(row.question_id, t)])))
+
+
+def with_tag(row: Row, rubric: Rubric, tag: str) -> Row:
+    """The row with `tag` named and its verdict lowered to the tag's cap (never raised)."""
     tell = next(m for m in rubric.misconceptions if m.tag == tag)
     assert row.evidence is not None
     capped = suggested_verdict(rubric, row.evidence, tell)
@@ -192,14 +196,15 @@ def added(before: Sequence[Row], after: Sequence[Row]) -> tuple[int, int, int]:
     return right, wrong, on_correct
 
 
-def line(name: str, before: Sequence[Row], after: Sequence[Row]) -> str:
+def line(name: str, before: Sequence[Row], after: Sequence[Row], *extra: str) -> str:
+    """One table row: tags added, exact, correct-vs-not, named, false tells, the six cells."""
     f = figures(list(after))
     right, wrong, on_correct = added(before, after)
     six = " ".join(str(n) for n in cells(list(after)))
     return (
         f"| {name} ({f.total}) | +{right} / +{wrong} / +{on_correct} | {f.exact} | {f.binary} "
         f"| {f.tags_named} / {f.tags_expected} | {f.false_tells_on_correct} / "
-        f"{f.correct_labelled} | {six} |"
+        f"{f.correct_labelled} | {six} |" + "".join(f" {e} |" for e in extra)
     )
 
 

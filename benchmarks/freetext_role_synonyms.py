@@ -59,27 +59,26 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext import learned_evidence  # noqa: E402
-from app.grading.freetext.chain import cells, final_groups  # noqa: E402
+from app.grading.freetext.chain import final_groups  # noqa: E402
 from app.grading.freetext.claims import (  # noqa: E402
     claim_parts,
     clause_role_spans,
     parse_claim,
     word_edged,
 )
-from app.grading.freetext.evaluation import Row, figures  # noqa: E402
+from app.grading.freetext.evaluation import Row  # noqa: E402
 from app.grading.freetext.grader import has_evidence  # noqa: E402
 from app.grading.freetext.matching import asks  # noqa: E402
-from app.grading.freetext.neighbours import suggested_verdict  # noqa: E402
 from app.grading.freetext.normalise import Normalised, normalise  # noqa: E402
 from app.packs.rubric import Misconception, Rubric  # noqa: E402
-from benchmarks.freetext_loose_namer import Fold, folds, graded_rows  # noqa: E402
+from benchmarks.freetext_loose_namer import Fold, added, folds, graded_rows, with_tag  # noqa: E402
+from benchmarks.freetext_loose_namer import line as loose_line  # noqa: E402
 
 MIN_ROUNDS = 2  # a synonym is seen in near-misses of this many final rounds
 MAX_GAP_WORDS = 3  # more content words between two matched roles: no place for the missing one
 MAX_REST_WORDS = 4  # else: the clause's words outside the matched roles, when this many at most
 VARIANTS = ("below", "all")
 NEVER_SPARE = 99  # learned_evidence.MIN_ROLES_TO_SPARE: the whole claim, no role spared
-RANK = {"incorrect": 0, "partial": 1, "correct": 2}
 STOP_WORDS = frozenset(
     """a an the this that these those there here it its they them their you your we our i me my
     he she his her one ones be is are was were been being am do does did done doing have has had
@@ -320,34 +319,11 @@ def named(row: Row, rubric: Rubric, found: Found, kept: Mapping[Slot, int], vari
             if s in kept and t not in row.named_tags]  # fmt: skip
     if not tags:
         return row
-    tag = max(tags)[1]
-    tell = next(m for m in rubric.misconceptions if m.tag == tag)
-    assert row.evidence is not None
-    capped = suggested_verdict(rubric, row.evidence, tell)
-    verdict = min(capped, row.verdict, key=RANK.__getitem__)
-    return dataclasses.replace(row, verdict=verdict, named_tags=(*row.named_tags, tag))
-
-
-def added(before: Sequence[Row], after: Sequence[Row]) -> tuple[int, int, int]:
-    """Tags added: the labelled one, another, on answers labelled correct."""
-    right = wrong = on_correct = 0
-    for b, a in zip(before, after, strict=True):
-        for tag in set(a.named_tags) - set(b.named_tags):
-            right += tag in b.expected_tags
-            wrong += tag not in b.expected_tags
-            on_correct += b.label == "correct"
-    return right, wrong, on_correct
+    return with_tag(row, rubric, max(tags)[1])
 
 
 def line(name: str, before: Sequence[Row], after: Sequence[Row], size: str = "") -> str:
-    f = figures(list(after))
-    right, wrong, on_correct = added(before, after)
-    six = " ".join(str(n) for n in cells(list(after)))
-    return (
-        f"| {name} ({f.total}) | +{right} / +{wrong} / +{on_correct} | {f.exact} | {f.binary} "
-        f"| {f.tags_named} / {f.tags_expected} | {f.false_tells_on_correct} / "
-        f"{f.correct_labelled} | {six} | {size} |"
-    )
+    return loose_line(name, before, after, size)
 
 
 def read_folds(rows: Sequence[Row], rubrics: Mapping[str, Rubric], found: Found,

@@ -24,7 +24,12 @@ from app.grading.freetext.conditions import (
 )
 from app.grading.freetext.hinglish import DENIALS, POST_VERBAL_NEGATION, alternation
 from app.grading.freetext.labels import VERDICT_LABEL
-from app.grading.freetext.phrasings import CUE, end_of_clause, start_of_clause
+from app.grading.freetext.phrasings import (
+    CUE,
+    denial_stops_at_cut,
+    end_of_clause,
+    start_of_clause,
+)
 
 # Cues that deny only the phrase right after them ("without the flag, ...", "unlike
 # PyTorch you ...", "instead of model.variables"), not the rest of the clause.
@@ -163,13 +168,15 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     # the condition, not a match in the consequence ("if you don't clear them the old
     # gradients get added"; conditions.consequence_start).
     lead = max(start_of_clause(masked, start), consequence_start(masked, start))
+    last_start = start_of_clause(masked, end, inclusive=False)
     lead_in = [
         cue
         for cue in CUE.finditer(masked, lead, start)
         if (not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start]))
         and not inside_closed_aside(masked, cue.start(), start, end)
+        # round 50: "none of the tapes may be released, so make them persistent"
+        and not (last_start > start and denial_stops_at_cut(masked, cue))
     ]
-    last_start = start_of_clause(masked, end, inclusive=False)
     last_clause = [
         cue.group()
         for cue in CUE.finditer(masked, max(start, last_start), end)

@@ -16,6 +16,8 @@ import time
 
 import pytest
 
+from app.grading.freetext.claims import find_phrasings
+from app.grading.freetext.normalise import normalise
 from app.grading.freetext.phrasings import CUE, denial_stops_at_cut, mask
 from tests.grading.core_questions import tells_by_rules
 
@@ -69,6 +71,18 @@ def test_which_denials_stop_at_the_cut(text: str, stops: bool) -> None:
     masked = mask(text)
     cue = next(CUE.finditer(masked))
     assert denial_stops_at_cut(masked, cue) is stops
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="round 50 leaves it: a claim that takes a role from the predicate 'none of' denies "
+    "and its subject after the cut reads the denial as staying behind (the start tree read no "
+    "cue here at all; the core rubrics name nothing on it)",
+)
+def test_a_role_in_the_denied_predicate_keeps_the_denial() -> None:
+    text = "None of the numpy ops are recorded, so the tape cannot track them."
+    hits = find_phrasings(normalise(text).units, ["(tape|it) & (records?|tracks?) & numpy"])
+    assert [h.affirmed for h in hits] == [False]
 
 
 def test_a_run_of_none_of_without_a_cut_is_read_in_linear_time() -> None:

@@ -8,7 +8,9 @@ make them persistent and keep them around", whose belief follows the clause cut 
 claim's pronoun object ("them") found a cue in the clause before and took nothing from it, and
 the denial in the lead-in reached across the cut. The lead took the cue out. Now "none of" is a
 cue again, and a cut a new belief follows (", so", "; ", ", then", "and then") stops its scope.
-Statements written for this file, in words of their own; read by the rules alone."""
+The noun must be taken up inside the match by a plural pronoun ("them", "they"): a match that
+stops before one keeps the denial. Statements written for this file, in words of their own; read
+by the rules alone."""
 
 from __future__ import annotations
 
@@ -73,14 +75,15 @@ def test_which_denials_stop_at_the_cut(text: str, stops: bool) -> None:
     assert denial_stops_at_cut(masked, cue) is stops
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="round 50 leaves it: a claim that takes a role from the predicate 'none of' denies "
-    "and its subject after the cut reads the denial as staying behind (the start tree read no "
-    "cue here at all; the core rubrics name nothing on it)",
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the match stops at "the tape": no pronoun inside it takes the numpy ops up
+        "None of the numpy ops are recorded, so the tape cannot track them.",
+        "None of the numpy ops are recorded; the tape can track them only as TF ops.",
+    ],
 )
-def test_a_role_in_the_denied_predicate_keeps_the_denial() -> None:
-    text = "None of the numpy ops are recorded, so the tape cannot track them."
+def test_a_role_in_the_denied_predicate_keeps_the_denial(text: str) -> None:
     hits = find_phrasings(normalise(text).units, ["(tape|it) & (records?|tracks?) & numpy"])
     assert [h.affirmed for h in hits] == [False]
 

@@ -10,7 +10,8 @@ storage named `tape-holds-gradients`: "at no point does the tape keep the gradie
 was no cue). The lead took "none of" out at the merge: as a clause cue it denied round 14's held
 statement "none of the tapes may be released before the update step, so make them persistent and
 keep them around" (the belief follows the denial across the clause cut); its two sentences here
-are strict xfails. Statements written for this file, in words of their own; read by the rules
+were strict xfails until round 50 (engineer W8) gave "none of" a scope that stops at that cut and
+made it a cue again. Statements written for this file, in words of their own; read by the rules
 alone."""
 
 from __future__ import annotations
@@ -70,22 +71,8 @@ def test_only_a_past_premise_with_would_is_counterfactual(text: str, counterfact
     ("question_id", "text"),
     [
         (NZG, "At no point does the tape keep the gradients."),
-        pytest.param(
-            NZG,
-            "None of the gradients are held in the tape.",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="'none of' is no cue (round 49 merge: round 14's held statement)",
-            ),
-        ),
-        pytest.param(
-            GVA,
-            "None of the gradients are stored on the tape; it keeps the forward ops.",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="'none of' is no cue (round 49 merge: round 14's held statement)",
-            ),
-        ),
+        (NZG, "None of the gradients are held in the tape."),  # round 50: "none of" is a cue again
+        (GVA, "None of the gradients are stored on the tape; it keeps the forward ops."),
         (NZG, "In no way does the tape keep the gradients; it keeps the recorded ops."),
     ],
 )
@@ -106,7 +93,7 @@ def test_the_storage_belief_stated_is_still_named(question_id: str, text: str) -
     assert HOLDS in tells_by_rules(question_id, text)
 
 
-@pytest.mark.parametrize("unit", ["at no point ", "in no way "])
+@pytest.mark.parametrize("unit", ["at no point ", "in no way ", "none of the "])
 def test_a_sentence_full_of_phrase_denials_is_read_in_linear_time(unit: str) -> None:
     text = (unit * (40_000 // len(unit) + 1))[:40_000] + " the tape keeps the gradients"
     masked = mask(text)

@@ -53,7 +53,13 @@ from app.grading.freetext.matching import (
 )
 from app.grading.freetext.normalise import Unit
 from app.grading.freetext.per_answer import remembered_per_answer
-from app.grading.freetext.phrasings import CUE, TERMINATOR, compile_phrasing, mask
+from app.grading.freetext.phrasings import (
+    CUE,
+    TERMINATOR,
+    compile_phrasing,
+    denies_past_its_clause,
+    mask,
+)
 from app.grading.freetext.polarity import (
     avoided,
     forget_denied,
@@ -419,7 +425,7 @@ def _joined_to_before(
     if (
         _PRONOUN_OBJECT.search(text, start, end)
         and not _CONTRAST.search(masked, before_end, start)
-        and not CUE.search(masked, before_start, before_end)
+        and not denies_past_its_clause(masked, before_start, before_end)  # round 50
     ):
         return before_start
     return None

@@ -20,11 +20,11 @@ from app.packs.rubric import expand_phrasing
 
 CUE = re.compile(
     # Round 49: a denial of the whole clause in a phrase ("at no point does the tape keep the
-    # gradients"): one cue, not a short "no" that an opener ("the") stops. Not "none of": it
-    # denied a held statement whose belief follows the denial ("none of the tapes may be
-    # released before the update step, so make them persistent and keep them around").
+    # gradients", "none of the gradients are held in the tape"): one cue, not a short "no"
+    # that an opener ("the") stops, nor no cue at all. Round 50: "none of" denies its own
+    # clause only where a cut a new statement follows ends it (`denial_stops_at_cut`).
     r"\b(?:at\s+no\s+(?:point|time|stage|step)|in\s+no\s+way|by\s+no\s+means"
-    r"|under\s+no\s+circumstances"
+    r"|under\s+no\s+circumstances|none\s+of"
     r"|not|never|no|nothing|nobody|neither|nor|without|cannot|unlike|instead\s+of|rather\s+than"
     r"|different\s+from|distinct\s+from"  # "None ... is different from a zero gradient" (round 12)
     r"|dont|doesnt|isnt|arent|wont|cant|didnt|shouldnt|wasnt|werent|hasnt|havent"
@@ -151,6 +151,39 @@ def clause_ends(masked: str) -> tuple[int, ...]:
     its clause several times (round 25: walking the terminators on each call was ~5% of an
     honest answer's grading)."""
     return tuple(term.end() for term in TERMINATOR.finditer(masked))  # look-aheads see past
+
+
+# Round 50: "none of" quantifies the noun after it; its denial falls on its own clause's
+# predicate, and a statement after a cut a new belief follows (", so", "; ", ", then",
+# "and then") may take that noun up undenied: "none of the tapes may be released before the
+# update step, so make them persistent" says to make the tapes persistent (round 14's held
+# statement; "them" is the tapes, not their denial). Other cues deny a verb or a phrase whose
+# words a match across the cut takes: they stay as they were (measured: docs/freetext-rounds.md
+# "Round 50: denial scope at clause cuts and the false tells left (engineer W8)").
+_CLAUSE_BOUND_CUE = re.compile(r"none\s+of", re.IGNORECASE)
+_BELIEF_CUT = re.compile(r"\s*(?:;|,?\s*(?:so|then|and\s+then)\b)", re.IGNORECASE)
+
+
+def denial_stops_at_cut(masked: str, cue: re.Match[str]) -> bool:
+    """Whether a negation cue (a `CUE` match in `masked`) denies its own clause only: a
+    clause-bound cue ("none of") in a clause that ends at a cut a new belief follows."""
+    if _CLAUSE_BOUND_CUE.fullmatch(cue.group()) is None:
+        return False
+    starts = _terminator_starts(masked)  # a bisection, not a scan per cue: linear in a run of cues
+    at = bisect_left(starts, cue.end())
+    cut = starts[at] if at < len(starts) else len(masked)
+    return _BELIEF_CUT.match(masked, cut) is not None
+
+
+def denies_past_its_clause(masked: str, start: int, end: int) -> bool:
+    """Whether a negation cue between `start` and `end` (a clause) may deny words a later
+    clause takes up from it (`denial_stops_at_cut` says which may not)."""
+    return any(not denial_stops_at_cut(masked, cue) for cue in CUE.finditer(masked, start, end))
+
+
+@lru_cache(maxsize=512)
+def _terminator_starts(masked: str) -> tuple[int, ...]:
+    return tuple(term.start() for term in TERMINATOR.finditer(masked))
 
 
 def end_of_clause(masked: str, position: int) -> int:

@@ -24,7 +24,12 @@ from app.grading.freetext.conditions import (
 )
 from app.grading.freetext.hinglish import DENIALS, POST_VERBAL_NEGATION, alternation
 from app.grading.freetext.labels import VERDICT_LABEL
-from app.grading.freetext.phrasings import CUE, end_of_clause, start_of_clause
+from app.grading.freetext.phrasings import (
+    CUE,
+    denial_stops_at_cut,
+    end_of_clause,
+    start_of_clause,
+)
 
 # Cues that deny only the phrase right after them ("without the flag, ...", "unlike
 # PyTorch you ...", "instead of model.variables"), not the rest of the clause.
@@ -163,13 +168,15 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     # the condition, not a match in the consequence ("if you don't clear them the old
     # gradients get added"; conditions.consequence_start).
     lead = max(start_of_clause(masked, start), consequence_start(masked, start))
+    last_start = start_of_clause(masked, end, inclusive=False)
     lead_in = [
         cue
         for cue in CUE.finditer(masked, lead, start)
         if (not _SHORT_CUE.fullmatch(cue.group()) or _reaches(masked[cue.end() : start]))
         and not inside_closed_aside(masked, cue.start(), start, end)
+        # round 50: "none of the tapes may be released, so make them persistent"
+        and not (last_start > start and _taken_up(masked, cue, last_start, end))
     ]
-    last_start = start_of_clause(masked, end, inclusive=False)
     last_clause = [
         cue.group()
         for cue in CUE.finditer(masked, max(start, last_start), end)
@@ -188,6 +195,23 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
         masked, start, end, written
     )
     return (cues + reported) % 2 == 0
+
+
+# Round 50: a pronoun that takes up the plural noun "none of" quantifies ("none of the tapes
+# ..., so make them persistent"); "it" takes up another subject ("none of the gradients are
+# stored on the tape; it keeps the forward ops": "it" is the tape).
+_PLURAL_PRONOUN = re.compile(r"\b(?:them|they|these|those)\b", re.IGNORECASE)
+
+
+def _taken_up(masked: str, cue: re.Match[str], last_start: int, end: int) -> bool:
+    """Whether a "none of" before a match denies its own clause only: its clause ends at a cut
+    a new belief follows (phrasings.denial_stops_at_cut) and the match's last clause takes its
+    noun up by a plural pronoun inside the match. "None of the numpy ops are recorded, so the
+    tape cannot track them" keeps the denial of a match that stops at "the tape"."""
+    return (
+        denial_stops_at_cut(masked, cue)
+        and _PLURAL_PRONOUN.search(masked, last_start, end) is not None
+    )
 
 
 # Round 29: German, Dutch and Scandinavian speakers put the denial after the verb and its

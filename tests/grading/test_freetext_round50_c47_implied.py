@@ -9,6 +9,10 @@ read by the grader after the tells (the cue affirmed anywhere in the answer, pro
 another framework's, not asked). A rubric without the field dumps as before, so the learned
 artefacts' rubric keys of the other questions do not move (docs/freetext-rounds.md "Round 50:
 persistent-tape, higher-order-derivatives, ... (engineer C47)").
+
+Item 2 of the round, rubric content: persistent-tape's tape-discarded-on-block-exit read where the
+tape is said to be scoped (tied, bound) to its with block (round 49's set, read), with the denials,
+counterfactuals and questions beside it that name nothing. Read by the rules alone.
 """
 
 # ruff: noqa: E501 - tables of sentences read best one per line
@@ -29,7 +33,7 @@ from app.packs.loader import load_pack
 from app.packs.rubric import Rubric
 from app.packs.schema import FreeText
 from tests.conftest import FIXTURE_PACKS
-from tests.grading.core_questions import question, tells_by_rules
+from tests.grading.core_questions import assert_linear_on, question, tells_by_rules
 from tests.grading.held_statements import names_the_tell
 
 HOD = "higher-order-derivatives"
@@ -210,3 +214,39 @@ def test_round50_true_statements_with_the_words_name_neither(text: str) -> None:
 def test_round50_a_keyword_salad_implies_nothing() -> None:
     salad = "persistent persistent=True gradient twice same tape second derivative hessian tape.gradient"
     assert not {TWICE, PERSISTENT} & set(tells_by_rules(HOD, salad))
+
+
+# Item 2 of the round (rubric content): the tape said to be scoped (tied) to its with block, on
+# persistent-tape (tape-discarded-on-block-exit; each fails on 9e2a1ea); denials, counterfactuals,
+# questions and the recording's scope (true) name nothing.
+PT = "persistent-tape"
+SCOPED = [
+    (PT, "tape-discarded-on-block-exit", "Each tape is scoped to its with block, so once you leave it there is nothing to clean up."),
+    (PT, "tape-discarded-on-block-exit", "You need persistent=True for the second loss. Once finished there is nothing to do: the tape is tied to the with-block."),
+]  # fmt: skip
+SCOPED_NOT_STATED = [
+    "The tape is not scoped to its with block: it lives on after the block until you del it.",
+    "Recording is scoped to the with block, but the tape itself stays usable after it, so call del tape when finished.",
+    "If the tape were scoped to its with block, you could not call tape.gradient after the block.",
+    "Is the tape scoped to the with block? No, it survives until you delete it.",
+]  # fmt: skip
+
+test_round50_a_tape_scoped_to_its_block_names_the_tell = names_the_tell(
+    SCOPED, tells=tells_by_rules
+)
+
+
+@pytest.mark.parametrize("text", SCOPED_NOT_STATED)
+def test_round50_a_scope_denied_or_of_the_recording_names_nothing(text: str) -> None:
+    assert tells_by_rules(PT, text) == []
+
+
+def test_round50_scoped_phrasing_stays_linear_on_pumped_text() -> None:
+    tell = next(
+        m for m in question(PT).rubric.misconceptions if m.tag == "tape-discarded-on-block-exit"
+    )
+    patterns = [p for p in tell.any if "scoped" in p]
+    assert patterns
+    assert_linear_on(
+        patterns, ["each tape is it tapes scoped tied bound to its the with block " * 250]
+    )

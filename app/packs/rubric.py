@@ -220,7 +220,7 @@ class Implication(_Strict):
     """Another tell of the rubric that, stated in an answer that also affirms `cue`, states
     this one too (round 50): labellers read one belief as carrying another, e.g. "call
     gradient twice on one tape" in an answer that makes the tape persistent carries
-    "persistent=True gives the second derivative" (51 of 52 such answers over tune).
+    "persistent=True gives the second derivative" (173 of 175 such answers over tune).
 
     `cue` is a phrasing, read anywhere in the answer (prose or code) as an `any` phrasing is:
     affirmed, not another framework's, not in a question."""

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from app.packs.schema import PackMeta, PointedError, Question
+from app.packs.rubric import PointedError
+from app.packs.schema import PackMeta, Question
 from app.packs.yamlfiles import YamlDoc, YamlFileError, read_yaml
 
 META_FILE = "pack.yaml"

@@ -16,7 +16,15 @@ from collections import OrderedDict
 from typing import Any, Literal
 
 import regex
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 Verdict = Literal["correct", "partial", "incorrect"]
 # Why a lazy, bounded word gap: authors need "X ... Y" without writing `.*`, which would
@@ -51,6 +59,15 @@ MAX_MISCONCEPTIONS = 48
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PointedError(ValueError):
+    """A field's problem that lies deeper in it (`at`: a path inside the field's value), so
+    the loader reports the line of, say, the second choice marked correct, not the field's."""
+
+    def __init__(self, message: str, at: tuple[int | str, ...]) -> None:
+        super().__init__(message)
+        self.at = at
 
 
 def expand_phrasing(pattern: str) -> str:
@@ -199,6 +216,21 @@ class Concept(_Phrased):
     missing: str = Field(default="", max_length=500)  # actionable advice when absent
 
 
+class Implication(_Strict):
+    """Another tell of the rubric that, stated in an answer that also affirms `cue`, states
+    this one too (round 50): labellers read one belief as carrying another, e.g. "call
+    gradient twice on one tape" in an answer that makes the tape persistent carries
+    "persistent=True gives the second derivative" (173 of 175 such answers over tune).
+
+    `cue` is a phrasing, read anywhere in the answer (prose or code) as an `any` phrasing is:
+    affirmed, not another framework's, not in a question."""
+
+    tag: str = Field(pattern=SLUG)
+    cue: str = Field(min_length=1, max_length=500)
+
+    _valid_cue = field_validator("cue")(classmethod(lambda cls, v: _check_affirmative([v])[0]))
+
+
 class Misconception(_Phrased):
     """A tell: a statement that reveals a wrong mental model, with the correction to show."""
 
@@ -207,6 +239,18 @@ class Misconception(_Phrased):
     correction: str = Field(min_length=1, max_length=2_000)
     # The best verdict an answer stating this tell can get, however good the rest is.
     cap: Literal["partial", "incorrect"] = "partial"
+    # Named too where one of these tells is named and the answer affirms its cue (round 50).
+    implied_by: list[Implication] = Field(default_factory=list, max_length=8)
+
+    @model_serializer(mode="wrap")
+    def _without_empty_implications(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """A tell implied by none is dumped as before round 50: the learned artefacts are keyed
+        by the rubric's dump (second_opinion.rubric_key), which a new empty field would move
+        for every rubric."""
+        dumped = handler(self)
+        if not self.implied_by and isinstance(dumped, dict):
+            dumped.pop("implied_by", None)
+        return dumped
 
 
 class Thresholds(_Strict):
@@ -236,6 +280,56 @@ class Rubric(_Strict):
             if dupes:
                 raise ValueError(f"duplicate {kind}(s): {', '.join(dupes)}")
         return self
+
+    @model_validator(mode="after")
+    def _implications_resolve(self) -> Rubric:
+        """Each `implied_by` names another tell of this rubric, and no tell implies itself
+        through a chain of them (round 50)."""
+        tags = {m.tag for m in self.misconceptions}
+        for n, tell in enumerate(self.misconceptions):
+            for k, rule in enumerate(tell.implied_by):
+                at = ("misconceptions", n, "implied_by", k, "tag")
+                if rule.tag == tell.tag:
+                    raise PointedError(f"misconception {tell.tag!r} is implied by itself", at=at)
+                if rule.tag not in tags:
+                    message = (
+                        f"misconception {tell.tag!r} is implied by {rule.tag!r}, which is no"
+                        " misconception tag of this rubric"
+                    )
+                    raise PointedError(message, at=at)
+        cycle = _implication_cycle(self.misconceptions)
+        if cycle:
+            n = next(i for i, m in enumerate(self.misconceptions) if m.tag == cycle[0])
+            raise PointedError(
+                f"implied_by goes round in a cycle: {' <- '.join(cycle)}",
+                at=("misconceptions", n, "implied_by"),
+            )
+        return self
+
+
+def _implication_cycle(misconceptions: list[Misconception]) -> list[str]:
+    """Tags of one cycle of `implied_by` (its first tag repeated at its end), or []. Each tag
+    is walked from once (`done`), so a hostile pack's many paths cost no more than its edges."""
+    implied_by = {m.tag: [rule.tag for rule in m.implied_by] for m in misconceptions}
+    done: set[str] = set()
+
+    def walk(tag: str, path: list[str]) -> list[str]:
+        if tag in path:
+            return [*path[path.index(tag) :], tag]
+        if tag in done:
+            return []
+        for implying in implied_by.get(tag, []):
+            cycle = walk(implying, [*path, tag])
+            if cycle:
+                return cycle
+        done.add(tag)
+        return []
+
+    for tag in implied_by:
+        cycle = walk(tag, [])
+        if cycle:
+            return cycle
+    return []
 
 
 class SampleAnswer(_Strict):

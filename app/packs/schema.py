@@ -19,7 +19,7 @@ from pydantic import (
     field_validator,
 )
 
-from app.packs.rubric import Rubric, SampleAnswer
+from app.packs.rubric import PointedError, Rubric, SampleAnswer
 
 SLUG = r"^[a-z0-9][a-z0-9-]{0,62}$"
 Slug = Annotated[str, Field(pattern=SLUG)]
@@ -100,15 +100,6 @@ class ChoiceQuestionBase(QuestionBase):
 
     def correct_ids(self) -> set[str]:
         return {c.id for c in self.choices if c.correct}
-
-
-class PointedError(ValueError):
-    """A field's problem that lies deeper in it (`at`: a path inside the field's value), so
-    the loader reports the line of, say, the second choice marked correct, not the field's."""
-
-    def __init__(self, message: str, at: tuple[int | str, ...]) -> None:
-        super().__init__(message)
-        self.at = at
 
 
 def exactly_one_correct(choices: list[Choice], kind: str) -> list[Choice]:

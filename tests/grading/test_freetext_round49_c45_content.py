@@ -25,7 +25,6 @@ from tests.grading.core_questions import (
 from tests.grading.held_statements import names_nothing, names_the_tell
 
 PT = "persistent-tape"
-HOD = "higher-order-derivatives"
 TVA = "trainable-vs-all-variables"
 WNG = "why-none-gradients"
 
@@ -58,7 +57,8 @@ DROPPED = [
     (TVA, "pass-model-variables", "Either works in most models, trainable_variables is the convention."),
     (TVA, "pass-model-variables", "The result would be the same, just slower."),
     (WNG, "must-watch-variables", "Fix it with tape.watch(model.trainable_variables) at the start of the with block."),
-    (HOD, "persistent-gives-second-order", "Open one tape with persistent=True, compute y inside it, and then call gradient twice."),
+    # (round 50, C47: "Open one tape with persistent=True, compute y inside it, and then call gradient
+    # twice." is named now, through the rubric's implied_by; it moved to test_freetext_round50_c47_implied.py)
 ]  # fmt: skip
 
 

@@ -193,6 +193,7 @@ def _find(rubric: Rubric, normalised: Normalised, keyword_list: bool) -> Finding
             break
         if hit := _hit_for(tell, normalised):
             tells.append((tell, hit))
+    tells = with_implied(rubric.misconceptions, tells, normalised)
     told = [hit for _, hit in tells]
     told_only = frozenset(
         c.id for c in found if all(any(_overlap(h, t) for t in told) for h in credits[c.id])
@@ -226,9 +227,46 @@ def stated_misconceptions(text: str, misconceptions: Sequence[Misconception]) ->
     if normalised.empty or is_keyword_list(normalised):
         return {}
     normalised = _claims_only(normalised)
-    return {
-        m.tag: hit.sentence for m in misconceptions if (hit := _hit_for(m, normalised)) is not None
-    }
+    tells = [(m, hit) for m in misconceptions if (hit := _hit_for(m, normalised)) is not None]
+    return {m.tag: hit.sentence for m, hit in with_implied(misconceptions, tells, normalised)}
+
+
+def with_implied(
+    misconceptions: Sequence[Misconception],
+    tells: list[tuple[Misconception, Hit]],
+    normalised: Normalised,
+) -> list[tuple[Misconception, Hit]]:
+    """`tells` (stated, each with its hit) and the tells they imply, in `misconceptions`' order:
+    a tell whose `implied_by` names a stated tell, in an answer that affirms the rule's cue
+    anywhere (prose or code; not another framework's), is stated by the same sentence (round
+    50). Chains are followed (the pack forbids cycles); each cue is read at most once."""
+    stated = {tell.tag: hit for tell, hit in tells}
+    cues: dict[str, bool] = {}
+    waiting = [m for m in misconceptions if m.implied_by and m.tag not in stated]
+    while waiting and not stopped():
+        implied = [(m, hit) for m in waiting if (hit := _implying_hit(m, stated, cues, normalised))]
+        if not implied:
+            break
+        stated.update((m.tag, hit) for m, hit in implied)
+        waiting = [m for m in waiting if m.tag not in stated]
+    return [(m, stated[m.tag]) for m in misconceptions if m.tag in stated]
+
+
+def _implying_hit(
+    tell: Misconception, stated: dict[str, Hit], cues: dict[str, bool], normalised: Normalised
+) -> Hit | None:
+    """The hit of a stated tell that implies `tell` where the answer affirms its cue."""
+    for rule in tell.implied_by:
+        if rule.tag not in stated:
+            continue
+        if rule.cue not in cues:
+            cues[rule.cue] = (
+                first_hit(normalised.units, [rule.cue], lambda h: _counts(h, True, False))
+                is not None
+            )
+        if cues[rule.cue]:
+            return stated[rule.tag]
+    return None
 
 
 def has_evidence(tell: Misconception, answer: str | Normalised) -> bool:

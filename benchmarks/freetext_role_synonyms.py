@@ -67,6 +67,7 @@ import dataclasses
 import pickle
 import re
 import sys
+import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -322,8 +323,13 @@ def find_all(rows: Sequence[Row], rubrics: Mapping[str, Rubric],
     words = stand_ins(claims, read, [r for r in rows if train(r)], (role for role, _ in slots))
     print(f"slots in {MIN_ROUNDS}+ rounds: {len(slots)}; roles with a stand-in: {len(words)}",
           file=sys.stderr)  # fmt: skip
-    completed = {r.source: completions(read[r.source], claims[r.question_id], slots, words)
-                 for r in rows if r.evidence is not None and not r.evidence.empty}  # fmt: skip
+    completed = {}
+    started = time.monotonic()
+    for n, r in enumerate(r for r in rows if r.evidence is not None and not r.evidence.empty):
+        completed[r.source] = completions(read[r.source], claims[r.question_id], slots, words)
+        if n % 500 == 499:
+            print(f"completions: {n + 1} answers, {time.monotonic() - started:.0f} s",
+                  file=sys.stderr)  # fmt: skip
     return Found(misses, completed)
 
 

@@ -432,6 +432,28 @@ def moved(before: Sequence[Row], after: Sequence[Row]) -> tuple[int, int, int, i
     return lowered, from_correct, gained, lost
 
 
+def where_it_acts(rows: Iterable[Row], found: Found, train,
+                  kept: Mapping[Slot, int]) -> tuple[int, int, int, int]:  # fmt: skip
+    """On the training answers where the namer would act (variant `below`'s eligibility, the tag
+    not named by the rules): the kept slots' completions and those on the labelled tag, then the
+    same leaving out the answers whose own near-misses gave the slot (right by construction).
+    A diagnosis written after the round-49 reading (round 50): it decides nothing."""
+    fires = right = fires_elsewhere = right_elsewhere = 0
+    for row in rows:
+        if not train(row) or not eligible(row, "below"):
+            continue
+        learned_here = {s for _, s in found.misses.get(row.source, ())}
+        for tag, slot in found.completed.get(row.source, ()):
+            if slot not in kept or tag in row.named_tags:
+                continue
+            fires += 1
+            right += tag in row.expected_tags
+            if slot not in learned_here:
+                fires_elsewhere += 1
+                right_elsewhere += tag in row.expected_tags
+    return fires, right, fires_elsewhere, right_elsewhere
+
+
 def decide(rows: Sequence[Row], rubrics: Mapping[str, Rubric], found: Found,
            round_of: Mapping[str, str]) -> None:  # fmt: skip
     """Round 49's set read with synonyms learned on every other tune persona, each bar."""
@@ -448,6 +470,11 @@ def decide(rows: Sequence[Row], rubrics: Mapping[str, Rubric], found: Found,
             low, from_correct, gained, lost = moved(test, after)
             print(line(f"{bars.name}, `{variant}`", test, after, str(len(kept)))
                   + f" {low}, {from_correct}, +{gained} / -{lost} |")  # fmt: skip
+        fires, right, elsewhere, right_elsewhere = where_it_acts(
+            rows, found, lambda r: not held_by_r49(r), kept
+        )
+        print(f"  training, where it acts: {right} / {fires} right; not on the answers it was "
+              f"learned from: {right_elsewhere} / {elsewhere}")  # fmt: skip
 
 
 def report(readings, title: str = "") -> None:

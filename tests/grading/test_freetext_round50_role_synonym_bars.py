@@ -4,6 +4,8 @@ on 4 answers - and the round-49 reading's fold, on made-up rows."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from app.grading.freetext.evaluation import Row
@@ -98,3 +100,18 @@ def test_moved_counts_lowered_and_exact() -> None:
     after = [_row("1", verdict="partial", label="correct"),
              _row("2", verdict="incorrect", label="incorrect")]  # fmt: skip
     assert frs.moved(before, after) == (2, 1, 1, 1)
+
+
+def test_where_it_acts_leaves_out_named_tags_and_the_answers_it_was_learned_from() -> None:
+    rows = [
+        _row("learned"),  # its own near-miss gave the slot: right by construction
+        _row("elsewhere", tags=("other",)),  # a wrong tag elsewhere
+        _row("named", tags=(TAG,)),  # the rules named the tag already
+        _row("graded-correct", verdict="correct"),  # `below` does not read it
+        _row("not-trained"),
+    ]
+    rows[2] = dataclasses.replace(rows[2], named_tags=(TAG,))
+    found = frs.Found({"learned": {(TAG, SLOT)}}, {r.source: {(TAG, SLOT)} for r in rows})
+    train = lambda r: r.source != "not-trained"  # noqa: E731
+    assert frs.where_it_acts(rows, found, train, {SLOT: 2}) == (2, 1, 1, 0)
+    assert frs.where_it_acts(rows, found, train, {}) == (0, 0, 0, 0)

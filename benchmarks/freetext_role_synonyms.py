@@ -29,6 +29,21 @@ learned words instead. Rules fixed before any figure was read:
   tag with the most training rounds is named (beside the rules' tags), takes its rubric cap and
   never raises the verdict.
 
+Round 50 (G3): two bars proposed by round 49's section, fixed before any reading (`BARS`; one
+stricter variant named before the run, `STRICT_BARS`). A synonym seen in near-misses of two or
+more training rounds (the candidates above, unchanged) is kept when, on the fold's training rows:
+- precision: of its completions (answer, tag) on training answers with some credit, any label,
+  >= 80% fall on answers labelled with the completed claim's tag (round 48's per-slot bar),
+  instead of "never on an answer labelled correct";
+- support: it completes a claim on >= 5 training answers (answers, not rounds).
+Stricter: >= 90% and >= 8 answers. The reading that decides (`--decide`): trained on every tune
+persona but round 49's set (`R49`: they joined tune in round 50, nobody has tuned on them; the
+stand-ins are taken from the training answers too), read on round 49's set only, by the rules
+alone plus synonyms (variant `below` decides; `all` beside it) against the rules alone: named
+right / wrong added, tags added on answers labelled correct, answers lowered, exact moved,
+false tells on correct. Figures only, nothing printed answer by answer. Wired only if it adds
+named right with no false tell more on correct answers and at most one wrong tag per three right.
+
 Folds: each final round left out (its synonyms learned from every other tune persona), then each
 persona not read (sides.yaml `read`) left out. Only tune answers are graded; nothing is printed
 answer by answer, and the learned words are counted, not printed. Prints per fold where a tag was
@@ -37,7 +52,10 @@ on answers labelled correct, exact, correct-vs-not, named, false tells on correc
 and the learned list's size.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_role_synonyms.py \
-        [--rows R.pickle] [--found F.pickle]
+        [--rows R.pickle] [--found F.pickle] [--decide] [--no-folds]
+
+`--decide` reads round 49's set with every bar (G2's and round 50's; finds the near-misses and
+completions with the stand-ins of the training answers); `--no-folds` skips LORO / LOPO.
 
 `--rows` keeps the rules' rows, `--found` the near-misses and completions (scratch files for a
 rerun of the same tree: delete them when the rules or labels change).
@@ -49,6 +67,7 @@ import dataclasses
 import pickle
 import re
 import sys
+import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -91,6 +110,31 @@ STOP_WORDS = frozenset(
     used like thing things way lot kind sort basically actually simply well""".split()  # noqa: SIM905
 )
 _WORD = re.compile(r"[a-z][a-z'-]*")
+
+R49 = frozenset(
+    {
+        "portuguese-native-engineer",
+        "water-treatment-process-engineer",
+        "airflow-pipeline-engineer",
+        "spaced-repetition-podcast-learner",
+    }
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Bars:
+    """What a candidate synonym must pass on the training rows: G2's (`percent` None: no
+    completion on an answer labelled correct) or a precision in percent and a support in
+    answers (round 50)."""
+
+    name: str
+    percent: int | None = None
+    support: int = 0
+
+
+G2_BARS = Bars("none on correct (G2)")
+BARS = Bars("precision 80%, support 5", 80, 5)
+STRICT_BARS = Bars("precision 90%, support 8", 90, 8)
 
 Slot = tuple[str, str]  # (role as written, synonym)
 Claims = dict[str, list[tuple[str, str, tuple[str, ...]]]]  # question -> (tag, claim, roles)
@@ -267,7 +311,8 @@ class Found:
 
 
 def find_all(rows: Sequence[Row], rubrics: Mapping[str, Rubric],
-             round_of: Mapping[str, str]) -> Found:  # fmt: skip
+             round_of: Mapping[str, str], train=lambda _: True) -> Found:  # fmt: skip
+    """`train`: the rows whose answers may lend a role its stand-in."""
     claims: Claims = {q: tell_claims(r) for q, r in rubrics.items()}
     read = {r.source: normalise(r.answer or "") for r in rows}
     misses = {r.source: near_misses(read[r.source], claims[r.question_id], r.expected_tags)
@@ -275,11 +320,16 @@ def find_all(rows: Sequence[Row], rubrics: Mapping[str, Rubric],
     print(f"near-misses read on {len(misses)} answers", file=sys.stderr)
     rounds = seen_rounds(rows, misses, round_of, lambda _: True)
     slots = {s for s, n in rounds.items() if len(n) >= MIN_ROUNDS}
-    words = stand_ins(claims, read, rows, (role for role, _ in slots))
+    words = stand_ins(claims, read, [r for r in rows if train(r)], (role for role, _ in slots))
     print(f"slots in {MIN_ROUNDS}+ rounds: {len(slots)}; roles with a stand-in: {len(words)}",
           file=sys.stderr)  # fmt: skip
-    completed = {r.source: completions(read[r.source], claims[r.question_id], slots, words)
-                 for r in rows if r.evidence is not None and not r.evidence.empty}  # fmt: skip
+    completed = {}
+    started = time.monotonic()
+    for n, r in enumerate(r for r in rows if r.evidence is not None and not r.evidence.empty):
+        completed[r.source] = completions(read[r.source], claims[r.question_id], slots, words)
+        if n % 500 == 499:
+            print(f"completions: {n + 1} answers, {time.monotonic() - started:.0f} s",
+                  file=sys.stderr)  # fmt: skip
     return Found(misses, completed)
 
 
@@ -295,13 +345,40 @@ def seen_rounds(rows: Iterable[Row], misses: Mapping[str, set[tuple[str, Slot]]]
 
 
 def kept_slots(rows: Sequence[Row], found: Found, round_of: Mapping[str, str],
-               train) -> dict[Slot, int]:  # fmt: skip
-    """slot -> its training rounds, for slots seen in `MIN_ROUNDS` training rounds that complete
-    no claim on a training answer labelled correct."""
+               train, bars: Bars = G2_BARS) -> dict[Slot, int]:  # fmt: skip
+    """slot -> its training rounds, for slots seen in `MIN_ROUNDS` training rounds that pass
+    `bars` on the training rows."""
     rounds = seen_rounds(rows, found.misses, round_of, train)
-    on_correct = {slot for r in rows if train(r) and r.label == "correct"
-                  for _, slot in found.completed.get(r.source, ())}  # fmt: skip
-    return {s: len(n) for s, n in rounds.items() if len(n) >= MIN_ROUNDS and s not in on_correct}
+    candidates = {s: len(n) for s, n in rounds.items() if len(n) >= MIN_ROUNDS}
+    if bars.percent is None:
+        on_correct = {slot for r in rows if train(r) and r.label == "correct"
+                      for _, slot in found.completed.get(r.source, ())}  # fmt: skip
+        return {s: n for s, n in candidates.items() if s not in on_correct}
+    fires, right, answers = slot_precision(rows, found, train, candidates)
+    return {
+        s: n
+        for s, n in candidates.items()
+        if answers[s] >= bars.support and 100 * right[s] >= bars.percent * fires[s]
+    }
+
+
+def slot_precision(rows: Iterable[Row], found: Found, train,
+                   slots: Iterable[Slot]) -> tuple[Counter, Counter, Counter]:  # fmt: skip
+    """Per slot, on the training rows: completions (answer, tag), those on an answer labelled
+    with the tag, and the answers completed."""
+    wanted = set(slots)
+    fires: Counter[Slot] = Counter()
+    right: Counter[Slot] = Counter()
+    answers: Counter[Slot] = Counter()
+    for row in rows:
+        if not train(row):
+            continue
+        mine = [(t, s) for t, s in found.completed.get(row.source, ()) if s in wanted]
+        for tag, slot in mine:
+            fires[slot] += 1
+            right[slot] += tag in row.expected_tags
+        answers.update({s for _, s in mine})
+    return fires, right, answers
 
 
 def eligible(row: Row, variant: str) -> bool:
@@ -327,25 +404,86 @@ def line(name: str, before: Sequence[Row], after: Sequence[Row], size: str = "")
 
 
 def read_folds(rows: Sequence[Row], rubrics: Mapping[str, Rubric], found: Found,
-               round_of: Mapping[str, str], fold_list: Sequence[Fold]):  # fmt: skip
+               round_of: Mapping[str, str], fold_list: Sequence[Fold],
+               bars: Bars = G2_BARS):  # fmt: skip
     """variant -> fold -> (rules rows, rows named by synonyms learned without the fold, size)."""
     out: dict[str, dict[str, tuple[list[Row], list[Row], int]]] = {v: {} for v in VARIANTS}
     for name, held in fold_list:
         test = [r for r in rows if held(r)]
-        kept = kept_slots(rows, found, round_of, lambda r, held=held: not held(r))
+        kept = kept_slots(rows, found, round_of, lambda r, held=held: not held(r), bars)
         for variant in VARIANTS:
             after = [named(r, rubrics[r.question_id], found, kept, variant) for r in test]
             out[variant][name] = (test, after, len(kept))
     return out
 
 
-def report(readings) -> None:
+def held_by_r49(row: Row) -> bool:
+    return row.persona in R49
+
+
+def moved(before: Sequence[Row], after: Sequence[Row]) -> tuple[int, int, int, int]:
+    """Answers lowered, of them from correct to below, exact gained, exact lost."""
+    lowered = from_correct = gained = lost = 0
+    for b, a in zip(before, after, strict=True):
+        lowered += a.verdict != b.verdict
+        from_correct += b.verdict == "correct" and a.verdict != "correct"
+        gained += a.verdict == a.label and b.verdict != b.label
+        lost += a.verdict != a.label and b.verdict == b.label
+    return lowered, from_correct, gained, lost
+
+
+def where_it_acts(rows: Iterable[Row], found: Found, train,
+                  kept: Mapping[Slot, int]) -> tuple[int, int, int, int]:  # fmt: skip
+    """On the training answers where the namer would act (variant `below`'s eligibility, the tag
+    not named by the rules): the kept slots' completions and those on the labelled tag, then the
+    same leaving out the answers whose own near-misses gave the slot (right by construction).
+    A diagnosis written after the round-49 reading (round 50): it decides nothing."""
+    fires = right = fires_elsewhere = right_elsewhere = 0
+    for row in rows:
+        if not train(row) or not eligible(row, "below"):
+            continue
+        learned_here = {s for _, s in found.misses.get(row.source, ())}
+        for tag, slot in found.completed.get(row.source, ()):
+            if slot not in kept or tag in row.named_tags:
+                continue
+            fires += 1
+            right += tag in row.expected_tags
+            if slot not in learned_here:
+                fires_elsewhere += 1
+                right_elsewhere += tag in row.expected_tags
+    return fires, right, fires_elsewhere, right_elsewhere
+
+
+def decide(rows: Sequence[Row], rubrics: Mapping[str, Rubric], found: Found,
+           round_of: Mapping[str, str]) -> None:  # fmt: skip
+    """Round 49's set read with synonyms learned on every other tune persona, each bar."""
+    test = [r for r in rows if held_by_r49(r)]
+    print("\n== decides: trained without round 49's set, read on it (figures only)")
+    print("| reading | added right / wrong / on correct | exact | c-vs-not | named | false "
+          "| cells | synonyms | lowered, of them from correct, exact +/- |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
+    print(line("rules alone", test, test))
+    for bars in (BARS, STRICT_BARS, G2_BARS):
+        kept = kept_slots(rows, found, round_of, lambda r: not held_by_r49(r), bars)
+        for variant in VARIANTS:
+            after = [named(r, rubrics[r.question_id], found, kept, variant) for r in test]
+            low, from_correct, gained, lost = moved(test, after)
+            print(line(f"{bars.name}, `{variant}`", test, after, str(len(kept)))
+                  + f" {low}, {from_correct}, +{gained} / -{lost} |")  # fmt: skip
+        fires, right, elsewhere, right_elsewhere = where_it_acts(
+            rows, found, lambda r: not held_by_r49(r), kept
+        )
+        print(f"  training, where it acts: {right} / {fires} right; not on the answers it was "
+              f"learned from: {right_elsewhere} / {elsewhere}")  # fmt: skip
+
+
+def report(readings, title: str = "") -> None:
     head = (
         "| fold | added right / wrong / on correct | exact | c-vs-not | named | false | cells "
         "| synonyms |"
     )
     for variant, by_fold in readings.items():
-        print(f"\n== variant {variant}\n{head}\n|---|---|---|---|---|---|---|---|")
+        print(f"\n== {title}variant {variant}\n{head}\n|---|---|---|---|---|---|---|---|")
         for kind in ("LORO", "LOPO"):
             mine = {n: v for n, v in by_fold.items() if n.startswith(kind)}
             for name, (before, after, size) in mine.items():
@@ -370,7 +508,8 @@ def main(argv: list[str]) -> int:
     if cache and cache.exists():
         found = pickle.loads(cache.read_bytes())
     else:
-        found = find_all(rows, rubrics, round_of)
+        lends = (lambda r: not held_by_r49(r)) if "--decide" in argv else (lambda _: True)
+        found = find_all(rows, rubrics, round_of, lends)
         if cache:
             cache.write_bytes(pickle.dumps(found))
     everywhere = kept_slots(rows, found, round_of, lambda _: True)
@@ -380,7 +519,12 @@ def main(argv: list[str]) -> int:
           f"{sum(len(n) >= MIN_ROUNDS for n in seen.values())}; kept on all of tune: "
           f"{len(everywhere)} (roles {len({r for r, _ in everywhere})}); completions on tune: "
           f"{sum(fires.values())}")  # fmt: skip
-    report(read_folds(rows, rubrics, found, round_of, folds(rows, groups, read)))
+    if "--decide" in argv:
+        decide(rows, rubrics, found, round_of)
+    if "--no-folds" not in argv:
+        fold_list = folds(rows, groups, read)
+        for bars in (BARS, STRICT_BARS, G2_BARS) if "--decide" in argv else (G2_BARS,):
+            report(read_folds(rows, rubrics, found, round_of, fold_list, bars), f"{bars.name}, ")
     return 0
 
 

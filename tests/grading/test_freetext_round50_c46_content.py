@@ -1,0 +1,78 @@
+"""Round 50 of issue 14 (engineer C46, rubric content for gradient-vs-apply, gradient-accumulation,
+no-zero-grad, tf-function-speedup and numpy-inside-tape). numpy-inside-tape: round 49's one false
+tell on a correct answer - `numpy-raises-error` read in the optimizer's error on unfiltered None
+gradients, a consequence of the None gradients, not an error raised by the conversion - and
+`auto-convert-reattaches-history`, the belief of six writers of rounds 48 and 49 that converting the
+NumPy result back to a tensor puts it back on the tape (the source document: the tape records
+TensorFlow ops as they run, so a value that left TensorFlow has no recorded history). Statements
+written for this file, in words of their own (docs/freetext-rounds.md "Round 50: gradient-vs-apply,
+gradient-accumulation, no-zero-grad, tf-function-speedup and numpy-inside-tape misconceptions
+(engineer C46)"). Read by the rules alone: the learned parts are retrained by the lead after
+merging."""
+
+# ruff: noqa: E501 - tables of sentences read best one per line
+
+from __future__ import annotations
+
+from tests.grading.core_questions import (
+    assert_linear_on,
+    misconception_of,
+    phrasings_of_tags,
+    tells_by_rules,
+)
+from tests.grading.held_statements import names_nothing, names_the_tell
+
+NUMPY = "numpy-inside-tape"
+RAISES = "numpy-raises-error"
+REATTACHES = "auto-convert-reattaches-history"
+
+WRONG = [
+    # auto-convert-reattaches-history: the conversion back and the re-attachment, in one clause or the later one.
+    (NUMPY, REATTACHES, "Keras turns the array back into a tensor at the next layer and reconnects it to the recording."),
+    (NUMPY, REATTACHES, "Once the result is converted back with tf.convert_to_tensor, the tape links it to the ops before it."),
+    (NUMPY, REATTACHES, "The array is cast back to a tensor, and then the tape picks it up again."),
+    (NUMPY, REATTACHES, "The implicit conversion back to a tensor restores the history, so backprop is unaffected."),
+    (NUMPY, REATTACHES, "Since h goes back into a tf tensor before the loss, the tape still sees the whole path."),
+    (NUMPY, REATTACHES, "The auto-conversion to a tensor gets tracked as usual, like any cast."),
+    # numpy-raises-error: still named where the conversion is said to raise.
+    (NUMPY, RAISES, "Calling .numpy() inside the tape raises an error as soon as the step runs."),
+    (NUMPY, RAISES, "You get a ValueError from the tape, because the gradients are None."),
+]  # fmt: skip
+
+CORRECT = [
+    # numpy-raises-error: the optimizer's error on unfiltered None gradients is a consequence, not the belief.
+    (NUMPY, "The earlier variables get None from tape.gradient, and apply_gradients skips them (you may get an error if you do not filter the Nones)."),
+    (NUMPY, "The weights before h get None, and the optimizer raises an error if you hand it those None gradients unfiltered."),
+    # auto-convert-reattaches-history: a denial, a new constant, "only", a later-layers scope, a myth.
+    (NUMPY, "Converting the array back to a tensor does not reattach it to the recording."),
+    (NUMPY, "tf.convert_to_tensor turns it back into a new constant, so the earlier layers get None gradients."),
+    (NUMPY, "The value is converted back to a tensor, but the tape only records from that point on, so the earlier variables get None."),
+    (NUMPY, "It is a myth that converting back to a tensor reconnects the history; the earlier layers get None gradients."),
+]  # fmt: skip
+
+
+test_grade_freetext_names_a_round50_c46_tell = names_the_tell(WRONG, tells=tells_by_rules)
+test_grade_freetext_round50_c46_true_statements_name_nothing = names_nothing(
+    CORRECT, tells=tells_by_rules
+)
+
+
+def test_round50_auto_convert_reattaches_history_caps_at_the_labellers_incorrect() -> None:
+    assert misconception_of(NUMPY, REATTACHES).cap == "incorrect"
+
+
+PUMPED = [
+    "word " * 2_000,
+    "converted back " * 700,
+    "convert " * 1_500 + "back",
+    "convert back " * 400 + "picks " * 400 + "up",
+    "back " * 2_000 + "picks it up",
+    "converted " * 600 + "back " * 600 + "tracked again",
+    "None apply_gradients error " * 400,
+    "None " * 1_500 + "error raises filter",
+    "a" * 10_000,
+]
+
+
+def test_round50_c46_phrasings_search_pumped_text_in_linear_time() -> None:
+    assert_linear_on(phrasings_of_tags({NUMPY: [REATTACHES, RAISES]}), PUMPED)

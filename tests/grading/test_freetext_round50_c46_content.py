@@ -4,7 +4,8 @@ tell on a correct answer - `numpy-raises-error` read in the optimizer's error on
 gradients, a consequence of the None gradients, not an error raised by the conversion - and
 `auto-convert-reattaches-history`, the belief of six writers of rounds 48 and 49 that converting the
 NumPy result back to a tensor puts it back on the tape (the source document: the tape records
-TensorFlow ops as they run, so a value that left TensorFlow has no recorded history). Statements
+TensorFlow ops as they run, so a value that left TensorFlow has no recorded history), and
+`numpy-finite-differences` said as perturbing each weight and reading the change in the loss. Statements
 written for this file, in words of their own (docs/freetext-rounds.md "Round 50: gradient-vs-apply,
 gradient-accumulation, no-zero-grad, tf-function-speedup and numpy-inside-tape misconceptions
 (engineer C46)"). Read by the rules alone: the learned parts are retrained by the lead after
@@ -25,6 +26,7 @@ from tests.grading.held_statements import names_nothing, names_the_tell
 NUMPY = "numpy-inside-tape"
 RAISES = "numpy-raises-error"
 REATTACHES = "auto-convert-reattaches-history"
+PERTURBS = "numpy-finite-differences"
 
 WRONG = [
     # auto-convert-reattaches-history: the conversion back and the re-attachment, in one clause or the later one.
@@ -37,6 +39,9 @@ WRONG = [
     # numpy-raises-error: still named where the conversion is said to raise.
     (NUMPY, RAISES, "Calling .numpy() inside the tape raises an error as soon as the step runs."),
     (NUMPY, RAISES, "You get a ValueError from the tape, because the gradients are None."),
+    # numpy-finite-differences: the gradient from perturbing each weight or input and reading the loss or output.
+    (NUMPY, PERTURBS, "For the NumPy step TensorFlow nudges each input a little and watches how much the loss moves."),
+    (NUMPY, PERTURBS, "It wiggles every weight and reads off the change in the output, so the NumPy part is no problem."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -48,6 +53,10 @@ CORRECT = [
     (NUMPY, "tf.convert_to_tensor turns it back into a new constant, so the earlier layers get None gradients."),
     (NUMPY, "The value is converted back to a tensor, but the tape only records from that point on, so the earlier variables get None."),
     (NUMPY, "It is a myth that converting back to a tensor reconnects the history; the earlier layers get None gradients."),
+    # numpy-finite-differences: what a gradient means, a denial, noise.
+    (NUMPY, "Intuitively a gradient tells you how the loss changes if you nudge each weight, but the tape gets it from the recorded ops, and the NumPy ops are not recorded."),
+    (NUMPY, "The tape never perturbs the weights to see how the loss changes; the NumPy ops are simply not recorded, so the earlier layers get None."),
+    (NUMPY, "Adding noise to perturb each input changes the output, but that has nothing to do with the tape."),
 ]  # fmt: skip
 
 
@@ -70,9 +79,11 @@ PUMPED = [
     "converted " * 600 + "back " * 600 + "tracked again",
     "None apply_gradients error " * 400,
     "None " * 1_500 + "error raises filter",
+    "perturbing each " * 600 + "loss",
+    "nudge " * 1_500 + "weights change",
     "a" * 10_000,
 ]
 
 
 def test_round50_c46_phrasings_search_pumped_text_in_linear_time() -> None:
-    assert_linear_on(phrasings_of_tags({NUMPY: [REATTACHES, RAISES]}), PUMPED)
+    assert_linear_on(phrasings_of_tags({NUMPY: [REATTACHES, RAISES, PERTURBS]}), PUMPED)

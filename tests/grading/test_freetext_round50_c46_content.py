@@ -5,7 +5,10 @@ gradients, a consequence of the None gradients, not an error raised by the conve
 `auto-convert-reattaches-history`, the belief of six writers of rounds 48 and 49 that converting the
 NumPy result back to a tensor puts it back on the tape (the source document: the tape records
 TensorFlow ops as they run, so a value that left TensorFlow has no recorded history), and
-`numpy-finite-differences` said as perturbing each weight and reading the change in the loss. Statements
+`numpy-finite-differences` said as perturbing each weight and reading the change in the loss.
+tf-function-speedup: `tf-function-symbolic-gradients` - the gradient said to be derived symbolically
+or analytically, or held as a derivative expression or closed form (not the backward pass built as
+graph nodes at trace time, which the labellers read as correct). Statements
 written for this file, in words of their own (docs/freetext-rounds.md "Round 50: gradient-vs-apply,
 gradient-accumulation, no-zero-grad, tf-function-speedup and numpy-inside-tape misconceptions
 (engineer C46)"). Read by the rules alone: the learned parts are retrained by the lead after
@@ -27,6 +30,8 @@ NUMPY = "numpy-inside-tape"
 RAISES = "numpy-raises-error"
 REATTACHES = "auto-convert-reattaches-history"
 PERTURBS = "numpy-finite-differences"
+SPEEDUP = "tf-function-speedup"
+SYMBOLIC = "tf-function-symbolic-gradients"
 
 WRONG = [
     # auto-convert-reattaches-history: the conversion back and the re-attachment, in one clause or the later one.
@@ -42,6 +47,10 @@ WRONG = [
     # numpy-finite-differences: the gradient from perturbing each weight or input and reading the loss or output.
     (NUMPY, PERTURBS, "For the NumPy step TensorFlow nudges each input a little and watches how much the loss moves."),
     (NUMPY, PERTURBS, "It wiggles every weight and reads off the change in the output, so the NumPy part is no problem."),
+    # tf-function-symbolic-gradients: the gradient derived symbolically or analytically, or held as an expression.
+    (SPEEDUP, SYMBOLIC, "Under tf.function TensorFlow works out the gradient analytically, once, and each step just evaluates it."),
+    (SPEEDUP, SYMBOLIC, "The traced graph keeps a closed-form derivative that every step reuses."),
+    (SPEEDUP, SYMBOLIC, "After tracing, tf.function holds the derivative expressions and only plugs in new numbers."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -57,6 +66,11 @@ CORRECT = [
     (NUMPY, "Intuitively a gradient tells you how the loss changes if you nudge each weight, but the tape gets it from the recorded ops, and the NumPy ops are not recorded."),
     (NUMPY, "The tape never perturbs the weights to see how the loss changes; the NumPy ops are simply not recorded, so the earlier layers get None."),
     (NUMPY, "Adding noise to perturb each input changes the output, but that has nothing to do with the tape."),
+    # tf-function-symbolic-gradients: the backward pass built as graph nodes (labelled correct), a denial, a myth, a counterfactual.
+    (SPEEDUP, "Inside tf.function the backward pass is built symbolically once at trace time, as extra nodes of the same graph."),
+    (SPEEDUP, "TensorFlow never computes gradients symbolically; eager and graph mode run the same reverse-mode autodiff over recorded ops."),
+    (SPEEDUP, "It is a myth that tf.function derives the gradients analytically; the graph just skips the Python dispatch of each op."),
+    (SPEEDUP, "If tf.function derived the gradients symbolically, the first step would take longer."),
 ]  # fmt: skip
 
 
@@ -81,9 +95,13 @@ PUMPED = [
     "None " * 1_500 + "error raises filter",
     "perturbing each " * 600 + "loss",
     "nudge " * 1_500 + "weights change",
+    "gradients " * 1_500 + "symbolically",
+    "derivative " * 1_500 + "expression",
+    "closed " * 2_000 + "form",
     "a" * 10_000,
 ]
 
 
 def test_round50_c46_phrasings_search_pumped_text_in_linear_time() -> None:
-    assert_linear_on(phrasings_of_tags({NUMPY: [REATTACHES, RAISES, PERTURBS]}), PUMPED)
+    tags = {NUMPY: [REATTACHES, RAISES, PERTURBS], SPEEDUP: [SYMBOLIC]}
+    assert_linear_on(phrasings_of_tags(tags), PUMPED)

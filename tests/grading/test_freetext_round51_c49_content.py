@@ -1,0 +1,48 @@
+"""Round 51 of issue 14 (engineer C49): rubric content of persistent-tape, higher-order-derivatives,
+trainable-vs-all-variables, why-none-gradients and training-flag.
+
+Item 1: round 50's two false tells on correct trainable-vs-all-variables answers (its final set,
+now tune and read) came from two phrasings of this question's YAML: `variables-are-the-same` read
+"it's the same list on both lines" (the one list handed to both calls) as the two lists being the
+same, and `pass-model-variables` read "for frozen layers it is wasted work" beside the BatchNorm
+statistics' None gradients and a warning as wasted work being the whole matter. Each answer is
+kept here whole (it names nothing now), with the beliefs the phrasings exist for, which still name
+their tells (docs/freetext-rounds.md "Round 51: ... (engineer C49)"). Read by the rules alone.
+"""
+
+# ruff: noqa: E501 - tables of sentences read best one per line
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.core_questions import tells_by_rules
+from tests.grading.held_statements import names_the_tell
+
+TV = "trainable-vs-all-variables"
+
+# Round 50's two answers labelled correct, each of which named a tell at 4356110.
+ROUND50_CORRECT = [
+    "Because model.variables also holds non-trainable state: BatchNorm's moving mean/variance, and any layers you froze with trainable=False. Neither is supposed to be changed by the optimizer — the moving stats are updated by their own assign ops in the forward pass, and frozen layers are frozen on purpose. Passing model.variables would either give None gradients plus warnings (the BN stats) or silently train the weights you wanted frozen. trainable_variables is the filtered list, and it's the same list on both lines so grads and vars line up in the zip.",
+    "model.variables includes non-trainable variables also — for example BatchNormalization moving_mean and moving_variance, and any layer we froze with trainable=False (like backbone during fine-tuning). These are not supposed to be updated by the optimizer. BN moving stats are updated by the layer itself in the forward pass with training=True, not through gradients. If we pass them, tape.gradient gives None for them since there is no gradient path, apply_gradients will warn about it, and for frozen layers it is wasted work. So trainable_variables is the correct list, and same list must go to both calls so zip pairs correctly.",
+    "Pass trainable_variables to tape.gradient and to apply_gradients: it's the same list in both calls, so the zip lines up.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", ROUND50_CORRECT)
+def test_round51_one_list_for_both_calls_and_wasted_work_beside_the_stats_name_nothing(
+    text: str,
+) -> None:
+    assert tells_by_rules(TV, text) == []
+
+
+# The beliefs the two mended phrasings exist for still name them.
+STILL_NAMED = [
+    (TV, "variables-are-the-same", "For most models it's the same list, so it does not matter."),
+    (TV, "variables-are-the-same", "In practice they are the same variables, so either call works."),
+    (TV, "pass-model-variables", "You could pass model.variables, it is just wasted work."),
+]  # fmt: skip
+
+test_round51_the_beliefs_behind_the_mended_phrasings_still_name_them = names_the_tell(
+    STILL_NAMED, tells=tells_by_rules
+)

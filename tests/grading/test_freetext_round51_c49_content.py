@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.core_questions import tells_by_rules
+from tests.grading.core_questions import assert_linear_on, question, tells_by_rules
 from tests.grading.held_statements import names_the_tell
 
 TV = "trainable-vs-all-variables"
@@ -46,3 +46,44 @@ STILL_NAMED = [
 test_round51_the_beliefs_behind_the_mended_phrasings_still_name_them = names_the_tell(
     STILL_NAMED, tells=tells_by_rules
 )
+
+
+# Item 2, persistent-tape's persistent-is-free: the tape said to be cleaned up (released, freed) by
+# itself at the end of any block, function, step or scope, when it goes out of scope or "like any
+# other object" (round 17's claim read only the with block's end and "at the end of the ..."). Each
+# fails on 4356110; denials, conditions, questions and the default tape name nothing.
+PT = "persistent-tape"
+FREE = "persistent-is-free"
+CLEANED_UP = [
+    (PT, FREE, "Make it persistent=True and call gradient for both losses. Nothing else to think about; the tape is cleaned up when the training step function ends."),
+    (PT, FREE, "Open it with persistent=True so both calls work. The tape is released like any other context manager."),
+    (PT, FREE, "persistent=True fixes it. After that the tape is released when your function exits, so there is nothing to do."),
+]  # fmt: skip
+CLEANED_UP_NOT_STATED = [
+    "A persistent tape is not cleaned up when the training step function ends; del it once you have both gradients.",
+    "If the persistent tape were released when the function exits, the second call would fail as well.",
+    "Is the tape cleaned up when the training step function ends? Only once nothing refers to it, so del tape.",
+    "Use persistent=True for the two calls and then del tape, so it is released before the next step begins.",
+]  # fmt: skip
+
+test_round51_a_tape_cleaned_up_by_itself_at_any_end_names_persistent_is_free = names_the_tell(
+    CLEANED_UP, tells=tells_by_rules
+)
+
+
+@pytest.mark.parametrize("text", CLEANED_UP_NOT_STATED)
+def test_round51_a_clean_up_denied_asked_or_conditional_names_nothing(text: str) -> None:
+    assert FREE not in tells_by_rules(PT, text)
+
+
+def test_round51_the_widened_clean_up_claim_stays_linear_on_pumped_text() -> None:
+    tell = next(m for m in question(PT).rubric.misconceptions if m.tag == FREE)
+    patterns = [p for p in tell.any if "like any" in p]
+    assert patterns
+    assert_linear_on(
+        patterns,
+        [
+            "the tape is cleaned up when the training step function block ends like any other " * 250,
+            "when the " * 1000,
+        ],
+    )

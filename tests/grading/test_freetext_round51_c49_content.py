@@ -83,7 +83,8 @@ def test_round51_the_widened_clean_up_claim_stays_linear_on_pumped_text() -> Non
     assert_linear_on(
         patterns,
         [
-            "the tape is cleaned up when the training step function block ends like any other " * 250,
+            "the tape is cleaned up when the training step function block ends like any other "
+            * 250,
             "when the " * 1000,
         ],
     )

@@ -88,3 +88,40 @@ def test_round51_the_widened_clean_up_claim_stays_linear_on_pumped_text() -> Non
             "when the " * 1000,
         ],
     )
+
+
+# Item 2, trainable-vs-all-variables' only-frozen-layers-differ: the difference (distinction) between
+# the two lists said to be the frozen layers, fine-tuning or transfer learning, in an answer that never
+# names the BatchNorm statistics (an answer guard). Each fails on 4356110; an answer naming the
+# statistics anywhere, another difference set beside them, a denial and a question name nothing.
+FROZEN = "only-frozen-layers-differ"
+FROZEN_ONLY = [
+    (TV, FROZEN, "The difference is the frozen layers. With trainable=False their weights leave trainable_variables, so the optimizer never sees them."),
+    (TV, FROZEN, "Fine-tuning is where the distinction shows: a frozen base sits in model.variables but not in trainable_variables."),
+]  # fmt: skip
+FROZEN_NOT_ONLY = [
+    "The difference is the frozen layers. BatchNorm's moving mean and variance are in model.variables as well, and no optimizer should touch them.",
+    "The difference is the BN moving statistics plus any frozen layers.",
+    "There is a difference apart from frozen layers: normalization layers keep extra non-trainable state.",
+    "The difference is not the frozen layers alone; every model with normalization keeps extra state.",
+    "Is the difference just the frozen layers? Not at all.",
+]  # fmt: skip
+
+test_round51_the_difference_said_to_be_frozen_layers_names_only_frozen_layers_differ = (
+    names_the_tell(FROZEN_ONLY, tells=tells_by_rules)
+)
+
+
+@pytest.mark.parametrize("text", FROZEN_NOT_ONLY)
+def test_round51_the_statistics_named_or_the_difference_denied_names_nothing(text: str) -> None:
+    assert FROZEN not in tells_by_rules(TV, text)
+
+
+def test_round51_the_difference_claim_stays_linear_on_pumped_text() -> None:
+    tell = next(m for m in question(TV).rubric.misconceptions if m.tag == FROZEN)
+    patterns = [p for p in tell.any if "distinction" in p]
+    assert patterns
+    assert_linear_on(
+        patterns,
+        ["the difference distinction frozen freezing fine-tuning transfer learning " * 250],
+    )

@@ -125,3 +125,39 @@ def test_round51_the_difference_claim_stays_linear_on_pumped_text() -> None:
         patterns,
         ["the difference distinction frozen freezing fine-tuning transfer learning " * 250],
     )
+
+
+# Item 3, training-flag's batchnorm-ignores-training-flag: in an answer that never names BatchNorm
+# (an answer guard), everything else (the rest, the other layers) said to behave the same after
+# dropout, or the flag said not to matter without dropout. Each fails on 4356110; the same words
+# in an answer that names BatchNorm anywhere, a flag said to matter and a question name nothing.
+TF = "training-flag"
+BN_IGNORED = "batchnorm-ignores-training-flag"
+DROPOUT_ONLY = [
+    (TF, BN_IGNORED, "training=True turns Dropout on during the step. If you leave it out, dropout is off and the net overfits. Everything else in the model behaves the same."),
+    (TF, BN_IGNORED, "The flag switches dropout on for training. If your model has no dropout layers, it doesn't really matter whether you pass it."),
+]  # fmt: skip
+DROPOUT_NOT_ONLY = [
+    "training=True turns Dropout on. Everything else in the model behaves the same, except BatchNorm, which uses batch statistics and updates its moving averages.",
+    "If your model has no dropout layers it can still matter: BatchNorm reads the flag too.",
+    "The flag switches dropout on, and it matters a lot for regularisation.",
+    "Does everything else in the model behave the same without the flag?",
+]  # fmt: skip
+
+test_round51_dropout_alone_said_to_change_names_batchnorm_ignores_training_flag = names_the_tell(
+    DROPOUT_ONLY, tells=tells_by_rules
+)
+
+
+@pytest.mark.parametrize("text", DROPOUT_NOT_ONLY)
+def test_round51_batchnorm_named_or_the_flag_said_to_matter_names_nothing(text: str) -> None:
+    assert BN_IGNORED not in tells_by_rules(TF, text)
+
+
+def test_round51_the_dropout_only_claims_stay_linear_on_pumped_text() -> None:
+    tell = next(m for m in question(TF).rubric.misconceptions if m.tag == BN_IGNORED)
+    patterns = [p for p in [*tell.any, *tell.negated] if "everything else" in p or "!!" in p]
+    assert len(patterns) >= 2
+    assert_linear_on(
+        patterns, ["everything else the rest other layers behaves the same dropout matters " * 250]
+    )

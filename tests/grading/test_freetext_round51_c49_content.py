@@ -136,6 +136,9 @@ BN_IGNORED = "batchnorm-ignores-training-flag"
 DROPOUT_ONLY = [
     (TF, BN_IGNORED, "training=True turns Dropout on during the step. If you leave it out, dropout is off and the net overfits. Everything else in the model behaves the same."),
     (TF, BN_IGNORED, "The flag switches dropout on for training. If your model has no dropout layers, it doesn't really matter whether you pass it."),
+    # Round 37's and round 43's strict xfails (C21's and C33's dropped claims), named now: moved here.
+    (TF, BN_IGNORED, "training=True switches dropout on. All other layers behave exactly the same."),
+    (TF, BN_IGNORED, "training=True turns dropout on. All the other layers work the same with or without it."),
 ]  # fmt: skip
 DROPOUT_NOT_ONLY = [
     "training=True turns Dropout on. Everything else in the model behaves the same, except BatchNorm, which uses batch statistics and updates its moving averages.",

@@ -41,7 +41,6 @@ WRONG = [
 
 DROPPED = [
     ("persistent-tape", "tape-discarded-on-block-exit", "No cleanup needed: the context manager gets rid of the tape for you."),
-    ("training-flag", "batchnorm-ignores-training-flag", "training=True switches dropout on. All other layers behave exactly the same."),
     ("why-none-gradients", "non-persistent-gives-none", "Reuse the tape and every call after the first one returns None."),
 ]  # fmt: skip
 

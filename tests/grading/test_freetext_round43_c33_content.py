@@ -69,7 +69,6 @@ NEW_WORDS = [
 
 # Dropped at the end of the round (abd02ff): no gain on the not-read side.
 DROPPED = [
-    ("training-flag", "batchnorm-ignores-training-flag", "training=True turns dropout on. All the other layers work the same with or without it."),
     ("training-flag", "batchnorm-ignores-training-flag", "It turns on dropout. Other than that there is no difference."),
     ("training-flag", "batchnorm-ignores-training-flag", "The flag enables dropout; the forward computation is exactly the same."),
     ("why-none-gradients", "none-means-zero-signal", "Seeing None means you are at a stationary point."),

@@ -48,7 +48,6 @@ NEW_WORDS = [
 # Dropped at the end of the round: no gain on the not-read side (read-only names).
 DROPPED = [
     (HOD, "tf-hessians-works-eagerly", "The dedicated API is tf.hessians(y, x), which builds the second-order graph for you."),
-    (TVA, "only-frozen-layers-differ", "The difference is the frozen layers, that is all."),
     (TVA, "only-frozen-layers-differ", "For a network where every layer is trainable the two lists are identical."),
 ]  # fmt: skip
 

@@ -58,7 +58,6 @@ DROPPED = [
     (PT, "tape-discarded-on-block-exit", "A tape can only be used inside its with block."),
     (HOD, "two-tapes-because-one-shot", "You need one tape per derivative order, that is why there are two."),
     (HOD, "tf-hessians-works-eagerly", "For second derivatives the dedicated API is tf.hessians(y, x), which builds the second-order graph for you."),
-    (TVA, "only-frozen-layers-differ", "The distinction matters only for fine-tuning."),
     (WNG, "gather-not-differentiable", "The lookup breaks the gradient, so the embedding weights come back None."),
     (TVA, "embedding-table-non-trainable", "Keras registers embedding tables as non-trainable variables, so they only show up in model.variables."),
     (WNG, "stop-gradient-disconnects-downstream", "stop_gradient disconnects everything downstream up to the loss."),

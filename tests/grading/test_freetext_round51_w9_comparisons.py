@@ -46,6 +46,7 @@ PILES_UP, SYMBOLIC, RAISES = (
         "The tape adds the old gradients onto the new ones, just like in PyTorch.",
         "The tape accumulates gradients across steps, same as torch does.",
         "The tape adds the old gradients onto the new ones, same issue as with PyTorch.",
+        "The tape adds the old gradients onto the new ones, the same problem PyTorch has.",
     ],
 )
 def test_a_belief_compared_alike_with_pytorch_is_said_of_tensorflow(text: str) -> None:
@@ -86,6 +87,8 @@ def test_pytorch_only_answers_earn_no_tensorflow_concept_credit() -> None:
         ("just like PyTorch does", True),
         ("as torch does", True),
         ("similar to torch", True),
+        ("the same problem PyTorch has", True),
+        ("it has the same problem, PyTorch has a fix", False),
         ("unlike PyTorch", False),
         ("faster than PyTorch", False),
         ("not like PyTorch", False),

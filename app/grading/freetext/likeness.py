@@ -11,14 +11,15 @@ finding). A sentence *about* PyTorch is not touched here.
 
 `likeness_twin` gives a tell a second reading of the answer where each framework named right
 after a comparison of likeness ("like", "just like", "same (problem) as (in)", "similar to",
-"the same way as", "as in", "as PyTorch does") is blanked (spaces, the same length), so the
-guards no longer see it. Only tells read it, and only where the answer as written names none
-(grader._hit_for): concepts are credited from the answer as written, so a PyTorch-only answer
-earns no TensorFlow credit from it. Not blanked: a comparison of difference ("unlike", "than",
-"compared to", "vs"), a denied likeness ("not like PyTorch", "isn't the same as in torch"), and
-a mention a relative clause describes ("like PyTorch, where gradients accumulate ..."), which
-is that framework's. Round 51 (engineer W9). One search per sentence; each mention's lead-in
-is a bounded window before it, so the reading is linear in the answer's length.
+"the same way as", "as in", "as PyTorch does", "the same problem PyTorch has") is blanked
+(spaces, the same length), so the guards no longer see it. Only tells read it, and only where
+the answer as written names none (grader._hit_for): concepts are credited from the answer as
+written, so a PyTorch-only answer earns no TensorFlow credit from it. Not blanked: a comparison
+of difference ("unlike", "than", "compared to", "vs"), a denied likeness ("not like PyTorch",
+"isn't the same as in torch", or one after a negation cue in its clause), and a mention a
+relative clause describes ("like PyTorch, where gradients accumulate ..."), which is that
+framework's. Round 51 (engineer W9). One search per sentence; each mention's lead-in is a
+bounded window before it, so the reading is linear in the answer's length.
 """
 
 from __future__ import annotations
@@ -47,11 +48,16 @@ _LIKENESS = regex.compile(
     r"|(?<!\b(?:long|soon|far|well|such)\s)\bas\s+(?:in\s+|with\s+)$",
     regex.IGNORECASE,
 )
-# "..., as PyTorch does", "the way torch does": the framework as the subject of a likeness.
+# "..., as PyTorch does", "the way torch does", "the same problem PyTorch has": the framework
+# as the subject of a likeness.
 _AS_IT_DOES = regex.compile(
-    r"(?:(?<!\b(?:long|soon|far|well|such)\s)\bas|\bthe\s+(?:same\s+)?way)\s+$", regex.IGNORECASE
+    r"(?:(?<!\b(?:long|soon|far|well|such)\s)\bas|\bthe\s+(?:same\s+)?way"
+    r"|\bsame\s+(?:[\w-]+\s+){1,2}?(?:that\s+)?)\s*$",
+    regex.IGNORECASE,
 )
-_DOES_AFTER = regex.compile(r"(?:'s)?\s+(?:does|do|did|would|will)\b", regex.IGNORECASE)
+_DOES_AFTER = regex.compile(
+    r"(?:'s)?\s+(?:does|do|did|would|will|has|have|had|gives|gave)\b", regex.IGNORECASE
+)
 # A likeness denied ("not like PyTorch", "isn't the same as in torch", "never like JAX"), or
 # one of difference that shares a word ("unlike", "not the same as", "dissimilar to").
 _DENIED_BEFORE = regex.compile(

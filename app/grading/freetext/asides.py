@@ -45,3 +45,30 @@ def inside_closed_aside(masked: str, position: int, start: int, end: int) -> boo
         return False
     a, b = spans[index]
     return a < position < b and b <= end and not a < start < b
+
+
+# Round 51: an error warned of inside a bracketed aside that holds an open condition ("...
+# gets None from tape.gradient (if you don't check for the Nones, the training step raises
+# an error)") is the consequence of a hypothesis the aside adds about another step, not the
+# answer's own claim about the question's subject (C46's finding, round 50: round 49's false
+# tell on a correct numpy-inside-tape answer sat in such an aside). Only a match wholly inside
+# the aside, and only one that names the error itself: a belief the aside states in other words
+# ("(if you don't reset it the gradients pile up)") is read as before.
+_CONDITION = re.compile(r"\b(?:if|unless|otherwise|in\s+case|whenever)\b", re.IGNORECASE)
+_ERROR = re.compile(
+    r"\b(?:errors?|raises?|raised|raising|throws?|thrown|exceptions?|crash\w*|fails?|failed)\b",
+    re.IGNORECASE,
+)
+
+
+def warned_in_conditional_aside(masked: str, start: int, end: int) -> bool:
+    """Whether the match (`start:end` of `masked`) names an error and lies wholly inside an
+    aside that holds an open condition (one bisection over the sentence's asides)."""
+    if _ERROR.search(masked, start, end) is None:
+        return False
+    spans = aside_spans(masked)
+    index = bisect_right(spans, (start, len(masked))) - 1
+    if index < 0:
+        return False
+    a, b = spans[index]
+    return a < start and end <= b and _CONDITION.search(masked, a, b) is not None

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from app.grading.freetext.answer_guards import guard_phrasing, guarded, is_guard
+from app.grading.freetext.asides import warned_in_conditional_aside
 from app.grading.freetext.budget import BoundedPattern, deferred_bounded, stopped
 from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
@@ -551,6 +552,7 @@ def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], follow
         in_open_condition(masked, start, end, written)
         or in_counterfactual_consequence(masked, start, end, written)
         or reported_or_qualified(text, masked, start, end)
+        or warned_in_conditional_aside(masked, start, end)  # round 51 (asides.py)
         or supposed(masked, start, end)  # round 35 (hypotheses.py)
     )
     return Hit(text[start:end], unit.text, affirmed, foreign, conditional)

@@ -33,6 +33,7 @@ from app.grading.freetext.fitting import (
     line_score,
 )
 from app.grading.freetext.learned_evidence import loose_tell
+from app.grading.freetext.likeness import as_written, likeness_twin
 from app.grading.freetext.matching import Hit, names_other_framework
 from app.grading.freetext.neighbours import add_suggestion
 from app.grading.freetext.normalise import MAX_CHARS, Normalised, Unit, clean, normalise, prose_unit
@@ -153,7 +154,23 @@ def _hit_for(item: Concept | Misconception, normalised: Normalised) -> Hit | Non
     """The first of `_hits_for(item, normalised)`, read no further (claims.first_hit)."""
     units = normalised.units
     tell = isinstance(item, Misconception)
+    found = _first_counted(units, item, tell)
+    twin = likeness_twin(units) if tell and found is None else None
+    if twin is None:
+        return found
+    # Round 51: a tell stated beside a comparison of likeness ("same problem as in PyTorch"),
+    # read with the framework's name blanked (likeness.py); shown as the answer wrote it.
+    found = _first_counted(twin, item, tell)
+    return (
+        None
+        if found is None
+        else dataclasses.replace(found, sentence=as_written(units, twin, found.sentence))
+    )
 
+
+def _first_counted(
+    units: tuple[Unit, ...], item: Concept | Misconception, tell: bool
+) -> Hit | None:
     stated = first_hit(units, item.any, lambda h: _counts(h, True, tell), across=tell)
     if stated is not None:
         return stated

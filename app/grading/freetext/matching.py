@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import regex
 
-from app.grading.freetext.asides import inside_closed_aside
+from app.grading.freetext.asides import inside_closed_aside, warned_in_conditional_aside
 from app.grading.freetext.budget import BoundedPattern, PhrasingMatch, stopped
 from app.grading.freetext.conditions import (
     in_counterfactual_consequence,
@@ -50,7 +50,7 @@ from app.grading.freetext.subjects import object_of_verb
 
 # Round 29: "Lightning" alone is PyTorch Lightning ("in Lightning you never call zero_grad").
 # Round 34: Apple's MLX ("in MLX modules are in train mode by default").
-_FOREIGN = re.compile(
+FOREIGN = re.compile(
     r"\b(?:pytorch|torch|jax|flax|optax|haiku|mlx|other\s+frameworks?|chainer|mxnet"
     r"|lightning(?![\s-]+fast))\b",
     re.I,
@@ -166,9 +166,9 @@ def framework_mentions(sentence: str) -> tuple[tuple[int, bool], ...]:
     """(position, is-foreign) of each framework named in the sentence (remembered per
     sentence: every hit in it asks; round 25)."""
     found = [(m.start(), False) for m in _OWN.finditer(sentence)]
-    for index, m in enumerate(_FOREIGN.finditer(sentence)):
+    for index, m in enumerate(FOREIGN.finditer(sentence)):
         compared = _COMPARED.search(sentence[max(0, m.start() - 64) : m.start()])
-        described = _described(sentence, m.end())
+        described = described_after(sentence, m.end())
         found.append((m.start(), compared is None or described is not None))
         clause = described_clause(sentence) if index == 0 else None
         found += [] if clause is None else [(clause[1], False)]  # the main clause: TensorFlow's
@@ -242,7 +242,7 @@ _RELATIVE_CLAUSE = regex.compile(
 _CLAUSE_CUT = re.compile(r"[,;]")
 
 
-def _described(sentence: str, after: int) -> int | None:
+def described_after(sentence: str, after: int) -> int | None:
     """Where a relative clause describing the framework named just before `after` ends
     its relative word (WHERE_CLAUSE, _RELATIVE_CLAUSE), or None."""
     where = WHERE_CLAUSE.match(sentence, after)
@@ -258,13 +258,13 @@ def described_clause(sentence: str) -> tuple[int, int] | None:
     sentence on the first framework it names and a relative clause describes it (above): what
     lies between is that framework's, what follows TensorFlow's. None otherwise. Remembered per
     sentence: each phrasing's search asks (statements.py, claims.py)."""
-    first = _FOREIGN.search(sentence)
+    first = FOREIGN.search(sentence)
     if (
         first is None
         or _COMPARED.search(sentence[max(0, first.start() - 64) : first.start()]) is None
     ):
         return None
-    relative_end = _described(sentence, first.end())
+    relative_end = described_after(sentence, first.end())
     masked = mask(sentence)
     if relative_end is None or start_of_clause(masked, first.start()) != 0:
         return None
@@ -480,6 +480,7 @@ def _hit(unit: Unit, text: str, masked: str, match: PhrasingMatch, following: st
         or object_of_verb(masked, start, end, match.re.pattern)
         or reported_or_qualified(text, masked, start, end)
         or in_scope_of_lack(masked, start, end)
+        or warned_in_conditional_aside(masked, start, end)  # round 51 (asides.py)
         or supposed(masked, start, end)  # round 35: "even if ...", "if you want ..."
     )
     partial_word = _inside_argument(text, masked, match.end())

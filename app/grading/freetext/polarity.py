@@ -177,6 +177,7 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
         # round 50: "none of the tapes may be released, so make them persistent"
         and not (last_start > start and _taken_up(masked, cue, last_start, end))
     ]
+    lead_in += denied_reason(masked, start_of_clause(masked, start))
     last_clause = [
         cue.group()
         for cue in CUE.finditer(masked, max(start, last_start), end)
@@ -212,6 +213,23 @@ def _taken_up(masked: str, cue: re.Match[str], last_start: int, end: int) -> boo
         denial_stops_at_cut(masked, cue)
         and _PLURAL_PRONOUN.search(masked, last_start, end) is not None
     )
+
+
+# Round 51: "not because X" denies X, the reason, not the clause before "because", which the
+# terminator ends: "Not because the gradients are derived analytically: ..." and "it's faster
+# not because X, but because Y" state no X (C46's finding, round 50). The "not" stands right
+# before "because" (an adverb of degree between at most); "not just/only because X" (X and
+# more) is no cue (phrasings.mask), nor is "not simply because". The denial reaches the
+# because-clause only: Y after "but because" opens a clause of its own.
+_NOT_BECAUSE = re.compile(
+    r"(?:\bnot|n't)\s+(?:(?:really|actually|necessarily|entirely)\s+)?because\s*$", re.IGNORECASE
+)
+
+
+def denied_reason(masked: str, clause_start: int) -> list[re.Match[str]]:
+    """The "not because" before a clause that opens on "because" (one cue), or none."""
+    found = _NOT_BECAUSE.search(masked, max(0, clause_start - 40), clause_start)
+    return [] if found is None else [found]
 
 
 # Round 29: German, Dutch and Scandinavian speakers put the denial after the verb and its

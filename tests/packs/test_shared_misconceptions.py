@@ -141,3 +141,15 @@ def test_history_finds_a_referring_question_by_its_recorded_version(tmp_path: Pa
     folder = _pack(tmp_path)
     (item,) = [i for i in load_pack(folder).pack.questions if i.question.id == "mini-explain"]  # type: ignore[union-attr]
     assert item.version in _versions_of(item.file)
+
+
+def test_a_shared_phrasing_is_timed_once_for_every_rubric_that_refers(tmp_path: Path) -> None:
+    from app.services.instructor.phrasing_timing import rubric_phrasings
+
+    folder = _pack(tmp_path)
+    explain = (folder / "mini-explain.yaml").read_text()
+    (folder / "mini-explain-2.yaml").write_text(
+        explain.replace("id: mini-explain", "id: mini-explain-2")
+    )
+    patterns = [p.pattern for p in rubric_phrasings(load_pack(folder).pack)]  # type: ignore[arg-type]
+    assert patterns.count("symbolic ~ formulas?") == 1

@@ -61,11 +61,14 @@ class Phrasing:
 
 
 def rubric_phrasings(pack: Pack) -> list[Phrasing]:
-    found = []
+    """Each distinct phrasing once, at its first place: one in a shared misconception entry
+    (round 51) stands in every rubric that refers to it, and times the same everywhere."""
+    found: dict[str, Phrasing] = {}
     for item in pack.questions:
         if isinstance(item.question, FreeText):
-            found += list(_phrasings_of(item))
-    return found
+            for phrasing in _phrasings_of(item):
+                found.setdefault(phrasing.pattern, phrasing)
+    return list(found.values())
 
 
 def _phrasings_of(item: LoadedQuestion) -> Iterator[Phrasing]:

@@ -18,7 +18,11 @@ printed answer by answer. Held-out answers are never graded.
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_shared_tells.py [--tags T,T]
 
 `--tags` widens only those tags (default: every tag on two or more free-text questions) and grades
-only the answers to the questions holding them.
+only the answers to the questions holding them. `--phrasings` (with `--tags`) then says which
+phrasing does it: on each answer whose naming of a tag moved, the question's own copy is graded
+again with each phrasing of the other copies added alone, and each phrasing's firings are counted
+(right / wrong tag, not read / read). A phrasing that never fires wrongly can go into the shared
+entry; one that does stays with the questions that already hold it.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext.evaluation import Row, core_labelled, grade_rows  # noqa: E402
+from app.grading.freetext.grader import grade_freetext  # noqa: E402
 from app.packs.loader import Pack  # noqa: E402
 from app.packs.rubric import Misconception  # noqa: E402
 from app.packs.schema import FreeText  # noqa: E402
@@ -125,9 +130,76 @@ def table(name: str, pairs: list[tuple[Row, Row]], holders: dict[str, list[str]]
     print(f"| all tags | {' | '.join(str(totals[c]) for c in COLUMNS)} |")
 
 
+def with_phrasing(question: FreeText, tag: str, phrasing: str, kind: str) -> FreeText:
+    """The question with its copy of `tag` reading one more phrasing (of `kind`)."""
+    tells = [
+        t.model_copy(update={kind: [*getattr(t, kind), phrasing]}) if t.tag == tag else t
+        for t in question.rubric.misconceptions
+    ]
+    rubric = question.rubric.model_copy(update={"misconceptions": tells})
+    return question.model_copy(update={"rubric": rubric})
+
+
+def names(question: FreeText, answer: str, tag: str) -> bool:
+    """Whether the rules alone name `tag` on the answer (as evaluation.grade_rows grades)."""
+    result = grade_freetext(
+        question, answer, second_opinion=False, neighbours=False, tell_caps=False,
+        tag_classifier=False,
+    )  # fmt: skip
+    return tag in result.misconceptions
+
+
+def firings(
+    pack: Pack, pairs: list[tuple[Row, Row]], tags: set[str], read: frozenset[str]
+) -> dict[tuple[str, str, str], Counter[str]]:
+    """(tag, kind, phrasing) -> right / wrong firings on not read / read, over the answers
+    whose naming of the tag moved, each foreign phrasing added alone to the question's copy."""
+    questions = {i.question.id: i.question for i in pack.questions}
+    copies: dict[str, list[Misconception]] = defaultdict(list)
+    for q in questions.values():
+        for tell in q.rubric.misconceptions if isinstance(q, FreeText) else []:
+            copies[tell.tag].append(tell)
+    found: dict[tuple[str, str, str], Counter[str]] = defaultdict(Counter)
+    for before, after in pairs:
+        question = questions[before.question_id]
+        assert isinstance(question, FreeText)
+        side = "read" if before.persona in read else "not read"
+        for tag in tags & (set(before.named_tags) ^ set(after.named_tags)):
+            (own,) = [t for t in question.rubric.misconceptions if t.tag == tag]
+            for kind, phrasings in union_of(copies[tag]).items():
+                for phrasing in (p for p in phrasings if p not in getattr(own, kind)):
+                    if names(with_phrasing(question, tag, phrasing, kind), before.answer, tag):
+                        right = "right" if tag in before.expected_tags else "wrong"
+                        found[tag, kind, phrasing][f"{right} {side}"] += 1
+    return found
+
+
+def origins(pack: Pack, tag: str, kind: str, phrasing: str) -> list[str]:
+    return [
+        i.question.id
+        for i in pack.questions
+        if isinstance(i.question, FreeText)
+        for t in i.question.rubric.misconceptions
+        if t.tag == tag and phrasing in getattr(t, kind)
+    ]
+
+
+def print_firings(pack: Pack, found: dict[tuple[str, str, str], Counter[str]]) -> None:
+    print(
+        "\n### phrasings of other copies that fire (right / wrong, not read; right / wrong, read)"
+    )
+    for (tag, kind, phrasing), counts in sorted(found.items()):
+        cells = [counts[f"{r} {s}"] for s in ("not read", "read") for r in ("right", "wrong")]
+        held = ",".join(origins(pack, tag, kind, phrasing))
+        print(
+            f"- {tag} {kind} (in {held}): {cells[0]}/{cells[1]}; {cells[2]}/{cells[3]}: {phrasing}"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tags", default="", help="comma-separated; default every shared tag")
+    ap.add_argument("--phrasings", action="store_true", help="which phrasing fires (with --tags)")
     a = ap.parse_args()
     core = core_labelled()
     holders = shared_tags(core.pack)
@@ -143,6 +215,8 @@ def main() -> None:
     print(f"{len(holders)} tags on two or more questions; rules alone, tune only")
     table("not read", [p for p in pairs if p[0].persona not in read], holders)
     table("read", [p for p in pairs if p[0].persona in read], holders)
+    if a.phrasings:
+        print_firings(core.pack, firings(core.pack, pairs, set(holders), read))
 
 
 if __name__ == "__main__":

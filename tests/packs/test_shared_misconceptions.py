@@ -10,7 +10,8 @@ from pathlib import Path
 
 from app.packs.loader import load_pack
 from app.packs.schema import FreeText
-from app.packs.shared import SHARED_FILE
+from app.packs.shared import SHARED_FILE, read_shared
+from app.packs.yamlfiles import parse_yaml
 from tests.conftest import FIXTURE_PACKS
 
 MINI = FIXTURE_PACKS / "mini"
@@ -153,3 +154,37 @@ def test_a_shared_phrasing_is_timed_once_for_every_rubric_that_refers(tmp_path: 
     )
     patterns = [p.pattern for p in rubric_phrasings(load_pack(folder).pack)]  # type: ignore[arg-type]
     assert patterns.count("symbolic ~ formulas?") == 1
+
+
+CORE_SHARED = {  # round 51: tag -> the questions kept apart (their own inline copy)
+    "tape-is-symbolic-differentiation": {"tf-function-speedup"},
+    "tape-is-numerical-differentiation": set(),
+    "gradient-reruns-forward": {"persistent-tape"},
+}
+
+
+def test_core_pack_defines_each_round51_tag_once_and_refers_to_it() -> None:
+    from tests.conftest import CORE_PACK
+
+    shared, problems = read_shared(CORE_PACK)
+    assert problems == []
+    assert set(CORE_SHARED) <= set(shared.entries)
+    for path in sorted(CORE_PACK.glob("*.yaml")):
+        tells = (
+            (parse_yaml(path.read_text()).data or {}).get("rubric", {}).get("misconceptions", [])
+        )
+        for tell in tells:
+            if tell.get("tag") in CORE_SHARED:
+                assert path.stem in CORE_SHARED[tell["tag"]], (path.stem, tell["tag"])
+
+
+def test_core_pack_reference_reads_every_shared_phrasing() -> None:
+    from tests.conftest import CORE_PACK
+
+    shared, _ = read_shared(CORE_PACK)
+    for item in load_pack(CORE_PACK).pack.questions:  # type: ignore[union-attr]
+        for tell in (
+            item.question.rubric.misconceptions if isinstance(item.question, FreeText) else []
+        ):
+            if tell.tag in CORE_SHARED and item.question.id not in CORE_SHARED[tell.tag]:
+                assert shared.entries[tell.tag].any == tell.any[: len(shared.entries[tell.tag].any)]

@@ -152,8 +152,9 @@ def names(question: FreeText, answer: str, tag: str) -> bool:
 def firings(
     pack: Pack, pairs: list[tuple[Row, Row]], tags: set[str], read: frozenset[str]
 ) -> dict[tuple[str, str, str], Counter[str]]:
-    """(tag, kind, phrasing) -> right / wrong firings on not read / read, over the answers
-    whose naming of the tag moved, each foreign phrasing added alone to the question's copy."""
+    """(tag, kind, phrasing) -> right / wrong firings on not read / read, by question, over the
+    answers whose naming of the tag moved, each foreign phrasing added alone to the question's
+    copy."""
     questions = {i.question.id: i.question for i in pack.questions}
     copies: dict[str, list[Misconception]] = defaultdict(list)
     for q in questions.values():
@@ -170,7 +171,7 @@ def firings(
                 for phrasing in (p for p in phrasings if p not in getattr(own, kind)):
                     if names(with_phrasing(question, tag, phrasing, kind), before.answer, tag):
                         right = "right" if tag in before.expected_tags else "wrong"
-                        found[tag, kind, phrasing][f"{right} {side}"] += 1
+                        found[tag, kind, phrasing][f"{right} {side} {question.id}"] += 1
     return found
 
 
@@ -189,11 +190,16 @@ def print_firings(pack: Pack, found: dict[tuple[str, str, str], Counter[str]]) -
         "\n### phrasings of other copies that fire (right / wrong, not read; right / wrong, read)"
     )
     for (tag, kind, phrasing), counts in sorted(found.items()):
-        cells = [counts[f"{r} {s}"] for s in ("not read", "read") for r in ("right", "wrong")]
         held = ",".join(origins(pack, tag, kind, phrasing))
-        print(
-            f"- {tag} {kind} (in {held}): {cells[0]}/{cells[1]}; {cells[2]}/{cells[3]}: {phrasing}"
-        )
+        on = sorted({key.split(" ")[-1] for key in counts})
+        cells = [
+            f"on {q} " + "; ".join(
+                "/".join(str(counts[f"{r} {s} {q}"]) for r in ("right", "wrong"))
+                for s in ("not read", "read")
+            )
+            for q in on
+        ]  # fmt: skip
+        print(f"- {tag} {kind} (in {held}): {', '.join(cells)}: {phrasing}")
 
 
 def main() -> None:

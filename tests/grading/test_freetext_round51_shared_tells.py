@@ -8,7 +8,14 @@ from app.grading.freetext.evaluation import Row
 from app.packs.loader import load_pack
 from app.packs.rubric import Misconception
 from app.packs.schema import FreeText
-from benchmarks.freetext_shared_tells import moves, shared_tags, tally, union_of, widened
+from benchmarks.freetext_shared_tells import (
+    moves,
+    shared_tags,
+    tally,
+    union_of,
+    widened,
+    with_phrasing,
+)
 
 CORE = Path(__file__).resolve().parents[2] / "questions" / "gradient-tape"
 
@@ -57,3 +64,19 @@ def test_tally_counts_a_verdict_moved_with_no_tag_changed_apart() -> None:
     pairs = [(_row("partial", "partial", (), ()), _row("partial", "correct", (), ()))]
     per_tag, unattributed, moved = tally(pairs, {"t"})
     assert (dict(per_tag), unattributed, moved) == ({}, 1, 1)
+
+
+def test_with_phrasing_adds_one_phrasing_to_the_tags_copy_only() -> None:
+    pack = load_pack(CORE).pack
+    assert pack is not None
+    (question,) = [i.question for i in pack.questions if i.question.id == "gradient-vs-apply"]
+    assert isinstance(question, FreeText)
+    tag = "grads-stored-on-variables"
+    assert tag in {m.tag for m in question.rubric.misconceptions}
+    changed = with_phrasing(question, tag, r"\bzzz\b", "negated")
+    for old, new in zip(question.rubric.misconceptions, changed.rubric.misconceptions, strict=True):
+        assert new == (
+            old.model_copy(update={"negated": [*old.negated, r"\bzzz\b"]})
+            if old.tag == tag
+            else old
+        )

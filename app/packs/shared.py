@@ -137,6 +137,15 @@ def refers(data: Any) -> bool:
     return any(isinstance(t, dict) and "shared" in t for t in tells or [])
 
 
+def referring_entries(path: Path) -> set[int]:
+    """Positions of the question file's misconception entries that are references."""
+    try:
+        tells = _rubric_misconceptions(read_yaml(path).data)
+    except (OSError, YamlFileError):
+        return set()
+    return {n for n, t in enumerate(tells or []) if isinstance(t, dict) and "shared" in t}
+
+
 def _rubric_misconceptions(data: Any) -> list[Any] | None:
     rubric = data.get("rubric") if isinstance(data, dict) else None
     tells = rubric.get("misconceptions") if isinstance(rubric, dict) else None

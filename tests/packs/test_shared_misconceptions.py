@@ -188,3 +188,14 @@ def test_core_pack_reference_reads_every_shared_phrasing() -> None:
         ):
             if tell.tag in CORE_SHARED and item.question.id not in CORE_SHARED[tell.tag]:
                 assert shared.entries[tell.tag].any == tell.any[: len(shared.entries[tell.tag].any)]
+
+
+def test_a_shared_phrasing_is_reported_at_its_line_in_the_shared_file(tmp_path: Path) -> None:
+    from app.services.instructor.phrasing_timing import _line_of, rubric_phrasings
+
+    folder = _pack(tmp_path)
+    where = {p.pattern: _line_of(p) for p in rubric_phrasings(load_pack(folder).pack)}  # type: ignore[arg-type]
+    assert where["symbolic ~ formulas?"] == f"{folder / SHARED_FILE}:6"
+    explain = folder / "mini-explain.yaml"
+    line = explain.read_text().splitlines().index("        - derives ~ expressions?") + 1
+    assert where["derives ~ expressions?"] == f"{explain}:{line}"  # the reference's own list

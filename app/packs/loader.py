@@ -7,6 +7,7 @@ wants the whole list, each with its file and line. A pack with any problem is no
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +15,14 @@ from pydantic import TypeAdapter, ValidationError
 
 from app.packs.rubric import PointedError
 from app.packs.schema import PackMeta, Question
+from app.packs.shared import (
+    SHARED_FILE,
+    ReferenceProblem,
+    SharedEntries,
+    read_shared,
+    refers,
+    resolve_references,
+)
 from app.packs.yamlfiles import YamlDoc, YamlFileError, read_yaml
 
 META_FILE = "pack.yaml"
@@ -52,10 +61,14 @@ class PackReport:
     problems: list[Problem] = field(default_factory=list)
 
 
-def _problems_from(err: ValidationError, doc: YamlDoc, file: str) -> list[Problem]:
+def _problems_from(
+    err: ValidationError, doc: YamlDoc, file: str, skip: Collection[tuple[int | str, ...]] = ()
+) -> list[Problem]:
     problems = []
     for item in err.errors():
         loc = tuple(p for p in item["loc"] if not _is_union_tag(p))
+        if any(loc[: len(at)] == at for at in skip):
+            continue
         message = f"{'.'.join(str(p) for p in loc) or '(top level)'}: {item['msg']}"
         cause = item.get("ctx", {}).get("error")
         if isinstance(cause, PointedError):  # the line of the node it names, not the field's
@@ -101,15 +114,22 @@ def _load_meta(folder: Path, report: PackReport) -> PackMeta | None:
     return None
 
 
-def _load_question(path: Path, meta: PackMeta | None, report: PackReport) -> LoadedQuestion | None:
+def _load_question(
+    path: Path, meta: PackMeta | None, shared: SharedEntries, report: PackReport
+) -> LoadedQuestion | None:
+    unresolved: list[ReferenceProblem] = []
     try:
         doc = read_yaml(path)
+        uses_shared = refers(doc.data)
+        unresolved = resolve_references(doc, shared)
+        report.problems.extend(Problem(str(path), p.line, p.message) for p in unresolved)
         question = _question_adapter.validate_python(doc.data)
     except YamlFileError as exc:
         report.problems.append(Problem(str(path), exc.line, exc.message))
         return None
     except ValidationError as exc:
-        report.problems.extend(_problems_from(exc, doc, str(path)))
+        said = {p.at for p in unresolved}  # an unresolved reference fails again: said once
+        report.problems.extend(_problems_from(exc, doc, str(path), skip=said))
         return None
     if question.id != path.stem:
         report.problems.append(
@@ -117,9 +137,16 @@ def _load_question(path: Path, meta: PackMeta | None, report: PackReport) -> Loa
         )
     if meta is not None:
         _check_references(question, meta, doc, str(path), report)
-    version = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    version = question_version(path.read_bytes(), shared.digest_bytes if uses_shared else b"")
     pack_id = meta.id if meta else ""
     return LoadedQuestion(question=question, pack_id=pack_id, file=path, version=version)
+
+
+def question_version(question: bytes, shared: bytes = b"") -> str:
+    """The content hash attempts record: the question file's bytes, and the pack's shared
+    misconception file's when the question refers to it (a changed shared entry changes how
+    the question grades); a question that refers to none keeps its pre-round-51 hash."""
+    return hashlib.sha256(question + shared).hexdigest()[:12]
 
 
 def _check_references(
@@ -143,11 +170,13 @@ def load_pack(folder: Path) -> PackReport:
         report.problems.append(Problem(str(folder), 1, "not a directory"))
         return report
     meta = _load_meta(folder, report)
-    files = sorted(p for p in folder.glob("*.yaml") if p.name != META_FILE)
+    shared, problems = read_shared(folder)
+    report.problems += [Problem(str(folder / SHARED_FILE), p.line, p.message) for p in problems]
+    files = sorted(p for p in folder.glob("*.yaml") if p.name not in (META_FILE, SHARED_FILE))
     if len(files) > MAX_QUESTIONS:
         report.problems.append(Problem(str(folder), 1, f"more than {MAX_QUESTIONS} questions"))
         return report
-    loaded = [q for p in files if (q := _load_question(p, meta, report))]
+    loaded = [q for p in files if (q := _load_question(p, meta, shared, report))]
     if not files:
         report.problems.append(Problem(str(folder), 1, "pack has no question files"))
     if not report.problems and meta is not None:

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from app.grading.freetext.evaluation import load_tag_map  # noqa: E402
+from app.packs.shared import read_shared, resolve_references  # noqa: E402
+from app.packs.yamlfiles import read_yaml  # noqa: E402
 
 LABELLED = ROOT / "tests" / "grading" / "freetext_labelled"
 PACK = ROOT / "questions" / "gradient-tape"
@@ -42,8 +44,11 @@ def main(out: Path) -> None:
             for tag in answer.get("misconceptions") or []:
                 counts[question].update(tag_map.rubric_tags(question, tag))
     prompts, kit = ["# The ten prompts\n"], ["# Labelling kit\n"]
+    shared, _ = read_shared(PACK)
     for qid in questions:
-        q = yaml.safe_load((PACK / f"{qid}.yaml").read_text())
+        doc = read_yaml(PACK / f"{qid}.yaml")
+        resolve_references(doc, shared)  # round 51: `- shared: <tag>` entries, written out
+        q = doc.data
         rubric_labels = {m["tag"]: m.get("label", "") for m in q["rubric"]["misconceptions"]}
         prompts.append(f"## {qid}\n\n{q['prompt'].strip()}\n")
         kit.append(

@@ -19,6 +19,7 @@ from lemminflect import getAllInflections
 
 from app.config import REPO_ROOT
 from app.grading.freetext.lexicon import CANDIDATE_GROUPS, GROUPS, group_of, lemma_keys, widen
+from app.packs.shared import SHARED_FILE
 from tests.grading.core_questions import tells_by_rules as _tells
 from tests.grading.held_statements import names_nothing, names_the_tell
 
@@ -30,6 +31,8 @@ def _phrasings() -> list[str]:
     for path in sorted(Path(REPO_ROOT / "questions").rglob("*.yaml")):
         text = yaml.safe_load(path.read_text(encoding="utf-8"))
         rubric = (text or {}).get("rubric") if isinstance(text, dict) else None
+        if path.name == SHARED_FILE:  # round 51: a pack's shared misconception entries
+            rubric = text
         for item in (rubric or {}).get("concepts", []) + (rubric or {}).get("misconceptions", []):
             found += [*item.get("any", []), *item.get("negated", [])]
     return found

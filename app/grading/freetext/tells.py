@@ -12,12 +12,13 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError
 
 from app.config import REPO_ROOT
 from app.grading.freetext.grader import stated_misconceptions
 from app.packs.rubric import Misconception, Rubric
+from app.packs.shared import read_shared, resolve_references
+from app.packs.yamlfiles import YamlFileError, read_yaml
 
 CORE_PACK = REPO_ROOT / "questions" / "gradient-tape"
 # Tag -> the core question whose rubric phrases it best.
@@ -34,11 +35,14 @@ CORE_TELLS = {
 def core_tell_misconceptions(pack: Path = CORE_PACK) -> tuple[Misconception, ...]:
     """The five tells as their rubrics phrase them (a missing or broken file: skipped)."""
     found = []
+    shared, _ = read_shared(pack)  # round 51: a rubric may refer to the pack's shared entries
     for tag, question_id in CORE_TELLS.items():
         try:
-            raw = yaml.safe_load((pack / f"{question_id}.yaml").read_text(encoding="utf-8"))
-            rubric = Rubric.model_validate(raw["rubric"])
-        except (OSError, yaml.YAMLError, KeyError, TypeError, ValidationError):
+            doc = read_yaml(pack / f"{question_id}.yaml")
+            if resolve_references(doc, shared):
+                continue
+            rubric = Rubric.model_validate(doc.data["rubric"])
+        except (OSError, YamlFileError, KeyError, TypeError, ValidationError):
             continue
         found += [m for m in rubric.misconceptions if m.tag == tag]
     return tuple(found)

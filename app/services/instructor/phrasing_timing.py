@@ -32,6 +32,7 @@ from app.grading.freetext.claims import is_claim, parse_claim
 from app.grading.freetext.phrasings import compile_phrasing
 from app.packs.loader import LoadedQuestion, Pack
 from app.packs.schema import FreeText
+from app.packs.shared import SharedEntries, read_shared, referring_entries
 from app.packs.yamlfiles import YamlFileError, read_yaml
 from app.services.instructor.attack_answers import attack_strings
 
@@ -61,11 +62,33 @@ class Phrasing:
 
 
 def rubric_phrasings(pack: Pack) -> list[Phrasing]:
-    found = []
+    """Each distinct phrasing once, at its first place: one in a shared misconception entry
+    (round 51) stands in every rubric that refers to it, and times the same everywhere."""
+    shared, _ = read_shared(pack.path)
+    found: dict[str, Phrasing] = {}
     for item in pack.questions:
         if isinstance(item.question, FreeText):
-            found += list(_phrasings_of(item))
-    return found
+            references = referring_entries(item.file) if shared.entries else set()
+            for phrasing in _phrasings_of(item):
+                placed = _where_written(phrasing, item.question, references, shared)
+                found.setdefault(phrasing.pattern, placed)
+    return list(found.values())
+
+
+def _where_written(
+    phrasing: Phrasing, question: FreeText, references: set[int], shared: SharedEntries
+) -> Phrasing:
+    """A phrasing of a referring entry at its line in the shared file, or, when the reference
+    adds it, at the reference's list: a problem names the line the author must edit."""
+    kind, n, field = phrasing.loc[1:4]
+    if kind != "misconceptions" or n not in references or shared.path is None:
+        return phrasing
+    tag = question.rubric.misconceptions[int(n)].tag
+    written = list(getattr(shared.entries[tag], str(field)))
+    if phrasing.pattern not in written:
+        return Phrasing(phrasing.pattern, phrasing.file, phrasing.loc[:4])
+    at = ("misconceptions", list(shared.entries).index(tag), field, written.index(phrasing.pattern))
+    return Phrasing(phrasing.pattern, str(shared.path), at)
 
 
 def _phrasings_of(item: LoadedQuestion) -> Iterator[Phrasing]:

@@ -10,7 +10,6 @@ highest version of each pack, and attempts keep the version hash they were grade
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import re
 import shutil
@@ -28,8 +27,9 @@ from app.grading.freetext.preload import read_uploaded
 from app.models.publishing import PackVersion
 from app.models.users import User
 from app.packs.catalog import Catalog, pack_folders
-from app.packs.loader import Pack, load_pack
+from app.packs.loader import Pack, load_pack, question_version
 from app.packs.schema import SLUG
+from app.packs.shared import SHARED_FILE
 from app.services.instructor.pack_archives import ArchiveRefused, Limits, extract_pack
 from app.services.instructor.phrasing_timing import slow_phrasings
 from app.services.instructor.publication_queue import Turn, one_publication
@@ -270,12 +270,20 @@ def question_at_version(
     found, text = [], ""
     for folder in folders:
         path = folder / f"{question_id}.yaml"
-        if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest()[:12] == version:
+        if path.is_file() and version in _versions_of(path):
             found.append(_label(folder.name))
             text = path.read_text(encoding="utf-8")
     if not found:
         raise NotFound(f"no kept version {version[:16]!r} of question {question_id[:80]!r}")
     return QuestionVersion(question_id, version, sorted(set(found), key=_order), text)
+
+
+def _versions_of(path: Path) -> set[str]:
+    """The hashes a question file may have been recorded under: its own bytes', and with its
+    pack's shared misconception file (loader.question_version) when the pack has one."""
+    shared = path.parent / SHARED_FILE
+    extra = shared.read_bytes() if shared.is_file() else b""
+    return {question_version(path.read_bytes()), question_version(path.read_bytes(), extra)}
 
 
 def _label(folder: str) -> str:

@@ -57,7 +57,9 @@ SLUG = r"^[a-z0-9][a-z0-9-]{0,62}$"
 MAX_MISCONCEPTIONS = 48
 
 
-class _Strict(BaseModel):
+class Strict(BaseModel):
+    """A pack model: unknown fields rejected, values frozen."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -94,7 +96,7 @@ def _without_excluded_roles(pattern: str) -> str:
     return " & ".join(r for r in re.split(r"\s+&\s+", pattern) if not r.startswith("!"))
 
 
-def _check_affirmative(patterns: list[str]) -> list[str]:
+def check_affirmative(patterns: list[str]) -> list[str]:
     """`any` phrasings must be affirmative, or the grader would read them as denied."""
     for pattern in patterns:
         if _NEGATION_IN_SOURCE.search(_without_excluded_roles(pattern)):
@@ -102,7 +104,7 @@ def _check_affirmative(patterns: list[str]) -> list[str]:
                 f"phrasing {pattern!r} contains a negation; put its affirmative form under"
                 " `negated` instead (a denied phrasing there counts)"
             )
-    return _check_patterns(patterns)
+    return check_patterns(patterns)
 
 
 PHRASING_FLAGS = regex.IGNORECASE | regex.V0  # how the grader compiles a phrasing
@@ -175,7 +177,7 @@ class PhrasingCompiles:
 compiled_phrasing = PhrasingCompiles()
 
 
-def _check_patterns(patterns: list[str]) -> list[str]:
+def check_patterns(patterns: list[str]) -> list[str]:
     for pattern in patterns:
         try:
             # validated by the engine that runs it (the grader compiles with `regex`, V0)
@@ -192,12 +194,12 @@ def _check_patterns(patterns: list[str]) -> list[str]:
     return patterns
 
 
-class _Phrased(_Strict):
+class _Phrased(Strict):
     any: list[str] = Field(default_factory=list, max_length=60)
     negated: list[str] = Field(default_factory=list, max_length=60)
 
-    _valid_any = field_validator("any")(classmethod(lambda cls, v: _check_affirmative(v)))
-    _valid_neg = field_validator("negated")(classmethod(lambda cls, v: _check_patterns(v)))
+    _valid_any = field_validator("any")(classmethod(lambda cls, v: check_affirmative(v)))
+    _valid_neg = field_validator("negated")(classmethod(lambda cls, v: check_patterns(v)))
 
     @model_validator(mode="after")
     def _has_phrasing(self) -> _Phrased:
@@ -216,7 +218,7 @@ class Concept(_Phrased):
     missing: str = Field(default="", max_length=500)  # actionable advice when absent
 
 
-class Implication(_Strict):
+class Implication(Strict):
     """Another tell of the rubric that, stated in an answer that also affirms `cue`, states
     this one too (round 50): labellers read one belief as carrying another, e.g. "call
     gradient twice on one tape" in an answer that makes the tape persistent carries
@@ -228,7 +230,7 @@ class Implication(_Strict):
     tag: str = Field(pattern=SLUG)
     cue: str = Field(min_length=1, max_length=500)
 
-    _valid_cue = field_validator("cue")(classmethod(lambda cls, v: _check_affirmative([v])[0]))
+    _valid_cue = field_validator("cue")(classmethod(lambda cls, v: check_affirmative([v])[0]))
 
 
 class Misconception(_Phrased):
@@ -253,7 +255,7 @@ class Misconception(_Phrased):
         return dumped
 
 
-class Thresholds(_Strict):
+class Thresholds(Strict):
     correct: float = Field(default=0.75, gt=0, le=1)
     partial: float = Field(default=0.4, gt=0, le=1)
 
@@ -264,7 +266,7 @@ class Thresholds(_Strict):
         return self
 
 
-class Rubric(_Strict):
+class Rubric(Strict):
     concepts: list[Concept] = Field(min_length=1, max_length=12)
     misconceptions: list[Misconception] = Field(default_factory=list, max_length=MAX_MISCONCEPTIONS)
     model_answer: str = Field(min_length=1, max_length=5_000)
@@ -332,7 +334,7 @@ def _implication_cycle(misconceptions: list[Misconception]) -> list[str]:
     return []
 
 
-class SampleAnswer(_Strict):
+class SampleAnswer(Strict):
     """A labelled answer: the self-test and calibration check the grader agrees with it."""
 
     answer: str = Field(min_length=1, max_length=10_000)

@@ -25,9 +25,9 @@ from app.packs.rubric import (
     SLUG,
     Misconception,
     PointedError,
-    _check_affirmative,
-    _check_patterns,
-    _Strict,
+    Strict,
+    check_affirmative,
+    check_patterns,
 )
 from app.packs.yamlfiles import YamlDoc, YamlFileError, read_yaml
 
@@ -37,7 +37,7 @@ SHARED_FILE = "_misconceptions.yaml"
 MAX_SHARED = 200
 
 
-class SharedMisconceptions(_Strict):
+class SharedMisconceptions(Strict):
     """The file: `misconceptions:`, entries as a rubric writes them, each tag defined once."""
 
     misconceptions: list[Misconception] = Field(min_length=1, max_length=MAX_SHARED)
@@ -53,7 +53,7 @@ class SharedMisconceptions(_Strict):
         return entries
 
 
-class Reference(_Strict):
+class Reference(Strict):
     """A rubric's use of a shared entry: its tag, and what this question adds or changes."""
 
     shared: str = Field(pattern=SLUG)
@@ -61,8 +61,8 @@ class Reference(_Strict):
     negated: list[str] = Field(default_factory=list, max_length=60)
     cap: Literal["partial", "incorrect"] | None = None  # the shared cap when absent
 
-    _valid_any = field_validator("any")(classmethod(lambda cls, v: _check_affirmative(v)))
-    _valid_neg = field_validator("negated")(classmethod(lambda cls, v: _check_patterns(v)))
+    _valid_any = field_validator("any")(classmethod(lambda cls, v: check_affirmative(v)))
+    _valid_neg = field_validator("negated")(classmethod(lambda cls, v: check_patterns(v)))
 
 
 @dataclass(frozen=True)

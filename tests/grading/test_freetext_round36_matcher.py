@@ -26,7 +26,7 @@ from app.grading.freetext.claims import find_phrasings, parse_claim
 from app.grading.freetext.conditions import consequence_start
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.phrasings import mask
-from app.packs.rubric import _check_affirmative
+from app.packs.rubric import check_affirmative
 from tests.grading.core_questions import concepts_by_rules, grading_cpu_seconds, tells_by_rules
 from tests.grading.held_statements import names_nothing, names_the_tell
 
@@ -128,7 +128,7 @@ def test_an_answer_guard_is_no_excluded_role_and_no_content() -> None:
         (r"(divid\w*|averag\w*|mean)",),
     )
     # a guard's words are not the claim's own: "!!(not ...)" would be no negation either
-    assert _check_affirmative([GUARDED + r" & !!(not averaged)"])
+    assert check_affirmative([GUARDED + r" & !!(not averaged)"])
 
 
 HOSTILE = {

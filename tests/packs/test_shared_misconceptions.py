@@ -137,11 +137,11 @@ def test_pack_without_shared_entries_keeps_its_versions() -> None:
 
 
 def test_history_finds_a_referring_question_by_its_recorded_version(tmp_path: Path) -> None:
-    from app.services.instructor.publishing import _versions_of
+    from app.services.instructor.publishing import versions_of
 
     folder = _pack(tmp_path)
     (item,) = [i for i in load_pack(folder).pack.questions if i.question.id == "mini-explain"]  # type: ignore[union-attr]
-    assert item.version in _versions_of(item.file)
+    assert item.version in versions_of(item.file)
 
 
 def test_a_shared_phrasing_is_timed_once_for_every_rubric_that_refers(tmp_path: Path) -> None:
@@ -191,10 +191,10 @@ def test_core_pack_reference_reads_every_shared_phrasing() -> None:
 
 
 def test_a_shared_phrasing_is_reported_at_its_line_in_the_shared_file(tmp_path: Path) -> None:
-    from app.services.instructor.phrasing_timing import _line_of, rubric_phrasings
+    from app.services.instructor.phrasing_timing import line_of, rubric_phrasings
 
     folder = _pack(tmp_path)
-    where = {p.pattern: _line_of(p) for p in rubric_phrasings(load_pack(folder).pack)}  # type: ignore[arg-type]
+    where = {p.pattern: line_of(p) for p in rubric_phrasings(load_pack(folder).pack)}  # type: ignore[arg-type]
     assert where["symbolic ~ formulas?"] == f"{folder / SHARED_FILE}:6"
     explain = folder / "mini-explain.yaml"
     line = explain.read_text().splitlines().index("        - derives ~ expressions?") + 1

@@ -284,12 +284,12 @@ def _line(phrasing: Phrasing) -> int:
 def _problem(phrasing: Phrasing, probe: int) -> str:
     if probe < 0:  # never rebuilt here: that is what took too long
         return (
-            f"{_line_of(phrasing)}: phrasing {phrasing.pattern!r} took more than"
+            f"{line_of(phrasing)}: phrasing {phrasing.pattern!r} took more than"
             f" {BUDGET_SECONDS:g} s of CPU time to build its test answers from; shorten it"
         )
     _, text = attack_probes(phrasing.pattern)[probe]
     return (
-        f"{_line_of(phrasing)}: phrasing {phrasing.pattern!r} took more than"
+        f"{line_of(phrasing)}: phrasing {phrasing.pattern!r} took more than"
         f" {BUDGET_SECONDS:g} s of CPU time on a {PROBE_LENGTH:,}-character answer built to"
         f" make it backtrack ({_shown(text)}); write it without nested or adjacent repeats"
         " over the same characters, such as (a+)+, .*.* or (a|ab)+, and without lines or"
@@ -302,21 +302,22 @@ def _unchecked(phrasings: list[Phrasing], clock: _Clock, at: int, reason: str) -
     phrasing = phrasings[at]
     if reason == "busy":
         return (
-            f"{_line_of(phrasing)}: phrasing {phrasing.pattern!r} could not be timed: the"
+            f"{line_of(phrasing)}: phrasing {phrasing.pattern!r} could not be timed: the"
             f" server is too busy (one answer took over {WALL_SECONDS:g} s); try again later"
         )
     if reason == "child":
-        return f"{_line_of(phrasing)}: timing stopped at phrasing {phrasing.pattern!r}; try again"
+        return f"{line_of(phrasing)}: timing stopped at phrasing {phrasing.pattern!r}; try again"
     worst = max(range(len(phrasings)), key=lambda n: clock.spent[n])
     return (
-        f"{_line_of(phrasings[worst])}: timing this pack's {len(phrasings)} phrasings for"
+        f"{line_of(phrasings[worst])}: timing this pack's {len(phrasings)} phrasings for"
         f" backtracking took more than {PACK_BUDGET_SECONDS:g} s of CPU time in all; the"
         f" slowest, {phrasings[worst].pattern!r}, took {clock.spent[worst]:.1f} s: make it"
         " (and any like it) cheaper to search, or split the pack"
     )
 
 
-def _line_of(phrasing: Phrasing) -> str:
+def line_of(phrasing: Phrasing) -> str:
+    """Where a phrasing is written, as `file:line` (a shared one at its line in the shared file)."""
     return f"{phrasing.file}:{_line(phrasing)}"
 
 

@@ -270,7 +270,7 @@ def question_at_version(
     found, text = [], ""
     for folder in folders:
         path = folder / f"{question_id}.yaml"
-        if path.is_file() and version in _versions_of(path):
+        if path.is_file() and version in versions_of(path):
             found.append(_label(folder.name))
             text = path.read_text(encoding="utf-8")
     if not found:
@@ -278,7 +278,7 @@ def question_at_version(
     return QuestionVersion(question_id, version, sorted(set(found), key=_order), text)
 
 
-def _versions_of(path: Path) -> set[str]:
+def versions_of(path: Path) -> set[str]:
     """The hashes a question file may have been recorded under: its own bytes', and with its
     pack's shared misconception file (loader.question_version) when the pack has one."""
     shared = path.parent / SHARED_FILE

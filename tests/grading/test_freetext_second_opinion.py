@@ -66,9 +66,13 @@ LOWERED = (
 # Round 42: the second opinion retrained after the round's merge is no longer sure of the old
 # example ("... the optimizer discards them, so each step begins at zero, a bin that empties
 # itself"); this one, the same belief that the rules do not name, it is.
+# Round 51: the rules now name that belief (C48's clearing verbs: "empties them" is
+# optimizer-clears-grads, graded incorrect by the rules alone); the example is a read tune answer
+# (keras-fit-only, labelled incorrect) whose belief no tell reads - Keras's compile said to do the
+# zeroing - which the rules grade partial and the retrained second opinion lowers.
 LOWERED_TO_INCORRECT = (
     "no-zero-grad",
-    "You don't need it. The TensorFlow optimizer is politer than PyTorch's and tidies up after itself: apply_gradients uses the gradients and then empties them, so the next step starts from zero. Like a bin that empties itself.",
+    "You don't need to call it, Keras takes care of that when you compile the model, same as it\ndoes in fit.\n",
 )
 
 

@@ -35,12 +35,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from app.grading.freetext.answer_guards import guard_phrasing, guarded, is_guard
-from app.grading.freetext.asides import warned_in_conditional_aside
 from app.grading.freetext.budget import BoundedPattern, deferred_bounded, stopped
 from app.grading.freetext.carried_topics import carried_foreign
-from app.grading.freetext.conditions import in_counterfactual_consequence, in_open_condition
 from app.grading.freetext.hinglish import alternation, glossed_as
-from app.grading.freetext.hypotheses import supposed
 from app.grading.freetext.joins import crosses, pronoun_joins
 from app.grading.freetext.lemmas import is_base_verb
 from app.grading.freetext.matching import (
@@ -50,6 +47,7 @@ from app.grading.freetext.matching import (
     find_hits,
     is_foreign,
     layout_of,
+    not_own_statement,
     units_that_may_hold,
 )
 from app.grading.freetext.normalise import Unit
@@ -66,7 +64,6 @@ from app.grading.freetext.polarity import (
     forget_denied,
     is_affirmed,
     judged_false_alone,
-    reported_or_qualified,
     softly_denied,
 )
 from app.grading.freetext.purposes import reset_purpose
@@ -548,11 +545,5 @@ def _claim_hit(unit: Unit, text: str, masked: str, span: tuple[int, int], follow
         != judged_false_alone(masked, start, end, following)
     ) != forget_denied(text, start)
     foreign = is_foreign(text, masked, start, end)
-    conditional = (
-        in_open_condition(masked, start, end, written)
-        or in_counterfactual_consequence(masked, start, end, written)
-        or reported_or_qualified(text, masked, start, end)
-        or warned_in_conditional_aside(masked, start, end)  # round 51 (asides.py)
-        or supposed(masked, start, end)  # round 35 (hypotheses.py)
-    )
+    conditional = not_own_statement(text, masked, start, end, written)
     return Hit(text[start:end], unit.text, affirmed, foreign, conditional)

@@ -455,6 +455,20 @@ def _prefixes(match: PhrasingMatch, text: str, masked: str, end: int) -> tuple[b
 _TRAILING = re.compile(r"[\s,;:!?\-]+$")
 
 
+def not_own_statement(text: str, masked: str, start: int, end: int, written: str) -> bool:
+    """Whether a match (`start:end` of the sentence) is not the answer's own statement: an open
+    condition or a counterfactual's consequence, reported or qualified, an error warned of in a
+    conditional aside (round 51), or supposed ("even if ...", round 35). The checks a phrasing's
+    hit (below) and a claim's (claims.py) both make; each adds its own."""
+    return (
+        in_open_condition(masked, start, end, written)
+        or in_counterfactual_consequence(masked, start, end, written)
+        or reported_or_qualified(text, masked, start, end)
+        or warned_in_conditional_aside(masked, start, end)
+        or supposed(masked, start, end)
+    )
+
+
 def _hit(unit: Unit, text: str, masked: str, match: PhrasingMatch, following: str = "") -> Hit:
     start, end = match.span()
     trailing = _TRAILING.search(match.group())
@@ -472,16 +486,12 @@ def _hit(unit: Unit, text: str, masked: str, match: PhrasingMatch, following: st
         affirmed = True  # "reset it so it does not accumulate" (round 18)
     foreign = is_foreign(text, masked, start, end)
     conditional = (
-        in_open_condition(masked, start, end, written)
-        or in_counterfactual_consequence(masked, start, end, written)
+        not_own_statement(text, masked, start, end, written)
         or denial_left_behind(masked, start, end)
         or prefix_left_behind
         or avoided(masked, start, end, match.re.pattern)
         or object_of_verb(masked, start, end, match.re.pattern)
-        or reported_or_qualified(text, masked, start, end)
         or in_scope_of_lack(masked, start, end)
-        or warned_in_conditional_aside(masked, start, end)  # round 51 (asides.py)
-        or supposed(masked, start, end)  # round 35: "even if ...", "if you want ..."
     )
     partial_word = _inside_argument(text, masked, match.end())
     return Hit(match.group(), unit.text, affirmed, foreign, conditional, partial_word)

@@ -167,7 +167,8 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
     # Round 32: a denial in a comma-less if-clause before its consequence's subject denies
     # the condition, not a match in the consequence ("if you don't clear them the old
     # gradients get added"; conditions.consequence_start).
-    lead = max(start_of_clause(masked, start), consequence_start(masked, start))
+    clause_start = start_of_clause(masked, start)
+    lead = max(clause_start, consequence_start(masked, start))
     last_start = start_of_clause(masked, end, inclusive=False)
     lead_in = [
         cue
@@ -177,7 +178,7 @@ def is_affirmed(masked: str, start: int, end: int, written: str = "") -> bool:
         # round 50: "none of the tapes may be released, so make them persistent"
         and not (last_start > start and _taken_up(masked, cue, last_start, end))
     ]
-    lead_in += denied_reason(masked, start_of_clause(masked, start))
+    lead_in += denied_reason(masked, clause_start)
     last_clause = [
         cue.group()
         for cue in CUE.finditer(masked, max(start, last_start), end)

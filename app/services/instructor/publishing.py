@@ -283,7 +283,8 @@ def versions_of(path: Path) -> set[str]:
     pack's shared misconception file (loader.question_version) when the pack has one."""
     shared = path.parent / SHARED_FILE
     extra = shared.read_bytes() if shared.is_file() else b""
-    return {question_version(path.read_bytes()), question_version(path.read_bytes(), extra)}
+    data = path.read_bytes()
+    return {question_version(data), question_version(data, extra)}
 
 
 def _label(folder: str) -> str:

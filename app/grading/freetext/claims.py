@@ -303,9 +303,13 @@ def carries_roles(text: str, claim: Claim) -> bool:
 # ops") takes its antecedent from the clause before it. Read from the end of that clause,
 # so the terminator itself ("and", "which") counts. So does a consequence of it ("call
 # tape.jacobian(y, x) and you get the second derivative", round 4): what you get is what
-# the clause before gives.
+# the clause before gives. Round 52: so does "that" as a subject ("..., so that's where the
+# old gradients end up", "that is", "that was", "that means"), as "this" does; not the
+# conjunction ("so that you can ...", `_PURPOSE`; "and that the tape ...") nor "that's why"
+# (STATEMENT_CONNECTIVE).
 _PRONOUN_SUBJECT = re.compile(
     r"[\s,;:]*(?:(?:and|then|so|also|like|but|because|since)\s+)*(?:it|they|which|this|these|those"
+    r"|that(?='s|\s+(?:is|was|means)\b)"
     r"|you(?:'ll|\s+will)?\s+(?:get|obtain|end\s+up\s+with))\b"
     rf"(?!{STATEMENT_CONNECTIVE})",  # round 37: ", which is why you ..." has its own subject
     re.IGNORECASE,

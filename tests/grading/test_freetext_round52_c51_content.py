@@ -58,6 +58,8 @@ CONVENTION = [
     (TV, PASS, "It is more a convention from the Keras API: trainable_variables is a cached property."),
     (TV, PASS, "Honestly trainable_variables is just what the docs use; it's a readability convention."),
     (TV, PASS, "It is by convention only."),
+    # Round 49's strict xfail (C45's dropped phrasing), named now: moved here.
+    (TV, PASS, "Either works in most models, trainable_variables is the convention."),
 ]  # fmt: skip
 CONVENTION_NOT_STATED = [
     "It is not a convention: model.variables would hand BatchNorm's moving statistics to the optimizer.",
@@ -83,6 +85,8 @@ USED_THIS_STEP = [
     (TV, USED, "trainable_variables is the set that actually took part in the forward pass of this run."),
     (TV, USED, "trainable_variables is the subset of variables that were actually touched in the current forward pass."),
     (TV, USED, "trainable_variables is the subset of variables that actually have a non-zero gradient for the current loss."),
+    # Round 46's strict xfail (C39's dropped entry), named now: moved here.
+    (TV, USED, "trainable_variables are only the variables actually used in the current forward pass."),
 ]  # fmt: skip
 USED_NOT_STATED = [
     "trainable_variables is not the set used in this forward pass; it is every weight whose trainable flag is set.",

@@ -54,7 +54,8 @@ STILL_TRUE = [
 # Dropped at the end of the round: no gain on the not-read side (read-only names), or the
 # matcher's clause cuts.
 DROPPED = [
-    (TVA, "pass-model-variables", "Either works in most models, trainable_variables is the convention."),
+    # (round 52, C51: "Either works in most models, trainable_variables is the convention." is named now by the
+    # convention claim; it moved to test_freetext_round52_c51_content.py)
     (TVA, "pass-model-variables", "The result would be the same, just slower."),
     (WNG, "must-watch-variables", "Fix it with tape.watch(model.trainable_variables) at the start of the with block."),
     # (round 50, C47: "Open one tape with persistent=True, compute y inside it, and then call gradient

@@ -5,9 +5,9 @@ numpy-inside-tape `downstream-loses-gradients` where the None sits past an ident
 claims for the commonest misses with the rules alone over tune: no-zero-grad `tape-accumulates`
 (a reused or persistent tape earlier in the sentence, the gradients adding up in a later clause,
 past "otherwise"), tf-function-speedup `big-models-gain-most` (the superlative and the big model
-after "therefore", which cuts the clause) and `large-batch-gains-most` (gain, superlative and large
-batch in any order), numpy-inside-tape `numpy-is-recorded` (the gradients computed but only
-slightly off). Statements written for this file, in words of their own (docs/freetext-rounds.md
+after "therefore", which cuts the clause), numpy-inside-tape `numpy-is-recorded` (the gradients computed but only
+slightly off); and true statements that older phrasings of tf-function-speedup named (a large
+batch or a large model said to gain the least, the superlative reached past "while"). Statements written for this file, in words of their own (docs/freetext-rounds.md
 "Round 52: gradient-vs-apply, gradient-accumulation, no-zero-grad, tf-function-speedup and
 numpy-inside-tape misconceptions (engineer C50)"). Read by the rules alone: the learned parts are
 retrained by the lead after merging."""
@@ -41,9 +41,8 @@ WRONG = [
     # tf-function-speedup big-models-gain-most: "therefore" between the gain and the superlative.
     (SPEEDUP, BIG_MODELS, "The gain is therefore largest for deep networks with dozens of layers."),
     (SPEEDUP, BIG_MODELS, "It's thus biggest for heavy models, where the tape has the most to record."),
-    # tf-function-speedup large-batch-gains-most: any order, "speed-up" hyphenated.
-    (SPEEDUP, LARGE_BATCH, "The largest gain comes with a big batch size, since the graph splits the batch across threads."),
-    (SPEEDUP, LARGE_BATCH, "Roughly, the speed-up scales with the batch size."),
+    # tf-function-speedup large-batch-gains-most: the guards keep the belief said outright.
+    (SPEEDUP, LARGE_BATCH, "Large batches gain the most, while small ones barely change."),
     # numpy-inside-tape numpy-is-recorded: the round trip taken to cost precision, not the gradient.
     (NUMPY, RECORDED, "The gradients still come through, but they are a bit off because NumPy works in float64."),
     (NUMPY, RECORDED, "Gradients are computed as usual, they just lose some precision in the float64 cast."),

@@ -5,9 +5,10 @@ numpy-inside-tape `downstream-loses-gradients` where the None sits past an ident
 claims for the commonest misses with the rules alone over tune: no-zero-grad `tape-accumulates`
 (a reused or persistent tape earlier in the sentence, the gradients adding up in a later clause,
 past "otherwise"), tf-function-speedup `big-models-gain-most` (the superlative and the big model
-after "therefore", which cuts the clause), numpy-inside-tape `numpy-is-recorded` (the gradients computed but only
-slightly off); and true statements that older phrasings of tf-function-speedup named (a large
-batch or a large model said to gain the least, the superlative reached past "while"). Statements written for this file, in words of their own (docs/freetext-rounds.md
+after "therefore", which cuts the clause), numpy-inside-tape `numpy-is-recorded` (the gradients
+computed but only slightly off); and true statements that older tf-function-speedup phrasings
+named (a large batch or a large model said to gain the least, the superlative reached past
+"while"). Statements written for this file, in words of their own (docs/freetext-rounds.md
 "Round 52: gradient-vs-apply, gradient-accumulation, no-zero-grad, tf-function-speedup and
 numpy-inside-tape misconceptions (engineer C50)"). Read by the rules alone: the learned parts are
 retrained by the lead after merging."""
@@ -35,24 +36,27 @@ WRONG = [
     # numpy-inside-tape downstream-loses-gradients: the mend keeps the reversed claim.
     (NUMPY, DOWNSTREAM, "The weights before the numpy call stay fine; it is the dense head after it that stops training."),
     # no-zero-grad tape-accumulates: a reused tape earlier, the gradients adding up in a later clause.
-    (ZERO_GRAD, TAPE_ACCUMULATES, "If you build one tape outside the loop and reuse it, call tape.reset() each step, otherwise the gradients of earlier steps are summed into the new ones."),
+    (ZERO_GRAD, TAPE_ACCUMULATES, "Only when a persistent tape is reused across steps: call tape.reset() at the top of the step, otherwise the gradients of old losses are summed into the new ones."),
+    (ZERO_GRAD, TAPE_ACCUMULATES, "If they hoist the tape out of the loop and re-enter it every step, the recordings pile up."),
     (ZERO_GRAD, TAPE_ACCUMULATES, "A persistent tape holds on to its state, so if you call gradient() on it every step the results build up."),
     (ZERO_GRAD, TAPE_ACCUMULATES, "Skip the reset and the tape keeps every earlier batch and the gradients add up."),
     # tf-function-speedup big-models-gain-most: "therefore" between the gain and the superlative.
     (SPEEDUP, BIG_MODELS, "The gain is therefore largest for deep networks with dozens of layers."),
+    (SPEEDUP, BIG_MODELS, "Hence it is therefore biggest for large CNNs, which have the most ops to record."),
     (SPEEDUP, BIG_MODELS, "It's thus biggest for heavy models, where the tape has the most to record."),
     # tf-function-speedup large-batch-gains-most: the guards keep the belief said outright.
     (SPEEDUP, LARGE_BATCH, "Large batches gain the most, while small ones barely change."),
     # numpy-inside-tape numpy-is-recorded: the round trip taken to cost precision, not the gradient.
-    (NUMPY, RECORDED, "The gradients still come through, but they are a bit off because NumPy works in float64."),
-    (NUMPY, RECORDED, "Gradients are computed as usual, they just lose some precision in the float64 cast."),
+    (NUMPY, RECORDED, "The gradients come through the round trip, only slightly imprecise."),
+    (NUMPY, RECORDED, "Gradients flow back as before, but they lose a little precision in float64."),
+    (NUMPY, RECORDED, "The gradients get computed, just approximate after the cast to float64."),
 ]  # fmt: skip
 
 CORRECT = [
     # Round 51's two false tells on correct answers, in words of their own.
     (ACCUMULATION, "Push each micro-batch through its own tape and keep a running sum of the gradients, one accumulator per variable."),
     (ACCUMULATION, "Give every micro-batch a separate tape and keep the summed gradients in tf.Variables you reset after the update."),
-    (NUMPY, "Variables upstream of h get None from tape.gradient and the variables after it are fine."),
+    (NUMPY, "Variables before h get None from tape.gradient and variables after it are fine."),
     # no-zero-grad tape-accumulates: a denial, accumulation you want, PyTorch's own buffers, a fresh tape.
     (ZERO_GRAD, "A persistent tape can be reused for several gradient calls, but the gradients never add up; each call returns new tensors."),
     (ZERO_GRAD, "If you want gradients to add up across micro-batches, reuse your own accumulators and reset them yourself."),

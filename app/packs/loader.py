@@ -20,7 +20,7 @@ from app.packs.shared import (
     ReferenceProblem,
     SharedEntries,
     read_shared,
-    refers,
+    reference_positions,
     resolve_references,
 )
 from app.packs.yamlfiles import YamlDoc, YamlFileError, read_yaml
@@ -46,6 +46,9 @@ class LoadedQuestion:
     pack_id: str
     file: Path
     version: str  # content hash: attempts record which text they were graded against
+    # Positions of the rubric's misconception entries written as `- shared: <tag>` (round 52:
+    # kept so the publish path need not read the file again to find them).
+    references: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,7 @@ class Pack:
     meta: PackMeta
     path: Path
     questions: tuple[LoadedQuestion, ...]
+    shared: SharedEntries = field(default_factory=SharedEntries)  # its `_misconceptions.yaml`
 
 
 @dataclass
@@ -120,7 +124,7 @@ def _load_question(
     unresolved: list[ReferenceProblem] = []
     try:
         doc = read_yaml(path)
-        uses_shared = refers(doc.data)
+        references = reference_positions(doc.data)
         unresolved = resolve_references(doc, shared)
         report.problems.extend(Problem(str(path), p.line, p.message) for p in unresolved)
         question = _question_adapter.validate_python(doc.data)
@@ -137,9 +141,9 @@ def _load_question(
         )
     if meta is not None:
         _check_references(question, meta, doc, str(path), report)
-    version = question_version(path.read_bytes(), shared.digest_bytes if uses_shared else b"")
+    version = question_version(path.read_bytes(), shared.digest_bytes if references else b"")
     pack_id = meta.id if meta else ""
-    return LoadedQuestion(question=question, pack_id=pack_id, file=path, version=version)
+    return LoadedQuestion(question, pack_id, path, version, references)
 
 
 def question_version(question: bytes, shared: bytes = b"") -> str:
@@ -180,5 +184,5 @@ def load_pack(folder: Path) -> PackReport:
     if not files:
         report.problems.append(Problem(str(folder), 1, "pack has no question files"))
     if not report.problems and meta is not None:
-        report.pack = Pack(meta=meta, path=folder, questions=tuple(loaded))
+        report.pack = Pack(meta=meta, path=folder, questions=tuple(loaded), shared=shared)
     return report

@@ -131,19 +131,11 @@ def resolve_references(doc: YamlDoc, shared: SharedEntries) -> list[ReferencePro
     return problems
 
 
-def refers(data: Any) -> bool:
-    """Whether the question's rubric refers to a shared entry."""
+def reference_positions(data: Any) -> frozenset[int]:
+    """Positions of the question's rubric misconception entries that are references (read on
+    the raw YAML, before `resolve_references` replaces them by the entries they name)."""
     tells = _rubric_misconceptions(data)
-    return any(isinstance(t, dict) and "shared" in t for t in tells or [])
-
-
-def referring_entries(path: Path) -> set[int]:
-    """Positions of the question file's misconception entries that are references."""
-    try:
-        tells = _rubric_misconceptions(read_yaml(path).data)
-    except (OSError, YamlFileError):
-        return set()
-    return {n for n, t in enumerate(tells or []) if isinstance(t, dict) and "shared" in t}
+    return frozenset(n for n, t in enumerate(tells or []) if isinstance(t, dict) and "shared" in t)
 
 
 def _rubric_misconceptions(data: Any) -> list[Any] | None:

@@ -88,7 +88,13 @@ def round41_phrasings() -> list[str]:
     and every phrasing of the misconceptions this round added."""
     mended = phrasings_under(
         "# Round 41 (engineer C29)",
-        ("persistent-tape", "trainable-vs-all-variables", "higher-order-derivatives"),
+        # round 52 (S2): shared entries keep their phrasings' comments in _misconceptions.yaml
+        (
+            "persistent-tape",
+            "trainable-vs-all-variables",
+            "higher-order-derivatives",
+            "_misconceptions",
+        ),
     )
     return list(dict.fromkeys(mended + phrasings_of_tags(NEW_TAGS)))
 

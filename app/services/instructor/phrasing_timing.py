@@ -32,7 +32,7 @@ from app.grading.freetext.claims import is_claim, parse_claim
 from app.grading.freetext.phrasings import compile_phrasing
 from app.packs.loader import LoadedQuestion, Pack
 from app.packs.schema import FreeText
-from app.packs.shared import SharedEntries, read_shared, referring_entries
+from app.packs.shared import SharedEntries
 from app.packs.yamlfiles import YamlFileError, read_yaml
 from app.services.instructor.attack_answers import attack_strings
 
@@ -63,20 +63,20 @@ class Phrasing:
 
 def rubric_phrasings(pack: Pack) -> list[Phrasing]:
     """Each distinct phrasing once, at its first place: one in a shared misconception entry
-    (round 51) stands in every rubric that refers to it, and times the same everywhere."""
-    shared, _ = read_shared(pack.path)
+    (round 51) stands in every rubric that refers to it, and times the same everywhere. The
+    shared entries and where each rubric refers to them are the loaded pack's: no file is read
+    again here."""
     found: dict[str, Phrasing] = {}
     for item in pack.questions:
         if isinstance(item.question, FreeText):
-            references = referring_entries(item.file) if shared.entries else set()
             for phrasing in _phrasings_of(item):
-                placed = _where_written(phrasing, item.question, references, shared)
+                placed = _where_written(phrasing, item.question, item.references, pack.shared)
                 found.setdefault(phrasing.pattern, placed)
     return list(found.values())
 
 
 def _where_written(
-    phrasing: Phrasing, question: FreeText, references: set[int], shared: SharedEntries
+    phrasing: Phrasing, question: FreeText, references: frozenset[int], shared: SharedEntries
 ) -> Phrasing:
     """A phrasing of a referring entry at its line in the shared file, or, when the reference
     adds it, at the reference's list: a problem names the line the author must edit."""

@@ -14,7 +14,7 @@ from app.packs.yamlfiles import parse_yaml
 from tests.conftest import CORE_PACK
 
 CONVERTED = {  # tag -> the questions that refer to it (round 51's copies)
-    "accumulators-never-reset": {"gradient-accumulation", "no-zero-grad"},
+    "accumulators-never-reset": {"gradient-accumulation"},  # no-zero-grad kept apart (below)
     "apply-calls-minimize": {"gradient-accumulation", "gradient-vs-apply"},
     "apply-clips-by-default": {"gradient-accumulation", "gradient-vs-apply"},
     "apply-needs-compile": {
@@ -50,6 +50,11 @@ CONVERTED = {  # tag -> the questions that refer to it (round 51's copies)
 }  # fmt: skip
 
 
+# Round 52's merge: the union's phrasings named the true "nothing needs to reset them" on
+# no-zero-grad (tests/grading/test_freetext_round8_matching.py), so that copy stays inline.
+KEPT_APART = {("no-zero-grad", "accumulators-never-reset")}
+
+
 def test_each_converted_tag_is_defined_once_and_every_former_copy_refers_to_it() -> None:
     shared, problems = read_shared(CORE_PACK)
     assert problems == []
@@ -58,7 +63,8 @@ def test_each_converted_tag_is_defined_once_and_every_former_copy_refers_to_it()
     for path in sorted(CORE_PACK.glob("*.yaml")):
         data = parse_yaml(path.read_text()).data or {}
         for tell in data.get("rubric", {}).get("misconceptions", []) if "rubric" in data else []:
-            assert tell.get("tag") not in CONVERTED, (path.stem, tell["tag"])  # no copy left
+            copy = (path.stem, tell.get("tag"))
+            assert tell.get("tag") not in CONVERTED or copy in KEPT_APART, copy  # no copy left
             if tell.get("shared") in CONVERTED:
                 referring[tell["shared"]].add(path.stem)
     assert referring == CONVERTED

@@ -73,10 +73,9 @@ class SharedEntries:
     entries: Mapping[str, Misconception] = field(default_factory=dict)
     path: Path | None = None
     broken: bool = False
-
-    @property
-    def digest_bytes(self) -> bytes:
-        return self.path.read_bytes() if self.path is not None else b""
+    # The file's bytes, read once per load: every referring question's version hashes them
+    # (loader.question_version), so they are not read again per question.
+    digest_bytes: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -97,8 +96,10 @@ def read_shared(folder: Path) -> tuple[SharedEntries, list[ReferenceProblem]]:
     except YamlFileError as exc:
         return SharedEntries(path=path, broken=True), [ReferenceProblem(exc.line, exc.message)]
     except ValidationError as exc:
-        return SharedEntries(path=path, broken=True), _problems(exc, doc, ())
-    return SharedEntries({m.tag: m for m in parsed.misconceptions}, path), []
+        broken = SharedEntries(path=path, broken=True, digest_bytes=path.read_bytes())
+        return broken, _problems(exc, doc, ())
+    entries = {m.tag: m for m in parsed.misconceptions}
+    return SharedEntries(entries, path, digest_bytes=path.read_bytes()), []
 
 
 def _problems(

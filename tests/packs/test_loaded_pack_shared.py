@@ -3,7 +3,6 @@ them (round 52), so the publish path's phrasing timer reads no pack file a secon
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,20 +11,9 @@ import pytest
 
 from app.packs.loader import Pack, load_pack
 from app.packs.shared import SHARED_FILE
-from tests.packs.test_shared_misconceptions import MINI, REFERENCE, SHARED
+from tests.packs.test_shared_misconceptions import mini_pack
 
 PHRASING = "symbolic ~ formulas?"  # the shared entry's
-
-
-def _pack(tmp_path: Path, shared: bool = True) -> Path:
-    """The mini pack, with SHARED and mini-explain referring to it (or with neither)."""
-    folder = tmp_path / "mini"
-    shutil.copytree(MINI, folder)
-    if shared:
-        (folder / SHARED_FILE).write_text(SHARED)
-        explain = folder / "mini-explain.yaml"
-        explain.write_text(explain.read_text() + REFERENCE)
-    return folder
 
 
 def _loaded(folder: Path) -> Pack:
@@ -38,7 +26,7 @@ def _loaded(folder: Path) -> Pack:
 def test_the_loaded_pack_holds_its_shared_entries_and_each_rubrics_references(
     tmp_path: Path,
 ) -> None:
-    pack = _loaded(_pack(tmp_path))
+    pack = _loaded(mini_pack(tmp_path))
     assert set(pack.shared.entries) == {"tape-is-symbolic"}
     assert pack.shared.path == pack.path / SHARED_FILE
     positions = {item.question.id: item.references for item in pack.questions}
@@ -47,7 +35,7 @@ def test_the_loaded_pack_holds_its_shared_entries_and_each_rubrics_references(
 
 
 def test_a_pack_without_the_file_holds_no_shared_entries(tmp_path: Path) -> None:
-    pack = _loaded(_pack(tmp_path, shared=False))
+    pack = _loaded(mini_pack(tmp_path, shared=None, reference=""))
     assert pack.shared.entries == {} and pack.shared.path is None
     assert all(not item.references for item in pack.questions)
 
@@ -57,7 +45,7 @@ def test_timing_the_phrasings_reads_no_pack_file_again(
 ) -> None:
     from app.services.instructor.phrasing_timing import rubric_phrasings
 
-    folder = _pack(tmp_path)
+    folder = mini_pack(tmp_path)
     pack = _loaded(folder)
     reads: list[Path] = []
 
@@ -80,7 +68,7 @@ def test_timing_the_phrasings_reads_no_pack_file_again(
 def test_a_shared_phrasing_is_placed_from_the_loaded_pack_not_the_folder(tmp_path: Path) -> None:
     from app.services.instructor.phrasing_timing import rubric_phrasings
 
-    folder = _pack(tmp_path)
+    folder = mini_pack(tmp_path)
     pack = _loaded(folder)
     (folder / SHARED_FILE).unlink()  # what the timer places must be what the loader read
     explain = folder / "mini-explain.yaml"

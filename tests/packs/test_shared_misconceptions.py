@@ -33,7 +33,9 @@ REFERENCE = """\
 """
 
 
-def _pack(tmp_path: Path, shared: str | None = SHARED, reference: str = REFERENCE) -> Path:
+def mini_pack(tmp_path: Path, shared: str | None = SHARED, reference: str = REFERENCE) -> Path:
+    """The mini pack with `shared` as its shared file (none when None) and `reference` added to
+    mini-explain's rubric (round 52's loaded-pack tests build theirs with it too)."""
     folder = tmp_path / "mini"
     shutil.copytree(MINI, folder)
     if shared is not None:
@@ -59,7 +61,7 @@ def _problems(folder: Path) -> list[str]:
 
 
 def test_reference_reads_the_shared_entry_with_its_own_phrasings_and_cap(tmp_path: Path) -> None:
-    (tell,) = _explain(_pack(tmp_path)).rubric.misconceptions
+    (tell,) = _explain(mini_pack(tmp_path)).rubric.misconceptions
     assert tell.tag == "tape-is-symbolic"
     assert tell.correction == "The tape walks the recorded operations backwards."
     assert tell.any == ["symbolic ~ formulas?", "derives ~ expressions?"]
@@ -67,19 +69,19 @@ def test_reference_reads_the_shared_entry_with_its_own_phrasings_and_cap(tmp_pat
 
 
 def test_reference_without_changes_keeps_the_shared_cap(tmp_path: Path) -> None:
-    folder = _pack(tmp_path, reference="  misconceptions:\n    - shared: tape-is-symbolic\n")
+    folder = mini_pack(tmp_path, reference="  misconceptions:\n    - shared: tape-is-symbolic\n")
     (tell,) = _explain(folder).rubric.misconceptions
     assert (tell.any, tell.cap) == (["symbolic ~ formulas?"], "partial")
 
 
 def test_shared_file_is_not_read_as_a_question(tmp_path: Path) -> None:
-    report = load_pack(_pack(tmp_path))
+    report = load_pack(mini_pack(tmp_path))
     assert report.pack is not None
     assert len(report.pack.questions) == len(load_pack(MINI).pack.questions)  # type: ignore[union-attr]
 
 
 def test_unknown_reference_is_refused_at_its_line(tmp_path: Path) -> None:
-    folder = _pack(tmp_path, reference="  misconceptions:\n    - shared: tape-is-numeric\n")
+    folder = mini_pack(tmp_path, reference="  misconceptions:\n    - shared: tape-is-numeric\n")
     (problem,) = _problems(folder)
     explain = folder / "mini-explain.yaml"
     line = explain.read_text().splitlines().index("    - shared: tape-is-numeric") + 1
@@ -88,13 +90,13 @@ def test_unknown_reference_is_refused_at_its_line(tmp_path: Path) -> None:
 
 
 def test_reference_without_a_shared_file_is_refused(tmp_path: Path) -> None:
-    (problem,) = _problems(_pack(tmp_path, shared=None))
+    (problem,) = _problems(mini_pack(tmp_path, shared=None))
     assert "the pack has no _misconceptions.yaml" in problem
 
 
 def test_duplicate_definition_is_refused_at_the_second(tmp_path: Path) -> None:
     twice = SHARED + SHARED.removeprefix("misconceptions:\n")
-    problems = _problems(_pack(tmp_path, shared=twice))
+    problems = _problems(mini_pack(tmp_path, shared=twice))
     shared = tmp_path / "mini" / SHARED_FILE
     assert problems[0].startswith(f"{shared}:7: misconceptions: ")
     assert problems[0].endswith("misconception 'tape-is-symbolic' is defined twice")
@@ -103,25 +105,25 @@ def test_duplicate_definition_is_refused_at_the_second(tmp_path: Path) -> None:
 
 def test_rubric_that_defines_and_refers_is_refused(tmp_path: Path) -> None:
     both = REFERENCE + ("    - tag: tape-is-symbolic\n      correction: c\n      any: [symbolic]\n")
-    (problem,) = _problems(_pack(tmp_path, reference=both))
+    (problem,) = _problems(mini_pack(tmp_path, reference=both))
     assert "both defined in this rubric and referred to" in problem
     assert problem.startswith(f"{tmp_path / 'mini' / 'mini-explain.yaml'}:")
 
 
 def test_reference_with_a_field_it_cannot_change_is_refused(tmp_path: Path) -> None:
     changed = "  misconceptions:\n    - shared: tape-is-symbolic\n      correction: other\n"
-    (problem,) = _problems(_pack(tmp_path, reference=changed))
+    (problem,) = _problems(mini_pack(tmp_path, reference=changed))
     assert "rubric.misconceptions.0.correction: Extra inputs are not permitted" in problem
 
 
 def test_reference_phrasing_is_validated_like_any_phrasing(tmp_path: Path) -> None:
     negated = "  misconceptions:\n    - shared: tape-is-symbolic\n      any: [does not derive]\n"
-    (problem,) = _problems(_pack(tmp_path, reference=negated))
+    (problem,) = _problems(mini_pack(tmp_path, reference=negated))
     assert "contains a negation" in problem
 
 
 def test_version_of_a_referring_question_follows_the_shared_file(tmp_path: Path) -> None:
-    folder = _pack(tmp_path)
+    folder = mini_pack(tmp_path)
     before = {i.question.id: i.version for i in load_pack(folder).pack.questions}  # type: ignore[union-attr]
     (folder / SHARED_FILE).write_text(SHARED.replace("backwards.", "backwards, op by op."))
     after = {i.question.id: i.version for i in load_pack(folder).pack.questions}  # type: ignore[union-attr]
@@ -139,7 +141,7 @@ def test_pack_without_shared_entries_keeps_its_versions() -> None:
 def test_history_finds_a_referring_question_by_its_recorded_version(tmp_path: Path) -> None:
     from app.services.instructor.publishing import versions_of
 
-    folder = _pack(tmp_path)
+    folder = mini_pack(tmp_path)
     (item,) = [i for i in load_pack(folder).pack.questions if i.question.id == "mini-explain"]  # type: ignore[union-attr]
     assert item.version in versions_of(item.file)
 
@@ -147,7 +149,7 @@ def test_history_finds_a_referring_question_by_its_recorded_version(tmp_path: Pa
 def test_a_shared_phrasing_is_timed_once_for_every_rubric_that_refers(tmp_path: Path) -> None:
     from app.services.instructor.phrasing_timing import rubric_phrasings
 
-    folder = _pack(tmp_path)
+    folder = mini_pack(tmp_path)
     explain = (folder / "mini-explain.yaml").read_text()
     (folder / "mini-explain-2.yaml").write_text(
         explain.replace("id: mini-explain", "id: mini-explain-2")
@@ -193,7 +195,7 @@ def test_core_pack_reference_reads_every_shared_phrasing() -> None:
 def test_a_shared_phrasing_is_reported_at_its_line_in_the_shared_file(tmp_path: Path) -> None:
     from app.services.instructor.phrasing_timing import line_of, rubric_phrasings
 
-    folder = _pack(tmp_path)
+    folder = mini_pack(tmp_path)
     where = {p.pattern: line_of(p) for p in rubric_phrasings(load_pack(folder).pack)}  # type: ignore[arg-type]
     assert where["symbolic ~ formulas?"] == f"{folder / SHARED_FILE}:6"
     explain = folder / "mini-explain.yaml"

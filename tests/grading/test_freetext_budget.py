@@ -83,9 +83,8 @@ def test_the_pumped_answer_is_graded_on_what_the_padding_cut_leaves() -> None:
 
 @pytest.mark.usefixtures("short_budget")
 def test_catastrophic_phrasing_stops_at_the_answers_budget() -> None:
-    began = time.process_time()
+    # Without the budget this search backtracks for minutes: the test ends because it stops.
     result = _grade(_question(CATASTROPHIC), PUMPED)
-    assert time.process_time() - began < 5.0
     assert result.details["stopped_early"] is True
     assert result.feedback[0].message == STOPPED_EARLY_MESSAGE
 

@@ -16,19 +16,18 @@ Statements written for this file, in words of their own; read by the rules alone
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.grading.freetext.matching import framework_mentions
 from app.grading.freetext.normalise import clean
 from app.grading.freetext.phrasings import mask
 from tests.grading.core_questions import (
+    assert_grades_in_linear_time,
     concepts_by_rules,
-    grading_cpu_seconds,
     tells_by_rules,
 )
 from tests.grading.held_statements import names_nothing, names_the_tell
+from tests.grading.linear_time import assert_linear
 
 
 @pytest.mark.parametrize(
@@ -111,12 +110,9 @@ HOSTILE = {
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_new_shapes_grade_in_linear_time(name: str) -> None:
     for question_id in ("no-zero-grad", "gradient-accumulation"):
-        assert grading_cpu_seconds(question_id, HOSTILE[name]) < 1.0, (name, question_id)
+        assert_grades_in_linear_time(question_id, HOSTILE[name])
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_new_shapes_clean_and_mask_in_linear_time(name: str) -> None:
-    start = time.process_time()
-    clean(HOSTILE[name])
-    mask(HOSTILE[name] + " ")
-    assert time.process_time() - start < 0.5, name
+    assert_linear(lambda text: (clean(text), mask(text)), HOSTILE[name], what=name)

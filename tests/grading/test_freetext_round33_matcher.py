@@ -17,8 +17,6 @@ Statements written for this file, in words of their own; read by the rules alone
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.grading.freetext.claims import find_phrasings
@@ -26,11 +24,12 @@ from app.grading.freetext.conditions import consequence_start
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.phrasings import mask
 from tests.grading.core_questions import (
+    assert_grades_in_linear_time,
     concepts_by_rules,
-    grading_cpu_seconds,
     tells_by_rules,
 )
 from tests.grading.held_statements import names_nothing, names_the_tell
+from tests.grading.linear_time import assert_linear
 
 WRONG = [
     # 1. a fronted clause of time
@@ -123,11 +122,9 @@ HOSTILE = {
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_new_shapes_grade_in_linear_time(name: str) -> None:
     for question_id in ("no-zero-grad", "trainable-vs-all-variables", "persistent-tape"):
-        assert grading_cpu_seconds(question_id, HOSTILE[name]) < 1.0, (name, question_id)
+        assert_grades_in_linear_time(question_id, HOSTILE[name])
 
 
 def test_consequence_start_is_linear() -> None:
-    text = mask(("if you don't clear " + "the sums they grow " * 530)[:10_000])
-    start = time.process_time()
-    consequence_start(text, len(text))
-    assert time.process_time() - start < 0.2
+    text = ("if you don't clear " + "the sums they grow " * 530)[:10_000]
+    assert_linear(lambda text: consequence_start(masked := mask(text), len(masked)), text)

@@ -20,19 +20,18 @@ Statements written for this file, in words of their own; read by the rules alone
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.grading.freetext.phrasings import TERMINATOR, mask
 from app.grading.freetext.polarity import judged_false
 from app.grading.freetext.retraction import withdraw
 from tests.grading.core_questions import (
+    assert_grades_in_linear_time,
     concepts_by_rules,
-    grading_cpu_seconds,
     tells_by_rules,
 )
 from tests.grading.held_statements import names_nothing, names_the_tell
+from tests.grading.linear_time import assert_linear
 
 WRONG = [
     # 1. "and your / our" opens the flat-loss statement
@@ -154,12 +153,9 @@ HOSTILE = {
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_new_shapes_grade_in_linear_time(name: str) -> None:
     for question_id in ("training-flag", "persistent-tape", "no-zero-grad", "gradient-vs-apply"):
-        assert grading_cpu_seconds(question_id, HOSTILE[name]) < 1.0, (name, question_id)
+        assert_grades_in_linear_time(question_id, HOSTILE[name])
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_mask_and_clause_ends_are_linear(name: str) -> None:
-    start = time.process_time()
-    masked = mask(HOSTILE[name] + " ")  # a text the caches have not seen
-    TERMINATOR.findall(masked)
-    assert time.process_time() - start < 0.2, name
+    assert_linear(lambda text: TERMINATOR.findall(mask(text)), HOSTILE[name], what=name)

@@ -18,8 +18,6 @@ Statements written for this file, in words of their own; read by the rules alone
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.grading.freetext.claims import find_phrasings
@@ -27,8 +25,13 @@ from app.grading.freetext.hypotheses import supposed
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.phrasings import mask
 from app.grading.freetext.retraction import withdraw
-from tests.grading.core_questions import concepts_by_rules, grading_cpu_seconds, tells_by_rules
+from tests.grading.core_questions import (
+    assert_grades_in_linear_time,
+    concepts_by_rules,
+    tells_by_rules,
+)
 from tests.grading.held_statements import names_nothing, names_the_tell
+from tests.grading.linear_time import assert_linear
 
 WRONG = [
     # 1. the excluded "nest" / "inner" no longer found inside "honest" / "beginner"
@@ -151,15 +154,15 @@ HOSTILE = {
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_new_shapes_grade_in_linear_time(name: str) -> None:
     for qid in ("no-zero-grad", "gradient-vs-apply", "higher-order-derivatives"):
-        assert grading_cpu_seconds(qid, HOSTILE[name]) < 1.0
+        assert_grades_in_linear_time(qid, HOSTILE[name])
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_withdraw_and_supposed_are_linear(name: str) -> None:
-    text = HOSTILE[name]
-    began = time.process_time()
-    withdraw([s + "?" for s in text.split("?")])
-    masked = mask(text)
-    for start in range(0, len(masked), 50):
-        supposed(masked, start, min(len(masked), start + 40))
-    assert time.process_time() - began < 0.5
+    def read(text: str) -> None:
+        withdraw([s + "?" for s in text.split("?")])
+        masked = mask(text)
+        for start in range(0, len(masked), 50):
+            supposed(masked, start, min(len(masked), start + 40))
+
+    assert_linear(read, HOSTILE[name], what=name)

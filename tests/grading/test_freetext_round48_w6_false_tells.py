@@ -17,13 +17,12 @@ Statements written for this file, in words of their own; read by the rules alone
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.grading.freetext.phrasings import mask
 from app.grading.freetext.polarity import is_affirmed
 from tests.grading.core_questions import assert_linear_on, misconception_of, tells_by_rules
+from tests.grading.linear_time import assert_linear
 
 GA, GVA, NIT = "gradient-accumulation", "gradient-vs-apply", "numpy-inside-tape"
 AVERAGES, STORED, RAISES = (
@@ -130,9 +129,6 @@ def test_round48_phrasings_stay_linear_on_pumped_text() -> None:
 @pytest.mark.parametrize("unit", ["(no path) ", "get (no x) error (not y) "])
 def test_a_sentence_full_of_asides_is_read_in_linear_time(unit: str) -> None:
     """Asides are found once per sentence and each cue finds its own by bisection: a match's
-    polarity over 40,000 characters of asides in well under a quarter of a second of CPU."""
+    polarity over 40,000 characters of asides in linear time."""
     text = "you get " + (unit * (40_000 // len(unit) + 1))[:40_000] + " an error"
-    masked = mask(text)
-    started = time.process_time()
-    is_affirmed(masked, 4, len(masked))
-    assert time.process_time() - started < 0.25
+    assert_linear(lambda text: is_affirmed(masked := mask(text), 4, len(masked)), text)

@@ -10,13 +10,12 @@ written for this file, in words of their own; read by the rules alone."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from app.grading.freetext.matching import framework_mentions, is_foreign
+from app.grading.freetext.matching import is_foreign
 from app.grading.freetext.phrasings import mask
 from tests.grading.core_questions import tells_by_rules
+from tests.grading.linear_time import assert_linear
 
 NZG, GVA = "no-zero-grad", "gradient-vs-apply"
 ACCUMULATES, STORED = "tape-accumulates", "grads-stored-on-variables"
@@ -64,13 +63,13 @@ def test_a_statement_about_pytorch_names_no_tell(text: str) -> None:
 @pytest.mark.parametrize("unit", ["in PyTorch you zero them, ", "PyTorch: the tape, "])
 def test_the_own_api_is_looked_for_in_linear_time(unit: str) -> None:
     """Two bounded searches per hit, within its sentence: a match at the end of 40,000
-    characters of PyTorch mentions and tape clauses in well under a quarter of a second."""
+    characters of PyTorch mentions and tape clauses in linear time."""
     sentence = (unit * (40_000 // len(unit) + 1))[:40_000] + " gradients accumulate"
-    masked = mask(sentence)
-    framework_mentions(sentence)  # remembered per sentence; round 43 pins its own time
-    started = time.process_time()
-    is_foreign(sentence, masked, len(sentence) - 20, len(sentence))
-    assert time.process_time() - started < 0.25
+
+    def read(sentence: str) -> None:
+        is_foreign(sentence, mask(sentence), len(sentence) - 20, len(sentence))
+
+    assert_linear(read, sentence)
 
 
 @pytest.mark.parametrize(

@@ -16,14 +16,13 @@ alone."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.grading.freetext.conditions import in_counterfactual_condition
 from app.grading.freetext.phrasings import mask
 from app.grading.freetext.polarity import is_affirmed
 from tests.grading.core_questions import tells_by_rules
+from tests.grading.linear_time import assert_linear
 
 GA, NZG, GVA = "gradient-accumulation", "no-zero-grad", "gradient-vs-apply"
 ACCUMULATES, HOLDS = "tape-accumulates", "tape-holds-gradients"
@@ -96,16 +95,19 @@ def test_the_storage_belief_stated_is_still_named(question_id: str, text: str) -
 @pytest.mark.parametrize("unit", ["at no point ", "in no way ", "none of the "])
 def test_a_sentence_full_of_phrase_denials_is_read_in_linear_time(unit: str) -> None:
     text = (unit * (40_000 // len(unit) + 1))[:40_000] + " the tape keeps the gradients"
-    masked = mask(text)
-    start = masked.index("the tape keeps", 39_000)
-    started = time.process_time()
-    is_affirmed(masked, start, len(masked))
-    assert time.process_time() - started < 0.25
+
+    def read(text: str) -> None:
+        masked = mask(text)
+        is_affirmed(masked, masked.rindex("the tape keeps"), len(masked))
+
+    assert_linear(read, text)
 
 
 def test_a_pumped_if_clause_of_irregular_pasts_is_read_in_linear_time() -> None:
     text = "if " + ("the tape kept held made " * 1700)[:40_000] + ", you would not need it"
-    masked = mask(text)
-    started = time.process_time()
-    in_counterfactual_condition(masked, 3, masked.index(","))
-    assert time.process_time() - started < 0.25
+
+    def read(text: str) -> None:
+        masked = mask(text)
+        in_counterfactual_condition(masked, masked.index("if ") + 3, masked.index(","))
+
+    assert_linear(read, text)

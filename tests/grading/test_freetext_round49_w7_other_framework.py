@@ -14,14 +14,13 @@ Statements written for this file, in words of their own; read by the rules alone
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.grading.freetext.asides import aside_spans
-from app.grading.freetext.matching import framework_mentions, is_foreign
+from app.grading.freetext.matching import is_foreign
 from app.grading.freetext.phrasings import mask
 from tests.grading.core_questions import tells_by_rules
+from tests.grading.linear_time import assert_linear
 
 NZG, GVA, TF, GA = "no-zero-grad", "gradient-vs-apply", "training-flag", "gradient-accumulation"
 
@@ -81,12 +80,12 @@ def test_statements_about_pytorch_still_name_nothing(text: str) -> None:
 def test_a_sentence_of_asides_naming_pytorch_is_read_in_linear_time() -> None:
     unit = "(zero_grad is in pytorch) "
     sentence = (unit * (40_000 // len(unit) + 1))[:40_000] + "the tape keeps the gradients"
-    masked = mask(sentence)
-    framework_mentions(sentence)  # remembered per sentence, as in grading
-    start = masked.index("the tape keeps")
-    started = time.process_time()
-    is_foreign(sentence, masked, start, len(masked))
-    assert time.process_time() - started < 0.25
+
+    def read(sentence: str) -> None:
+        masked = mask(sentence)
+        is_foreign(sentence, masked, masked.index("the tape keeps"), len(masked))
+
+    assert_linear(read, sentence)
 
 
 @pytest.mark.parametrize(
@@ -102,7 +101,4 @@ def test_an_aside_holds_a_calls_brackets(text: str, asides: int) -> None:
 
 
 def test_a_sentence_of_unclosed_asides_with_calls_is_read_in_linear_time() -> None:
-    sentence = ("(a f(x) " * 5000)[:40_000]
-    started = time.process_time()
-    aside_spans(mask(sentence))
-    assert time.process_time() - started < 0.25
+    assert_linear(lambda sentence: aside_spans(mask(sentence)), ("(a f(x) " * 5000)[:40_000])

@@ -14,14 +14,13 @@ by the rules alone."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.grading.freetext.claims import find_phrasings
 from app.grading.freetext.normalise import normalise
 from app.grading.freetext.phrasings import CUE, denial_stops_at_cut, mask
 from tests.grading.core_questions import tells_by_rules
+from tests.grading.linear_time import assert_linear
 
 GA, NZG, GVA = "gradient-accumulation", "no-zero-grad", "gradient-vs-apply"
 KEPT_TAPES, HOLDS = "single-tape-over-micro-batches", "tape-holds-gradients"
@@ -90,8 +89,10 @@ def test_a_role_in_the_denied_predicate_keeps_the_denial(text: str) -> None:
 
 def test_a_run_of_none_of_without_a_cut_is_read_in_linear_time() -> None:
     text = ("none of the " * 3400)[:40_000] + ", so keep them around"
-    masked = mask(text)
-    cues = list(CUE.finditer(masked))
-    started = time.process_time()
-    assert all(denial_stops_at_cut(masked, cue) for cue in cues)
-    assert time.process_time() - started < 0.25
+
+    def read(text: str) -> None:
+        masked = mask(text)
+        cues = list(CUE.finditer(masked))
+        assert all(denial_stops_at_cut(masked, cue) for cue in cues)
+
+    assert_linear(read, text)

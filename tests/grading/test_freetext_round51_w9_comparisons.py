@@ -11,8 +11,6 @@ read by the rules alone."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.grading.freetext.asides import warned_in_conditional_aside
@@ -22,6 +20,7 @@ from app.grading.freetext.normalise import normalise
 from app.grading.freetext.phrasings import mask
 from app.grading.freetext.polarity import is_affirmed
 from tests.grading.core_questions import question, tells_by_rules, verdict_and_concepts_by_rules
+from tests.grading.linear_time import assert_linear
 
 NZG, TFS, NIT = "no-zero-grad", "tf-function-speedup", "numpy-inside-tape"
 
@@ -188,13 +187,15 @@ def test_the_readings_are_linear_in_the_answer() -> None:
         "(if " + "error " * 6000 + ")",
         "(" * 4000 + "if error",
     ]
-    for text in pumped:
+
+    def read(text: str) -> None:
         masked = mask(text)
-        started = time.process_time()
         blanked_alike(text)
         warned_in_conditional_aside(masked, 1, min(len(masked), 40))
         is_affirmed(masked, len(masked) // 2, len(masked) // 2 + 5)
-        assert time.process_time() - started < 0.25, text[:30]
+
+    for text in pumped:
+        assert_linear(read, text, what=text[:30])
 
 
 TVA = "trainable-vs-all-variables"

@@ -12,13 +12,12 @@ statements stay here as strict xfails. Statements written for this file; read by
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.grading.freetext.claims import split_clauses
 from app.grading.freetext.phrasings import mask
 from tests.grading.core_questions import tells_by_rules
+from tests.grading.linear_time import assert_linear
 
 NZG, TFS = "no-zero-grad", "tf-function-speedup"
 CLEARS = "optimizer-clears-grads"
@@ -60,11 +59,12 @@ def test_that_which_is_no_subject_or_states_nothing_false_names_no_tell(text: st
 
 def test_the_clause_reading_is_linear_in_the_answer() -> None:
     pumped = "apply_gradients runs, so that's where it ends, " * 110  # ~5,000 characters
-    masked = mask(pumped)
-    started = time.process_time()
-    split_clauses(masked)
-    tells_by_rules(NZG, pumped)
-    assert time.process_time() - started < 2.0
+
+    def read(pumped: str) -> None:
+        split_clauses(mask(pumped))
+        tells_by_rules(NZG, pumped)
+
+    assert_linear(read, pumped)
 
 
 # C48's three findings (round 51), counted over tune and left (none paid on "not read").

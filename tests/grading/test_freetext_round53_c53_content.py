@@ -89,6 +89,31 @@ def test_round53_the_mended_phrasings_stay_linear_on_pumped_text() -> None:
     ints = next(m for m in question(WN).rubric.misconceptions if m.tag == INT)
     cast = [p for p in ints.any if "argmax" in p]
     assert len(cast) == 3
-    assert_linear_on(
-        cast, ["integer inputs None so cast the data to an int argmax labels " * 250]
-    )
+    assert_linear_on(cast, ["integer inputs None so cast the data to an int argmax labels " * 250])
+
+
+# Item 4: two-tapes-need-two-forwards implied by separate-gradients-impossible in an answer that
+# affirms a second (separate, own) tape (each named pair fails on 9fd7e278).
+TWO = "two-tapes-need-two-forwards"
+SEPARATE = "separate-gradients-impossible"
+IMPOSSIBLE_SO_TWO_TAPES = [
+    "It is not possible to obtain two separate sets of gradients from the same forward pass. The correct procedure is to perform the forward pass twice, each inside its own tape.",
+    "A tape can only ever give one gradient, so you can't get both from the same forward pass. Open a second tape for loss2 and compute it there.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", IMPOSSIBLE_SO_TWO_TAPES)
+def test_round53_two_forwards_implied_beside_two_tapes(text: str) -> None:
+    assert {SEPARATE, TWO} <= set(tells_by_rules(PT, text))
+
+
+NO_SECOND_TAPE = [
+    "A tape can only ever give one gradient, so you can't get both from the same forward pass; recompute the loss inside the same tape.",
+    "You can't get two separate gradients from one forward pass, and you don't need a second tape either: rerun the step.",
+    "Open two tapes together over one forward pass and call gradient once on each.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", NO_SECOND_TAPE)
+def test_round53_two_forwards_not_implied_without_both(text: str) -> None:
+    assert TWO not in tells_by_rules(PT, text)

@@ -37,12 +37,9 @@ UNNAMED = {
     "Keras raises an error if you call the model without training= in a custom loop.",
     "GradientTape can only compute first derivatives, second derivatives need finite differences.",
     "If any gradient is None, apply_gradients raises an error.",
-    # round 52 (C51, found at the lead's merge): persistent-is-free's negated phrasing skips a
-    # sentence that deletes the tape (the true "del tape so it doesn't hold onto memory"), and
-    # "no reason to delete the tape" fell under it; the mend (a deletion the sentence affirms)
-    # changes the rubric the artefacts are keyed by: next round (docs/freetext-rounds.md
-    # "Round 52's final held-out reading", Left)
-    "persistent=True costs no extra memory, so there's no reason to delete the tape.",
+    # round 53 (C53): "persistent=True costs no extra memory, so there's no reason to delete the
+    # tape." is named again (persistent-is-free's guard excludes only a deletion the sentence
+    # affirms), so it left this set (a strict xfail from round 52's merge to round 53)
 }
 TRUE = true_statements(held=False) + true_statements(held=True)
 WRONG = wrong_statements(held=False) + wrong_statements(held=True)

@@ -68,7 +68,7 @@ from app.grading.freetext.polarity import (
 )
 from app.grading.freetext.purposes import reset_purpose
 from app.grading.freetext.quotations import quoted
-from app.grading.freetext.subjects import STATEMENT_CONNECTIVE, goes_on_with_verb
+from app.grading.freetext.subjects import STATEMENT_CONNECTIVE, goes_on_with_verb, holds_verb
 
 CLAIM_SEPARATOR = re.compile(r"\s+&\s+")
 # A word set against another by a bare "not" ("the gradient is None (not zero)", "it uses
@@ -351,6 +351,28 @@ _INSTRUCTION = re.compile(
 )
 
 
+# Round 53 (issue 14): a clause after a colon that is a bare noun phrase, no verb of its own,
+# names what the statement before the colon is about ("The kind of model where the gain is
+# largest: the model with the most parameters", "So the equivalent is a reset: tape.reset()"):
+# the two are one statement, so the phrase may fill the claim's roles beside the clause's. Not
+# after a clause with no verb of its own either ("biggest gain: small or op-heavy models", a
+# note, is read as before), nor for an instruction after the colon ("...: call tape.reset()"),
+# nor at a colon with no space after it ("WARNING:tensorflow:", "kernel:0"). Measured:
+# docs/freetext-rounds.md "Round 53: matcher causes left by round 52 (engineer W11)".
+_COLON = re.compile(r":(?=\s)")
+
+
+def _elaborates(masked: str, before_start: int, before_end: int, end: int) -> bool:
+    """Whether the clause from `before_end` to `end` is a verbless noun phrase after a colon
+    that ends a clause with a verb."""
+    if _COLON.match(masked, before_end) is None:
+        return False
+    start = before_end + 1
+    if _is_instruction(masked, start) or holds_verb(masked, start, end):
+        return False
+    return _is_instruction(masked, before_start) or holds_verb(masked, before_start, before_end)
+
+
 def _is_instruction(text: str, start: int) -> bool:
     match = _INSTRUCTION.match(text, start)
     if match is None:
@@ -419,6 +441,8 @@ def _joined_to_before(
             return clauses[index - 2][0]  # "X, usually because it ..." (round 31)
         return before_start
     if goes_on_with_verb(text, before_end):
+        return before_start
+    if _elaborates(masked, before_start, before_end, end):
         return before_start
     if index == 1 and _RESULT_AFTER.match(text, before_end) and _is_instruction(text, before_start):
         return before_start

@@ -288,3 +288,31 @@ def as_relative_clause(text: str) -> str:
 
 _CONTRACTED = re.compile(r"^\W*(?:this|that)'s\s+", re.IGNORECASE)
 _DEMONSTRATIVE_HEAD = re.compile(r"^\W*(?:this|that|these|those)(?:\s+one)?\s+", re.IGNORECASE)
+
+
+# Round 53 (issue 14): whether a clause holds a verb of its own, read from the words English
+# reads only as a verb or an auxiliary ("is", "gets", "happens", a contracted "doesn't"); a
+# word that may also be a noun or an adjective ("model", "gain", "returns", "zero") is no
+# evidence, and an identifier ("tape.reset()") is no word. One lookup per word, remembered.
+_PLAIN_WORD = re.compile(r"(?<![\w.])[A-Za-z]+(?:'[A-Za-z]+)?(?![\w.(])")
+
+
+def holds_verb(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` holds a word that can only be a verb (a clause, not a bare
+    noun phrase such as "the model with the most parameters")."""
+    return any(_only_verb(m.group().lower()) for m in _PLAIN_WORD.finditer(text, start, end))
+
+
+# A contraction holding a verb ("doesn't", "they're", "it's", "there's"); "optimizer's" and
+# "model's" are possessives.
+_CONTRACTED_VERB = re.compile(
+    r"\w+(?:n't|'re|'ve|'ll|'d|'m)|(?:it|that|there|here|what|who|where|he|she)'s", re.IGNORECASE
+)
+
+
+@lru_cache(maxsize=8192)
+def _only_verb(word: str) -> bool:
+    if "'" in word:
+        return _CONTRACTED_VERB.fullmatch(word) is not None
+    readings = getAllLemmas(word).keys()
+    return bool(readings) and readings <= {"VERB", "AUX"}

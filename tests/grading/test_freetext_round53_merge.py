@@ -12,6 +12,7 @@ and a retrain: next round."""
 
 from __future__ import annotations
 
+from app.grading.freetext.subjects import holds_verb
 from tests.grading.core_questions import tells_by_rules
 from tests.grading.held_statements import names_the_tell
 
@@ -35,3 +36,11 @@ test_round53_the_pytorch_loop_said_of_tensorflow_names_needs_zero_grad = names_t
     tells=tells_by_rules,
     xfail="round 53 (C52): the guard on PyTorch's loop in the unit does not read who it is said of",
 )
+
+
+# The grading half at the merge: W11's colon reading joined a clause whose only verb stands
+# before the full stop ("... the inner gradient is."): `holds_verb` took the stop for an
+# identifier's dot, so round 40's true statement named `nested-tapes-need-persistent`.
+def test_round53_a_verb_before_the_full_stop_is_a_verb() -> None:
+    assert holds_verb("the outer tape recording the inner gradient is.", 0, 48)
+    assert not holds_verb("call tape.reset() on the model.", 5, 17)

@@ -293,8 +293,9 @@ _DEMONSTRATIVE_HEAD = re.compile(r"^\W*(?:this|that|these|those)(?:\s+one)?\s+",
 # Round 53 (issue 14): whether a clause holds a verb of its own, read from the words English
 # reads only as a verb or an auxiliary ("is", "gets", "happens", a contracted "doesn't"); a
 # word that may also be a noun or an adjective ("model", "gain", "returns", "zero") is no
-# evidence, and an identifier ("tape.reset()") is no word. One lookup per word, remembered.
-_PLAIN_WORD = re.compile(r"(?<![\w.])[A-Za-z]+(?:'[A-Za-z]+)?(?![\w.(])")
+# evidence, and an identifier ("tape.reset()") is no word; a word before a sentence's full stop
+# is one ("... the inner gradient is."). One lookup per word, remembered.
+_PLAIN_WORD = re.compile(r"(?<![\w.])[A-Za-z]+(?:'[A-Za-z]+)?(?![\w(]|\.\w)")
 
 
 def holds_verb(text: str, start: int, end: int) -> bool:

@@ -45,6 +45,18 @@ class PackInvalid(TapequizError):
         self.problems = problems or []
 
 
+class PackCheckBusy(TapequizError):
+    """The server was too busy to finish timing a pack's phrasings: nothing is published, and
+    nothing is wrong with the pack as far as the check got; the client should retry (503)."""
+
+    status_code = 503
+    code = "pack_check_busy"
+
+    def __init__(self, message: str, retry_after: int = 60) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class GraderUnavailable(TapequizError):
     """No grader for this question type yet, or the grader is switched off (501)."""
 

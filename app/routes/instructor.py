@@ -16,7 +16,7 @@ from starlette.responses import Response
 
 from app.clock import ClockDep, get_clock
 from app.deps import CatalogDep, CodeGraderDep, PackIdPath, SessionDep, SettingsDep, VersionPath
-from app.errors import Conflict, NotFound, PackInvalid
+from app.errors import Conflict, NotFound, PackCheckBusy, PackInvalid
 from app.identity import CsrfFormDep, CurrentUserDep, InstructorDep
 from app.models.users import User
 from app.offload import offloaded
@@ -44,7 +44,7 @@ def _overview(
     catalog: Catalog,
     user: User,
     *,
-    refused: PackInvalid | Conflict | None = None,
+    refused: PackInvalid | Conflict | PackCheckBusy | None = None,
     not_withdrawn: Conflict | NotFound | None = None,
 ) -> Response:
     versions = publishing.list_versions(session)
@@ -96,7 +96,7 @@ async def upload_pack(
             data=data,
             code_grader=code_grader,
         )
-    except (PackInvalid, Conflict) as exc:
+    except (PackInvalid, Conflict, PackCheckBusy) as exc:
         return _overview(request, session, catalog, user, refused=exc)
     request.app.state.catalog = published.catalog
     label = f"{published.version.pack_id} {published.version.version}"

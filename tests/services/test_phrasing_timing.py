@@ -61,7 +61,7 @@ HONEST = [
 ]
 
 
-def _pack(tmp_path: Path, phrasings: list[str]) -> tuple[Pack, Path, int]:
+def example_pack_with(tmp_path: Path, phrasings: list[str]) -> tuple[Pack, Path, int]:
     """The example pack with `phrasings` first in its first free-text question."""
     folder = tmp_path / "example"
     shutil.copytree(EXAMPLE, folder)
@@ -78,7 +78,7 @@ def _pack(tmp_path: Path, phrasings: list[str]) -> tuple[Pack, Path, int]:
 
 @pytest.mark.parametrize("phrasing", CATASTROPHIC.values(), ids=CATASTROPHIC.keys())
 def test_catastrophic_phrasing_is_refused_with_its_line(tmp_path: Path, phrasing: str) -> None:
-    pack, question, line = _pack(tmp_path, [phrasing])
+    pack, question, line = example_pack_with(tmp_path, [phrasing])
     [problem] = asyncio.run(slow_phrasings(pack))
     assert problem.startswith(f"{question}:{line}: phrasing {phrasing!r} took more than 2 s")
     assert "answer built to make it backtrack" in problem
@@ -86,12 +86,12 @@ def test_catastrophic_phrasing_is_refused_with_its_line(tmp_path: Path, phrasing
 
 def test_phrasings_slow_only_under_re_pass(tmp_path: Path) -> None:
     """The check times a phrasing with the engine that grades with it (round 19)."""
-    pack, _, _ = _pack(tmp_path, list(SLOW_UNDER_RE_ONLY.values()))
+    pack, _, _ = example_pack_with(tmp_path, list(SLOW_UNDER_RE_ONLY.values()))
     assert asyncio.run(slow_phrasings(pack)) == []
 
 
 def test_honest_phrasings_of_the_same_shapes_pass(tmp_path: Path) -> None:
-    pack, _, _ = _pack(tmp_path, HONEST)
+    pack, _, _ = example_pack_with(tmp_path, HONEST)
     assert asyncio.run(slow_phrasings(pack)) == []
 
 
@@ -101,7 +101,7 @@ def test_pack_over_its_cpu_budget_is_refused_naming_the_slowest(
     monkeypatch.setattr(phrasing_timing, "BUDGET_SECONDS", 120.0)
     monkeypatch.setattr(phrasing_timing, "PACK_BUDGET_SECONDS", 1.0)
     cubic = CATASTROPHIC["overlapping alternatives of several words"]
-    pack, question, line = _pack(tmp_path, [cubic])
+    pack, question, line = example_pack_with(tmp_path, [cubic])
     [problem] = asyncio.run(slow_phrasings(pack))
     assert problem.startswith(f"{question}:{line}: timing this pack's")
     assert f"more than 1 s of CPU time in all; the slowest, {cubic!r}, took" in problem

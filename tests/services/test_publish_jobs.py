@@ -19,7 +19,8 @@ from app.services.instructor.publish_jobs import PublishJob, PublishJobs, Upload
 from app.services.instructor.publishing import load_serving_catalog
 from tests.services.instructor_fakes import EXAMPLE, GatedGrader, zip_folder
 
-WAIT_SECONDS = 30  # bounds every wait: a stuck job fails the test instead of hanging it
+WAIT_SECONDS = 300  # bounds every wait: a stuck job fails the test instead of hanging it
+# (30 s was too short for three publications of the example pack at load ~7, round 54)
 
 
 class DaemonThreads(concurrent.futures.ThreadPoolExecutor):

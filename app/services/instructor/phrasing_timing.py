@@ -12,7 +12,10 @@ several-word and multi-line bodies), each ending in a mismatch. Probes are timed
 child's CPU time, so the verdict does not depend on how busy the host is. A phrasing whose
 probe takes more than its budget is refused with its file and line, and the child is killed
 and restarted on the rest; the pack has a CPU budget for all its probes, and a check that
-cannot finish (the child dies, or a busy host starves it) refuses the pack too.
+cannot finish refuses the pack too: when the child dies, as a problem of the pack; when a busy
+host starves it (the child's start or a probe far longer on the wall clock than in CPU time),
+as PackCheckBusy, a 503 to retry, since nothing is known to be wrong with the pack (round 54:
+a starved test run read that as "too slow to grade with").
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.errors import PackCheckBusy
 from app.grading.freetext.budget import BoundedPattern
 from app.grading.freetext.claims import is_claim, parse_claim
 from app.grading.freetext.phrasings import compile_phrasing
@@ -45,8 +49,11 @@ BUDGET_SECONDS = 2.0
 # needs ~41 s; without a bound a hostile pack of thousands of phrasings each just under
 # BUDGET_SECONDS per probe would take days.
 PACK_BUDGET_SECONDS = 120.0
-STARTUP_SECONDS = 30.0  # wall clock: the child's imports, before its first probe
-WALL_SECONDS = 60.0  # wall clock per probe: past it the host is too busy to time anything
+STARTUP_SECONDS = 30.0  # CPU seconds of the child's imports, before its first probe (~1 s)
+# Wall clock, the last resort on a host too busy to time anything: before the child's first
+# probe, and per probe (a probe is stopped at BUDGET_SECONDS of CPU time long before).
+STARTUP_WALL_SECONDS = 300.0
+WALL_SECONDS = 60.0
 POLL_SECONDS = 0.1  # how often a running probe's CPU time is read
 _TICKS = os.sysconf("SC_CLK_TCK")
 MAX_PROBES = 400  # per phrasing (the core pack's most: 260)
@@ -171,8 +178,8 @@ class _Probe:
 @dataclass(frozen=True)
 class _Stop:
     """Why the child was stopped: a probe over BUDGET_SECONDS ("probe"), the pack's budget
-    spent ("pack"), a probe too long on the wall clock on a busy host ("busy"), or the
-    child gone or silent before it said "done" ("child")."""
+    spent ("pack"), the child's start or a probe too long on the wall clock on a busy host
+    ("busy"), or the child gone, or its imports over STARTUP_SECONDS of CPU ("child")."""
 
     phrasing: int
     probe: int
@@ -234,7 +241,9 @@ def _overrun(
     """A stop when the running probe (or the child's start) has gone on too long."""
     now = time.monotonic()
     if running is None:
-        return _Stop(0, -1, "child") if now - started > STARTUP_SECONDS else None
+        if cpu is not None and cpu > STARTUP_SECONDS:
+            return _Stop(0, -1, "child")
+        return _Stop(0, -1, "busy") if now - started > STARTUP_WALL_SECONDS else None
     used = now - running.began if cpu is None else cpu - running.cpu
     if used > BUDGET_SECONDS:
         return _Stop(running.phrasing, running.number, "probe")
@@ -257,7 +266,8 @@ def _cpu_seconds(pid: int) -> float | None:
 
 async def slow_phrasings(pack: Pack) -> list[str]:
     """`file:line: message` for each phrasing that backtracks past its budget, or for the
-    pack when its phrasings' probes take more than PACK_BUDGET_SECONDS of CPU in all."""
+    pack when its phrasings' probes take more than PACK_BUDGET_SECONDS of CPU in all. Raises
+    PackCheckBusy when the host was too busy to finish and no phrasing was found slow."""
     phrasings = rubric_phrasings(pack)
     clock = _Clock([0.0] * len(phrasings))
     problems: list[str] = []
@@ -266,8 +276,11 @@ async def slow_phrasings(pack: Pack) -> list[str]:
         stop = await _run([p.pattern for p in phrasings[start:]], start, clock)
         if stop is None:
             break
-        if stop.reason != "probe":
+        if stop.reason == "busy" and not problems:
+            raise PackCheckBusy(_busy(phrasings, start + stop.phrasing, stop.probe))
+        if stop.reason not in ("probe", "busy"):
             problems.append(_unchecked(phrasings, clock, start + stop.phrasing, stop.reason))
+        if stop.reason != "probe":
             break
         problems.append(_problem(phrasings[start + stop.phrasing], stop.probe))
         start += stop.phrasing + 1
@@ -300,11 +313,6 @@ def _problem(phrasing: Phrasing, probe: int) -> str:
 def _unchecked(phrasings: list[Phrasing], clock: _Clock, at: int, reason: str) -> str:
     """The pack is refused when its phrasings could not all be timed (fail closed)."""
     phrasing = phrasings[at]
-    if reason == "busy":
-        return (
-            f"{line_of(phrasing)}: phrasing {phrasing.pattern!r} could not be timed: the"
-            f" server is too busy (one answer took over {WALL_SECONDS:g} s); try again later"
-        )
     if reason == "child":
         return f"{line_of(phrasing)}: timing stopped at phrasing {phrasing.pattern!r}; try again"
     worst = max(range(len(phrasings)), key=lambda n: clock.spent[n])
@@ -313,6 +321,17 @@ def _unchecked(phrasings: list[Phrasing], clock: _Clock, at: int, reason: str) -
         f" backtracking took more than {PACK_BUDGET_SECONDS:g} s of CPU time in all; the"
         f" slowest, {phrasings[worst].pattern!r}, took {clock.spent[worst]:.1f} s: make it"
         " (and any like it) cheaper to search, or split the pack"
+    )
+
+
+def _busy(phrasings: list[Phrasing], at: int, probe: int) -> str:
+    waited = f"{STARTUP_WALL_SECONDS:g} s to start"
+    if probe >= 0:
+        waited = f"{WALL_SECONDS:g} s on one answer"
+    return (
+        f"the server was too busy to time this pack's rubric phrasings for backtracking (the"
+        f" check waited over {waited}, at phrasing {at + 1} of {len(phrasings)}); nothing is"
+        " wrong with the pack as far as it got, and nothing was published: try again in a minute"
     )
 
 

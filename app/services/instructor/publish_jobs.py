@@ -25,7 +25,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.config import Settings
-from app.errors import Conflict, PackInvalid
+from app.errors import Conflict, PackCheckBusy, PackInvalid
 from app.grading.dispatch import CodeGraderLike
 from app.grading.results import GradeResult
 from app.models.users import User
@@ -172,6 +172,8 @@ async def _run(job: PublishJob, upload: Upload) -> None:
         job.label = f"{published.version.pack_id} {published.version.version}"
     except (PackInvalid, Conflict) as exc:
         job.refused = exc
+    except PackCheckBusy as exc:  # not the pack's fault: said as the server's, to retry
+        job.failed = exc.message
     except Exception as exc:  # an infrastructure fault: said on the page, not lost in a task
         job.failed = f"{type(exc).__name__}: {exc}"
     finally:

@@ -1,0 +1,139 @@
+"""A host too busy to time a pack's phrasings is the server's state, not the pack's fault.
+
+Round 53's clean-clone run, starved at nice 15, refused the example pack six times with "1
+rubric phrasing(s) are too slow to grade with": a wall-clock limit of the timer had fired (the
+child's start, 30 s), not its CPU budget, and the instructor was told to rewrite a phrasing
+that was fine. Now a starved check raises PackCheckBusy (503, retry; a publish job's page
+says the server could not finish), the child's start is judged in its own CPU time with a
+far longer wall-clock last resort, and nothing is published either way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session, select
+
+from app.config import Settings
+from app.errors import PackCheckBusy
+from app.models.publishing import PackVersion
+from app.models.users import User
+from app.packs.loader import load_pack
+from app.services.instructor import phrasing_timing, publishing
+from app.services.instructor.phrasing_timing import slow_phrasings
+from app.services.instructor.publish_jobs import PublishJobs, Upload
+from app.services.instructor.publishing import load_serving_catalog
+from tests.routes.test_api_instructor import promote_current_user
+from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
+from tests.services.test_phrasing_timing import CATASTROPHIC, example_pack_with
+
+WAIT_SECONDS = 60
+
+
+def test_a_check_starved_before_its_first_probe_asks_for_a_retry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(phrasing_timing, "STARTUP_WALL_SECONDS", 0.0)  # as if starved
+    report = load_pack(EXAMPLE)
+    assert report.pack is not None
+    with pytest.raises(PackCheckBusy) as raised:
+        asyncio.run(slow_phrasings(report.pack))
+    error = raised.value
+    assert (error.status_code, error.code, error.retry_after) == (503, "pack_check_busy", 60)
+    assert "too busy" in error.message and "waited over 0 s to start" in error.message
+    assert "nothing was published: try again" in error.message
+
+
+def test_a_check_starved_on_one_answer_asks_for_a_retry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under the CPU budget but past the wall clock: the host's fault, not the phrasing's."""
+    monkeypatch.setattr(phrasing_timing, "WALL_SECONDS", 0.0)
+    slow = CATASTROPHIC["overlapping alternatives of several words"]
+    pack, _, _ = example_pack_with(tmp_path, [slow])
+    with pytest.raises(PackCheckBusy, match=r"waited over 0 s on one answer, at phrasing 1 of"):
+        asyncio.run(slow_phrasings(pack))
+
+
+def test_the_startup_allowance_is_the_childs_cpu_time_not_the_wall_clock() -> None:
+    """The wall-clock last resort is far past what a starved start has taken (tens of
+    seconds); the CPU bound is far past what the child's imports need (~1 s)."""
+    assert phrasing_timing.STARTUP_WALL_SECONDS >= 10 * phrasing_timing.STARTUP_SECONDS
+    assert phrasing_timing.STARTUP_SECONDS >= 10
+
+
+def test_the_cli_reports_a_starved_check_as_a_problem(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    monkeypatch.setattr(phrasing_timing, "STARTUP_WALL_SECONDS", 0.0)
+    assert main(["packs", "validate", str(EXAMPLE)]) == 1
+    out = capsys.readouterr().out
+    assert re.search(rf"{re.escape(str(EXAMPLE))}: the server was too busy", out), out
+
+
+async def _busy(pack: object) -> list[str]:
+    raise PackCheckBusy("the server was too busy to time this pack's rubric phrasings (test)")
+
+
+async def _publish_job(session: Session, settings: Settings, user: User) -> tuple[str, object]:
+    job = PublishJobs().start(
+        Upload(
+            engine=session.get_bind(), settings=settings, catalog=load_serving_catalog(settings),  # type: ignore[arg-type]
+            user=user, data=zip_folder(EXAMPLE), code_grader=FakeGrader(),
+            on_published=lambda catalog: None,
+        )
+    )  # fmt: skip
+    for _ in range(WAIT_SECONDS * 50):
+        if job.done:
+            break
+        await asyncio.sleep(0.02)
+    assert job.done, "the publish job did not finish"
+    return job.failed, job.refused
+
+
+def test_a_publish_job_starved_in_the_check_says_so_and_publishes_nothing(
+    session: Session, settings: Settings, teacher: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(publishing, "slow_phrasings", _busy)
+    failed, refused = asyncio.run(_publish_job(session, settings, teacher))
+    assert refused is None  # not a refusal of the pack
+    assert failed == "the server was too busy to time this pack's rubric phrasings (test)"
+    assert session.exec(select(PackVersion)).all() == []
+
+
+def test_the_api_answers_a_starved_check_with_503_and_retry_after(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    promote_current_user(client)
+    client.app.state.code_grader = FakeGrader()  # type: ignore[attr-defined]
+    monkeypatch.setattr(publishing, "slow_phrasings", _busy)
+    files = {"file": ("pack.zip", zip_folder(EXAMPLE), "application/zip")}
+    response = client.post("/api/instructor/packs", files=files, headers={"X-Requested-With": "t"})
+    assert response.status_code == 503 and response.headers["retry-after"] == "60"
+    assert response.json()["error"] == "pack_check_busy"
+    assert client.get("/api/instructor/packs", headers={"X-Requested-With": "t"}).json() == []
+
+
+def test_the_upload_form_shows_a_starved_check_as_not_published(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    promote_current_user(client)
+    client.app.state.code_grader = FakeGrader()  # type: ignore[attr-defined]
+    monkeypatch.setattr(publishing, "slow_phrasings", _busy)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/instructor").text)
+    assert token, "no CSRF token on the page"
+    files = {"file": ("pack.zip", zip_folder(EXAMPLE), "application/zip")}
+    response = client.post(
+        "/instructor/packs",
+        files=files,
+        data={"csrf_token": token.group(1)},
+        follow_redirects=False,
+    )
+    assert response.status_code == 503
+    assert "<strong>Not published:</strong> the server was too busy" in response.text

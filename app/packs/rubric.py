@@ -92,7 +92,8 @@ _NEGATION_IN_SOURCE = re.compile(
 def _without_excluded_roles(pattern: str) -> str:
     """A claim's roles that must not occur (`& !(...)`) are no content: a negation there
     ("!(not None)") excludes a denial, it states none (round 11); so is an answer guard
-    (`& !!(...)`, round 36)."""
+    (`& !!(...)`, round 36), and an answer requirement (`& !+(...)`, round 54), checked on its
+    own (`_check_requirements`)."""
     return " & ".join(r for r in re.split(r"\s+&\s+", pattern) if not r.startswith("!"))
 
 
@@ -179,6 +180,7 @@ compiled_phrasing = PhrasingCompiles()
 
 def check_patterns(patterns: list[str]) -> list[str]:
     for pattern in patterns:
+        _check_requirements(pattern)
         try:
             # validated by the engine that runs it (the grader compiles with `regex`, V0)
             compiled = compiled_phrasing(expand_phrasing(pattern))
@@ -192,6 +194,22 @@ def check_patterns(patterns: list[str]) -> list[str]:
         if compiled.search(""):
             raise ValueError(f"phrasing {pattern!r} matches the empty answer")
     return patterns
+
+
+def _check_requirements(pattern: str) -> None:
+    """An answer requirement (`& !+(...)`, round 54) is searched alone over the whole answer:
+    it must compile alone and match some words (in `any` and `negated` alike). Its polarity is
+    not read, so a negation in it is words to match (`(?<!not )persistent`), as in an excluded
+    role."""
+    for part in re.split(r"\s+&\s+", pattern):
+        if not part.startswith("!+"):
+            continue
+        try:
+            compiled = compiled_phrasing(expand_phrasing(part.removeprefix("!+")))
+        except regex.error as exc:
+            raise ValueError(f"invalid answer requirement {part!r} in {pattern!r}: {exc}") from exc
+        if compiled.search(""):
+            raise ValueError(f"answer requirement {part!r} in {pattern!r} matches the empty answer")
 
 
 class _Phrased(Strict):

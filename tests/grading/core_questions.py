@@ -136,7 +136,9 @@ def assert_linear_on(patterns: Iterable[str], pumped: Iterable[str]) -> None:
     from app.grading.freetext.phrasings import compile_phrasing
 
     texts = list(pumped)
-    for role in dict.fromkeys(r.lstrip("!") for pattern in patterns for r in pattern.split(" & ")):
+    # an excluded role `!(...)`, an answer guard `!!(...)` or requirement `!+(...)` (round 54)
+    roles = (r.removeprefix("!+").lstrip("!") for pattern in patterns for r in pattern.split(" & "))
+    for role in dict.fromkeys(roles):
         compiled = compile_phrasing(role).compiled
         for text in texts:
             assert_linear(compiled.search, text, fresh=False, what=role)

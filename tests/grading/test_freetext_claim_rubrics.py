@@ -31,7 +31,14 @@ CLAIMED_TELLS = [
     ("training-flag", "training-auto-detected-in-tape", "Inside a tape the model knows it is training anyway."),
     ("training-flag", "training-auto-detected-in-tape", "Nothing breaks if you forget it inside the tape."),
     ("training-flag", "batchnorm-ignores-training-flag", "Dropout changes, but BatchNorm doesn't depend on the flag."),
-    ("persistent-tape", "persistent-is-free", "Afterwards there's nothing to do, the garbage collector frees it."),
+    # round 54 (engineer C55): the clean-up claim is read only in an answer that speaks of a
+    # persistent tape (its answer requirement `!+(persistent)`): of a default tape it is true, and
+    # the labellers gave the tag to 1 of the 67 tune answers it named that never speak of one. This
+    # lone sentence says nothing of the tape; not strict: a retrained tag classifier may name it.
+    pytest.param(
+        "persistent-tape", "persistent-is-free", "Afterwards there's nothing to do, the garbage collector frees it.",
+        marks=pytest.mark.xfail(reason="read only beside a persistent tape (round 54, engineer C55)", strict=False),
+    ),
     ("persistent-tape", "gradient-consumes-target", "You have to recompute the forward pass for each loss under a new tape."),
     ("higher-order-derivatives", "tape-first-order-only", "A GradientTape only handles first-order derivatives."),
     ("gradient-vs-apply", "gradients-computed-in-forward", "tape.gradient just reads the gradients stored during the forward pass."),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import pytest
 import regex
 
+from app.grading.freetext.answer_guards import is_guard
 from app.grading.freetext.claims import claim_parts
 from tests.grading.core_questions import misconception_of, tells_by_rules
 
@@ -35,7 +36,8 @@ ROLES = [
 def _excluded_as_written(question_id: str, tag: str, opening: str) -> list[str]:
     """The claim's excluded roles as the YAML writes them, with no end added."""
     (claim,) = [p for p in misconception_of(question_id, tag).any if p.startswith(opening)]
-    return [role[1:] for role in claim_parts(claim)[1]]
+    # round 54: an answer requirement `!+(...)` is no excluded role
+    return [role[1:] for role in claim_parts(claim)[1] if not is_guard(role)]
 
 
 @pytest.mark.parametrize(("question_id", "tag", "opening", "meant", "longer"), ROLES)

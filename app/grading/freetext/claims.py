@@ -16,7 +16,8 @@ with the inner tape"): "(all|every) & gradients? & None & !(before|upstream)" is
 matches whole words ("all" is not in "allowed"); an excluded role starts at a word's start
 ("if" is not in "differentiate", round 35) and ends at its word's end, past an
 inflection ("del" is not in "delete", round 42). A role written `!!(...)` is an answer guard
-(answer_guards.py, round 36): the claim is not read in an answer that states it anywhere.
+(answer_guards.py, round 36): the claim is not read in an answer that states it anywhere; one
+written `!+(...)` is an answer requirement (round 54): read only in an answer that speaks of it.
 Claims are read in prose only: code states what it does, and a role salad across code
 lines is no claim.
 
@@ -34,7 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.grading.freetext.answer_guards import guard_phrasing, guarded, is_guard
+from app.grading.freetext.answer_guards import admitted, guard_phrasing, is_guard, is_requirement
 from app.grading.freetext.budget import BoundedPattern, deferred_bounded, stopped
 from app.grading.freetext.carried_topics import carried_foreign
 from app.grading.freetext.hinglish import alternation, glossed_as
@@ -96,7 +97,8 @@ class Claim:
     roles: tuple[BoundedPattern, ...]  # each must match in the clause
     excluded: tuple[BoundedPattern, ...]  # none may match in the clause
     written: tuple[str, ...]  # the roles as written (round 36: one_role_hits reads them)
-    guards: tuple[str, ...] = ()  # none may be stated in the answer (answer_guards.py)
+    guards: tuple[str, ...] = ()  # read over the whole answer (answer_guards.py)
+    required: tuple[bool, ...] = ()  # per guard: must be spoken of (`!+`), or not stated (`!!`)
 
 
 def claim_parts(pattern: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -116,6 +118,7 @@ def parse_claim(pattern: str) -> Claim:
         tuple(from_word_start(p[1:]) for p in excluded if not is_guard(p)),
         roles,
         tuple(guard_phrasing(p) for p in excluded if is_guard(p)),
+        tuple(is_requirement(p) for p in excluded if is_guard(p)),
     )
 
 
@@ -151,7 +154,8 @@ def find_phrasings(
     (`joins.pronoun_joins`), and a sentence that carries another framework's topic from the one
     before is that framework's (`carried_foreign`; a concept it states still earns credit);
     a tell read wholly inside double quotes is mentioned, not stated (`quoted`, round 16).
-    A claim whose answer guard the answer states is not read (answer_guards.py, round 36)."""
+    A claim whose answer guard the answer states is not read (answer_guards.py, round 36), nor
+    one whose answer requirement it never speaks of (round 54)."""
     return list(_phrasing_hits(units, patterns, across))
 
 
@@ -175,7 +179,7 @@ def first_hit(
 def _phrasing_hits(units: tuple[Unit, ...], patterns: list[str], across: bool) -> Iterator[Hit]:
     """`find_phrasings`' hits in its order, read lazily (the sentences carrying another
     framework's topic are found at the first hit: most tells have none, round 25)."""
-    patterns = [p for p in patterns if not _guarded_claim(units, p)]
+    patterns = [p for p in patterns if _admitted(units, p)]
     if not across:
         yield from _found_in(units, patterns)
         return
@@ -196,8 +200,11 @@ def _in_order(units: tuple[Unit, ...], patterns: list[str]) -> Iterator[Hit]:
             yield from (h for h in _found_in((joined,), patterns) if crosses(h, parts))
 
 
-def _guarded_claim(units: tuple[Unit, ...], pattern: str) -> bool:
-    return is_claim(pattern) and guarded(units, parse_claim(pattern).guards)
+def _admitted(units: tuple[Unit, ...], pattern: str) -> bool:
+    if not is_claim(pattern):
+        return True
+    claim = parse_claim(pattern)
+    return admitted(units, claim.guards, claim.required)
 
 
 def _found_in(units: tuple[Unit, ...], patterns: list[str]) -> Iterator[Hit]:

@@ -29,7 +29,7 @@ from app.packs.rubric import (
     check_affirmative,
     check_patterns,
 )
-from app.packs.yamlfiles import YamlDoc, YamlFileError, read_yaml
+from app.packs.yamlfiles import YamlDoc, YamlFileError, read_yaml_with_bytes
 
 SHARED_FILE = "_misconceptions.yaml"
 # The core pack would need 53 if every tag on two or more questions were shared; the file's
@@ -91,15 +91,15 @@ def read_shared(folder: Path) -> tuple[SharedEntries, list[ReferenceProblem]]:
     if not path.exists():
         return SharedEntries(), []
     try:
-        doc = read_yaml(path)
+        doc, read = read_yaml_with_bytes(path)  # parsed and hashed: the same bytes, read once
         parsed = SharedMisconceptions.model_validate(doc.data)
     except YamlFileError as exc:
         return SharedEntries(path=path, broken=True), [ReferenceProblem(exc.line, exc.message)]
     except ValidationError as exc:
-        broken = SharedEntries(path=path, broken=True, digest_bytes=path.read_bytes())
+        broken = SharedEntries(path=path, broken=True, digest_bytes=read)
         return broken, _problems(exc, doc, ())
     entries = {m.tag: m for m in parsed.misconceptions}
-    return SharedEntries(entries, path, digest_bytes=path.read_bytes()), []
+    return SharedEntries(entries, path, digest_bytes=read), []
 
 
 def _problems(

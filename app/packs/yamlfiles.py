@@ -7,6 +7,7 @@ path (('choices', 2, 'text')) to the line of the nearest node that exists.
 
 from __future__ import annotations
 
+import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,15 +73,37 @@ def _child(node: yaml.Node, key: int | str) -> yaml.Node | None:
 
 def read_yaml(path: Path) -> YamlDoc:
     """Parse one file with the safe loader; raise YamlFileError with a line on any problem."""
-    if not stat.S_ISREG(path.stat().st_mode):  # a pipe would block the reader forever
-        raise YamlFileError(1, "not a regular file")
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise YamlFileError(1, f"file is larger than {MAX_FILE_BYTES // 1024} KiB")
+    return read_yaml_with_bytes(path)[0]
+
+
+def read_yaml_with_bytes(path: Path) -> tuple[YamlDoc, bytes]:
+    """`read_yaml`, with the bytes it parsed: a caller that also hashes the file (a pack's
+    shared entries, round 54) reads it once, so the digest is of the bytes parsed."""
+    data = _read_bounded(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise YamlFileError(1, f"file is not UTF-8 text ({exc.reason})") from exc
-    return parse_yaml(text)
+    # Universal newlines, as `Path.read_text` read it before round 54.
+    return parse_yaml(text.replace("\r\n", "\n").replace("\r", "\n")), data
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The file's bytes, opened once: a regular file (a pipe would block the reader forever:
+    checked before it is opened, and again on what was opened) of at most MAX_FILE_BYTES."""
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise YamlFileError(1, "not a regular file")
+    too_large = YamlFileError(1, f"file is larger than {MAX_FILE_BYTES // 1024} KiB")
+    with path.open("rb") as handle:
+        opened = os.fstat(handle.fileno())
+        if not stat.S_ISREG(opened.st_mode):
+            raise YamlFileError(1, "not a regular file")
+        if opened.st_size > MAX_FILE_BYTES:
+            raise too_large
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:  # grown since it was opened
+        raise too_large
+    return data
 
 
 def parse_yaml(text: str) -> YamlDoc:

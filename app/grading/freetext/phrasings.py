@@ -144,13 +144,21 @@ def start_of_clause(masked: str, position: int, *, inclusive: bool = True) -> in
     return ends[before - 1] if before else 0
 
 
-@lru_cache(maxsize=512)
 def clause_ends(masked: str) -> tuple[int, ...]:
     """Where each clause terminator of a masked text ends, in order (strictly increasing:
     no terminator is empty). Read once per text: a match's polarity asks for the start of
     its clause several times (round 25: walking the terminators on each call was ~5% of an
     honest answer's grading)."""
-    return tuple(term.end() for term in TERMINATOR.finditer(masked))  # look-aheads see past
+    return _terminators(masked)[1]
+
+
+@lru_cache(maxsize=512)
+def _terminators(masked: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Where each clause terminator of a masked text starts and where it ends: one scan per
+    text serves `start_of_clause`, `end_of_clause` and `denial_stops_at_cut` (round 54: two
+    cached scans of the same text with the same pattern read it twice)."""
+    spans = [term.span() for term in TERMINATOR.finditer(masked)]  # look-aheads see past
+    return tuple(start for start, _ in spans), tuple(end for _, end in spans)
 
 
 # Round 50: "none of" quantifies the noun after it; its denial falls on its own clause's
@@ -169,7 +177,7 @@ def denial_stops_at_cut(masked: str, cue: re.Match[str]) -> bool:
     clause-bound cue ("none of") in a clause that ends at a cut a new belief follows."""
     if _CLAUSE_BOUND_CUE.fullmatch(cue.group()) is None:
         return False
-    starts = _terminator_starts(masked)  # a bisection, not a scan per cue: linear in a run of cues
+    starts = _terminators(masked)[0]  # a bisection, not a scan per cue: linear in a run of cues
     at = bisect_left(starts, cue.end())
     cut = starts[at] if at < len(starts) else len(masked)
     return _BELIEF_CUT.match(masked, cut) is not None
@@ -181,18 +189,13 @@ def denies_past_its_clause(masked: str, start: int, end: int) -> bool:
     return any(not denial_stops_at_cut(masked, cue) for cue in CUE.finditer(masked, start, end))
 
 
-@lru_cache(maxsize=512)
-def _terminator_starts(masked: str) -> tuple[int, ...]:
-    return tuple(term.start() for term in TERMINATOR.finditer(masked))
-
-
 def end_of_clause(masked: str, position: int) -> int:
     """Where the clause holding `position` ends: the start of the first terminator at or after
     it, as `TERMINATOR.search(masked, position)` finds it, by bisection in the terminators
     read once per text (round 53: a search per call rescanned a long unpunctuated clause to
     its end, so a run of matches in it cost the square of its length). A terminator starting
     inside one the text's scan took (" - - ") is tried at each position that one covers."""
-    starts, ends = _terminator_starts(masked), clause_ends(masked)
+    starts, ends = _terminators(masked)
     at = bisect_left(starts, position)
     found = starts[at] if at < len(starts) else len(masked)
     if at and ends[at - 1] > position:

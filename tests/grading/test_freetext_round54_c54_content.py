@@ -5,6 +5,8 @@ the loop only where it is said of PyTorch (PyTorch named before the call with no
 or the call on a code line of its own), so the whole loop said of TensorFlow names the tag again.
 tf-function-speedup `big-models-gain-most`: "heavy" after a hyphen is a heavy model only where the
 word before says compute ("compute-heavy"), not in an "op-heavy" model of many small ops.
+gradient-vs-apply `gradient-updates-weights`: apply_gradients said to be skippable with training
+still going on.
 Statements written for this file (docs/freetext-rounds.md "Round 54: ... (engineer C54)"). Read by
 the rules alone: the learned parts are retrained by the lead after merging."""
 
@@ -17,6 +19,7 @@ from tests.grading.held_statements import names_nothing, names_the_tell
 
 ZERO_GRAD, NEEDS_ZERO_GRAD = "no-zero-grad", "needs-zero-grad"
 SPEEDUP, BIG_MODELS = "tf-function-speedup", "big-models-gain-most"
+APPLY, GRADIENT_UPDATES = "gradient-vs-apply", "gradient-updates-weights"
 
 WRONG = [
     # The loop said of TensorFlow, a PyTorch likeness before or after it.
@@ -27,6 +30,9 @@ WRONG = [
     (SPEEDUP, BIG_MODELS, "The speedup is biggest for compute-heavy models such as large CNNs."),
     (SPEEDUP, BIG_MODELS, "It helps most with compute-heavy networks."),
     (SPEEDUP, BIG_MODELS, "The gain is largest for heavy models."),
+    # apply_gradients said to be skippable with training still going on: the weights change without it.
+    (APPLY, GRADIENT_UPDATES, "If you skipped apply_gradients you'd still train, just without learning-rate control."),
+    (APPLY, GRADIENT_UPDATES, "For plain SGD you can drop the apply step in a notebook and the model still learns."),
 ]  # fmt: skip
 
 CORRECT = [
@@ -37,6 +43,7 @@ CORRECT = [
     (SPEEDUP, "tf.function helps most for op-heavy models."),
     (SPEEDUP, "The speedup is largest for op-heavy networks."),
     (SPEEDUP, "It gains most on loop-heavy models, where each Python iteration dispatches a few tiny ops."),
+    (APPLY, "tape.gradient only returns gradients. If you skip apply_gradients the weights stay the same, even though the loss is still computed."),
 ]  # fmt: skip
 
 
@@ -54,10 +61,12 @@ PUMPED = [
     "\noptimizer.zero_grad()" * 700 + "\nbackward()",
     "op-heavy " * 1_000 + "models gain most",
     "compute-" * 1_000 + "heavy models gain most",
+    "skip it " * 700 + "still trains",
+    "skip apply_gradients " + "still " * 1_000,
     "a" * 10_000,
 ]
 
 
 def test_round54_c54_phrasings_search_pumped_text_in_linear_time() -> None:
-    tags = {ZERO_GRAD: [NEEDS_ZERO_GRAD], SPEEDUP: [BIG_MODELS]}
+    tags = {ZERO_GRAD: [NEEDS_ZERO_GRAD], SPEEDUP: [BIG_MODELS], APPLY: [GRADIENT_UPDATES]}
     assert_linear_on(phrasings_of_tags(tags), PUMPED)

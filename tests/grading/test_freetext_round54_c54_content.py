@@ -6,7 +6,7 @@ or the call on a code line of its own), so the whole loop said of TensorFlow nam
 tf-function-speedup `big-models-gain-most`: "heavy" after a hyphen is a heavy model only where the
 word before says compute ("compute-heavy"), not in an "op-heavy" model of many small ops.
 gradient-vs-apply `gradient-updates-weights`: apply_gradients said to be skippable with training
-still going on.
+still going on. tf-function-speedup `large-batch-gains-most`: not on a gain said much (far) less.
 Statements written for this file (docs/freetext-rounds.md "Round 54: ... (engineer C54)"). Read by
 the rules alone: the learned parts are retrained by the lead after merging."""
 
@@ -18,7 +18,7 @@ from tests.grading.core_questions import assert_linear_on, phrasings_of_tags, te
 from tests.grading.held_statements import names_nothing, names_the_tell
 
 ZERO_GRAD, NEEDS_ZERO_GRAD = "no-zero-grad", "needs-zero-grad"
-SPEEDUP, BIG_MODELS = "tf-function-speedup", "big-models-gain-most"
+SPEEDUP, BIG_MODELS, LARGE_BATCH = "tf-function-speedup", "big-models-gain-most", "large-batch-gains-most"
 APPLY, GRADIENT_UPDATES = "gradient-vs-apply", "gradient-updates-weights"
 
 WRONG = [
@@ -30,6 +30,9 @@ WRONG = [
     (SPEEDUP, BIG_MODELS, "The speedup is biggest for compute-heavy models such as large CNNs."),
     (SPEEDUP, BIG_MODELS, "It helps most with compute-heavy networks."),
     (SPEEDUP, BIG_MODELS, "The gain is largest for heavy models."),
+    # The large batch said to gain the most, with or without an intensifier.
+    (SPEEDUP, LARGE_BATCH, "Large batches gain the most from tf.function."),
+    (SPEEDUP, LARGE_BATCH, "With a large batch you gain much more from tf.function."),
     # apply_gradients said to be skippable with training still going on: the weights change without it.
     (APPLY, GRADIENT_UPDATES, "If you skipped apply_gradients you'd still train, just without learning-rate control."),
     (APPLY, GRADIENT_UPDATES, "For plain SGD you can drop the apply step in a notebook and the model still learns."),
@@ -43,6 +46,8 @@ CORRECT = [
     (SPEEDUP, "tf.function helps most for op-heavy models."),
     (SPEEDUP, "The speedup is largest for op-heavy networks."),
     (SPEEDUP, "It gains most on loop-heavy models, where each Python iteration dispatches a few tiny ops."),
+    # A gain said much (far, considerably) less at large batch (round 53's false tell, read after the end).
+    (SPEEDUP, "Matmul-bound models at large batch are already GPU-bound, so they gain far less."),
     (APPLY, "tape.gradient only returns gradients. If you skip apply_gradients the weights stay the same, even though the loss is still computed."),
 ]  # fmt: skip
 
@@ -63,10 +68,11 @@ PUMPED = [
     "compute-" * 1_000 + "heavy models gain most",
     "skip it " * 700 + "still trains",
     "skip apply_gradients " + "still " * 1_000,
+    "large batch gain " + "much " * 1_000 + "less",
     "a" * 10_000,
 ]
 
 
 def test_round54_c54_phrasings_search_pumped_text_in_linear_time() -> None:
-    tags = {ZERO_GRAD: [NEEDS_ZERO_GRAD], SPEEDUP: [BIG_MODELS], APPLY: [GRADIENT_UPDATES]}
+    tags = {ZERO_GRAD: [NEEDS_ZERO_GRAD], SPEEDUP: [BIG_MODELS, LARGE_BATCH], APPLY: [GRADIENT_UPDATES]}
     assert_linear_on(phrasings_of_tags(tags), PUMPED)

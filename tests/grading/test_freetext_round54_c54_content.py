@@ -18,7 +18,11 @@ from tests.grading.core_questions import assert_linear_on, phrasings_of_tags, te
 from tests.grading.held_statements import names_nothing, names_the_tell
 
 ZERO_GRAD, NEEDS_ZERO_GRAD = "no-zero-grad", "needs-zero-grad"
-SPEEDUP, BIG_MODELS, LARGE_BATCH = "tf-function-speedup", "big-models-gain-most", "large-batch-gains-most"
+SPEEDUP, BIG_MODELS, LARGE_BATCH = (
+    "tf-function-speedup",
+    "big-models-gain-most",
+    "large-batch-gains-most",
+)
 APPLY, GRADIENT_UPDATES = "gradient-vs-apply", "gradient-updates-weights"
 
 WRONG = [
@@ -74,5 +78,9 @@ PUMPED = [
 
 
 def test_round54_c54_phrasings_search_pumped_text_in_linear_time() -> None:
-    tags = {ZERO_GRAD: [NEEDS_ZERO_GRAD], SPEEDUP: [BIG_MODELS, LARGE_BATCH], APPLY: [GRADIENT_UPDATES]}
+    tags = {
+        ZERO_GRAD: [NEEDS_ZERO_GRAD],
+        SPEEDUP: [BIG_MODELS, LARGE_BATCH],
+        APPLY: [GRADIENT_UPDATES],
+    }
     assert_linear_on(phrasings_of_tags(tags), PUMPED)

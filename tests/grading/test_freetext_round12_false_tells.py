@@ -22,9 +22,11 @@ from tests.grading.held_statements import statement_battery
 # "If you passed model.variables, the BN moving stats would get None gradients, ..." left this set
 # in round 27: bn-stats-get-gradients no longer reads a gradient said to be None (docs/freetext-rounds.md
 # "Round 27: rubric content from round 26's set (engineer C7)").
+# "It's not about the GPU - ... so small, op-heavy models benefit most." left it in round 54:
+# big-models-gain-most reads a hyphenated "X-heavy" as a heavy model only for compute words
+# (docs/freetext-rounds.md "Round 54: ... (engineer C54)").
 HELD_FALSE_TELLS = {
     "The gradient is None because from the tape's view the loss is a constant unrelated to the variables. It's not an error condition in TF, just 'no path'.",
-    "It's not about the GPU - eager already uses the GPU. The speedup is removing Python overhead, so small, op-heavy models benefit most.",
     "Not a big deal for a plain Dense model, there they're the same list, but as soon as you have BatchNorm or freeze a backbone they differ, and only the trainable list should get updates.",
 }
 # Wrong statements whose tell no phrasing reaches (both halves, before and after).

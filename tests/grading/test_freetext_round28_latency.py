@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from app.grading.freetext.answer_guards import guard_phrasing, is_guard
 from app.grading.freetext.budget import BoundedPattern, answer_budget, compile_bounded
 from app.grading.freetext.claims import CLAIM_SEPARATOR, is_claim, word_edged
 from app.grading.freetext.evaluation import core_labelled
@@ -116,6 +117,8 @@ def _core_patterns() -> list[BoundedPattern]:
             for phrasing in [*entry.any, *entry.negated]:
                 roles = CLAIM_SEPARATOR.split(phrasing) if is_claim(phrasing) else [phrasing]
                 for role in roles:
+                    if is_guard(role):  # `!!(...)` and, since round 54, `!+(...)`
+                        role = "!" + guard_phrasing(role)
                     compiled = compile_phrasing(role.lstrip("!"), not role.startswith("!"))
                     found[compiled.pattern] = compiled
                     if is_claim(phrasing):

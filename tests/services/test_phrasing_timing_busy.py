@@ -107,31 +107,37 @@ def test_a_publish_job_starved_in_the_check_says_so_and_publishes_nothing(
     assert session.exec(select(PackVersion)).all() == []
 
 
-def test_the_api_answers_a_starved_check_with_503_and_retry_after(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def starved_teacher(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> TestClient:
+    """An instructor's client on a server whose phrasing check the host starves."""
     promote_current_user(client)
     client.app.state.code_grader = FakeGrader()  # type: ignore[attr-defined]
     monkeypatch.setattr(publishing, "slow_phrasings", _busy)
-    files = {"file": ("pack.zip", zip_folder(EXAMPLE), "application/zip")}
-    response = client.post("/api/instructor/packs", files=files, headers={"X-Requested-With": "t"})
+    return client
+
+
+UPLOAD = {"file": ("pack.zip", zip_folder(EXAMPLE), "application/zip")}
+
+
+def test_the_api_answers_a_starved_check_with_503_and_retry_after(
+    starved_teacher: TestClient,
+) -> None:
+    client = starved_teacher
+    response = client.post("/api/instructor/packs", files=UPLOAD, headers={"X-Requested-With": "t"})
     assert response.status_code == 503 and response.headers["retry-after"] == "60"
     assert response.json()["error"] == "pack_check_busy"
     assert client.get("/api/instructor/packs", headers={"X-Requested-With": "t"}).json() == []
 
 
 def test_the_upload_form_shows_a_starved_check_as_not_published(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    starved_teacher: TestClient,
 ) -> None:
-    promote_current_user(client)
-    client.app.state.code_grader = FakeGrader()  # type: ignore[attr-defined]
-    monkeypatch.setattr(publishing, "slow_phrasings", _busy)
+    client = starved_teacher
     token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/instructor").text)
     assert token, "no CSRF token on the page"
-    files = {"file": ("pack.zip", zip_folder(EXAMPLE), "application/zip")}
     response = client.post(
         "/instructor/packs",
-        files=files,
+        files=UPLOAD,
         data={"csrf_token": token.group(1)},
         follow_redirects=False,
     )

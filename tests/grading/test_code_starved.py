@@ -75,7 +75,7 @@ def test_waited_is_zero_for_a_sleeping_job(sleeping: list[int]) -> None:
 
 def test_starved_job_gets_its_wall_time_back(crowded: list[int]) -> None:
     async def graded() -> bool:
-        done, _ = await workers._wait_unstarved(_job(1.5), Worker(Tree(crowded)), 1.0)  # type: ignore[arg-type]
+        done, _ = await workers.wait_unstarved(_job(1.5), Worker(Tree(crowded)), 1.0)  # type: ignore[arg-type]
         return bool(done)
 
     assert asyncio.run(graded())  # it waited ~0.75 s of its first second: 1.0 s became ~1.75
@@ -84,7 +84,7 @@ def test_starved_job_gets_its_wall_time_back(crowded: list[int]) -> None:
 def test_sleeping_job_ends_at_the_wall_limit(sleeping: list[int]) -> None:
     async def graded() -> tuple[bool, float]:
         began = time.monotonic()
-        done, _ = await workers._wait_unstarved(_job(3.0), Worker(Tree(sleeping)), 1.0)  # type: ignore[arg-type]
+        done, _ = await workers.wait_unstarved(_job(3.0), Worker(Tree(sleeping)), 1.0)  # type: ignore[arg-type]
         return bool(done), time.monotonic() - began
 
     done, took = asyncio.run(graded())
@@ -94,7 +94,7 @@ def test_sleeping_job_ends_at_the_wall_limit(sleeping: list[int]) -> None:
 def test_stretch_never_passes_its_cap(crowded: list[int]) -> None:
     async def graded() -> tuple[bool, float]:
         began = time.monotonic()
-        done, _ = await workers._wait_unstarved(_job(30.0), Worker(Tree(crowded)), 0.5)  # type: ignore[arg-type]
+        done, _ = await workers.wait_unstarved(_job(30.0), Worker(Tree(crowded)), 0.5)  # type: ignore[arg-type]
         return bool(done), time.monotonic() - began
 
     done, took = asyncio.run(graded())

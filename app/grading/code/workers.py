@@ -184,7 +184,7 @@ async def _await_result(worker: Worker, limits: Limits, wall: float) -> Outcome:
     breach_task = asyncio.create_task(worker.output_breached.wait())
     watch_task = asyncio.create_task(worker.tree.watch())  # supervisor-enforced limits
     waits: list[float] = []
-    done, pending = await _wait_unstarved({line_task, breach_task, watch_task}, worker, wall, waits)
+    done, pending = await wait_unstarved({line_task, breach_task, watch_task}, worker, wall, waits)
     for task in pending:
         task.cancel()
     if watch_task in done and line_task not in done:
@@ -201,7 +201,7 @@ async def _await_result(worker: Worker, limits: Limits, wall: float) -> Outcome:
                        ended=GARBLED)  # fmt: skip
 
 
-async def _wait_unstarved(
+async def wait_unstarved(
     tasks: set[asyncio.Task[Any]], worker: Worker, wall: float, waits: list[float] | None = None
 ) -> tuple[set[asyncio.Task[Any]], set[asyncio.Task[Any]]]:
     """asyncio.wait for the first task, for `wall` seconds plus the time the job's busiest

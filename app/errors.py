@@ -45,16 +45,25 @@ class PackInvalid(TapequizError):
         self.problems = problems or []
 
 
-class PackCheckBusy(TapequizError):
+class RetryLater(TapequizError):
+    """The server cannot do this now: the client should retry after `retry_after` seconds
+    (503; the JSON and HTML handlers send it as Retry-After)."""
+
+    status_code = 503
+    code = "retry_later"
+    RETRY_AFTER = 5  # seconds, where the raiser does not say
+
+    def __init__(self, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = self.RETRY_AFTER if retry_after is None else retry_after
+
+
+class PackCheckBusy(RetryLater):
     """The server was too busy to finish timing a pack's phrasings: nothing is published, and
     nothing is wrong with the pack as far as the check got; the client should retry (503)."""
 
-    status_code = 503
     code = "pack_check_busy"
-
-    def __init__(self, message: str, retry_after: int = 60) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
+    RETRY_AFTER = 60
 
 
 class GraderUnavailable(TapequizError):
@@ -64,15 +73,10 @@ class GraderUnavailable(TapequizError):
     code = "grader_unavailable"
 
 
-class GraderBusy(TapequizError):
+class GraderBusy(RetryLater):
     """The grading queue is full: the client should retry after `retry_after` seconds (503)."""
 
-    status_code = 503
     code = "grader_busy"
-
-    def __init__(self, message: str, retry_after: int = 5) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 class GraderInterrupted(GraderBusy):
@@ -83,12 +87,7 @@ class GraderInterrupted(GraderBusy):
     code = "grader_interrupted"
 
 
-class StorageUnavailable(TapequizError):
+class StorageUnavailable(RetryLater):
     """The database cannot take the request now (busy, read-only, full): retry later (503)."""
 
-    status_code = 503
     code = "storage_unavailable"
-
-    def __init__(self, message: str, retry_after: int = 5) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after

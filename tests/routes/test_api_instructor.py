@@ -23,6 +23,7 @@ from tests.grading.test_freetext_budget import CATASTROPHIC, PUMPED, order_readi
 from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
 from tests.services.test_phrasing_timing import CATASTROPHIC as SLOW_SHAPES
 from tests.services.test_phrasing_timing import FIRST
+from tests.services.test_phrasing_timing_busy import starved_check
 
 HEADERS = {"X-Requested-With": "test"}
 
@@ -257,3 +258,14 @@ def test_catastrophic_phrasing_the_timer_missed_is_graded_within_the_budget(
 
 async def _none_slow(pack: object) -> list[str]:
     return []
+
+
+def test_upload_answers_a_starved_phrasing_check_with_503_and_retry_after(
+    teacher: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 54: a host too busy to time the phrasings is no fault of the pack: retry."""
+    monkeypatch.setattr(publishing, "slow_phrasings", starved_check)
+    response = _upload(teacher, zip_folder(EXAMPLE))
+    assert response.status_code == 503 and response.headers["retry-after"] == "60"
+    assert response.json()["error"] == "pack_check_busy"
+    assert teacher.get("/api/instructor/packs", headers=HEADERS).json() == []

@@ -10,8 +10,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from app.services.instructor import publishing
 from tests.routes.test_api_instructor import promote_current_user
 from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
+from tests.services.test_phrasing_timing_busy import starved_check
 
 
 @pytest.fixture
@@ -181,3 +183,13 @@ def test_cohort_pages_show_backticked_answers_as_code_and_nothing_else(
         shown = ("Only <code>x</code>:" in page, "<code>apply_gradients</code>" in page)
         assert (shown, "`" in page, "http://evil.example" in page) == ((True, True), False, True)
         assert '<a href="http://evil.example' not in page
+
+
+def test_upload_form_shows_a_starved_phrasing_check_as_not_published(
+    teacher: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 54: a host too busy to time the phrasings: the server's refusal, to retry."""
+    monkeypatch.setattr(publishing, "slow_phrasings", starved_check)
+    response = _upload(teacher, zip_folder(EXAMPLE))
+    assert response.status_code == 503
+    assert "<strong>Not published:</strong> the server was too busy" in response.text

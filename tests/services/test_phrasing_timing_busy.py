@@ -5,7 +5,9 @@ rubric phrasing(s) are too slow to grade with": a wall-clock limit of the timer 
 child's start, 30 s), not its CPU budget, and the instructor was told to rewrite a phrasing
 that was fine. Now a starved check raises PackCheckBusy (503, retry; a publish job's page
 says the server could not finish), the child's start is judged in its own CPU time with a
-far longer wall-clock last resort, and nothing is published either way.
+far longer wall-clock last resort, and nothing is published either way. The API's and the
+upload form's answers are tested with their routes (test_api_instructor.py,
+test_instructor_pages.py).
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import re
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from app.config import Settings
@@ -27,11 +28,9 @@ from app.services.instructor import phrasing_timing, publishing
 from app.services.instructor.phrasing_timing import slow_phrasings
 from app.services.instructor.publish_jobs import PublishJobs, Upload
 from app.services.instructor.publishing import load_serving_catalog
-from tests.routes.test_api_instructor import promote_current_user
 from tests.services.instructor_fakes import EXAMPLE, FakeGrader, zip_folder
 from tests.services.test_phrasing_timing import CATASTROPHIC, example_pack_with
-
-WAIT_SECONDS = 60
+from tests.services.test_publish_jobs import until
 
 
 def test_a_check_starved_before_its_first_probe_asks_for_a_retry(
@@ -77,8 +76,12 @@ def test_the_cli_reports_a_starved_check_as_a_problem(
     assert re.search(rf"{re.escape(str(EXAMPLE))}: the server was too busy", out), out
 
 
-async def _busy(pack: object) -> list[str]:
-    raise PackCheckBusy("the server was too busy to time this pack's rubric phrasings (test)")
+STARVED = "the server was too busy to time this pack's rubric phrasings (test)"
+
+
+async def starved_check(pack: object) -> list[str]:
+    """`publishing.slow_phrasings` on a host that starves it (the route tests use it too)."""
+    raise PackCheckBusy(STARVED)
 
 
 async def _publish_job(session: Session, settings: Settings, user: User) -> tuple[str, object]:
@@ -89,57 +92,15 @@ async def _publish_job(session: Session, settings: Settings, user: User) -> tupl
             on_published=lambda catalog: None,
         )
     )  # fmt: skip
-    for _ in range(WAIT_SECONDS * 50):
-        if job.done:
-            break
-        await asyncio.sleep(0.02)
-    assert job.done, "the publish job did not finish"
+    await until(lambda: job.done)
     return job.failed, job.refused
 
 
 def test_a_publish_job_starved_in_the_check_says_so_and_publishes_nothing(
     session: Session, settings: Settings, teacher: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(publishing, "slow_phrasings", _busy)
+    monkeypatch.setattr(publishing, "slow_phrasings", starved_check)
     failed, refused = asyncio.run(_publish_job(session, settings, teacher))
     assert refused is None  # not a refusal of the pack
-    assert failed == "the server was too busy to time this pack's rubric phrasings (test)"
+    assert failed == STARVED
     assert session.exec(select(PackVersion)).all() == []
-
-
-@pytest.fixture
-def starved_teacher(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> TestClient:
-    """An instructor's client on a server whose phrasing check the host starves."""
-    promote_current_user(client)
-    client.app.state.code_grader = FakeGrader()  # type: ignore[attr-defined]
-    monkeypatch.setattr(publishing, "slow_phrasings", _busy)
-    return client
-
-
-UPLOAD = {"file": ("pack.zip", zip_folder(EXAMPLE), "application/zip")}
-
-
-def test_the_api_answers_a_starved_check_with_503_and_retry_after(
-    starved_teacher: TestClient,
-) -> None:
-    client = starved_teacher
-    response = client.post("/api/instructor/packs", files=UPLOAD, headers={"X-Requested-With": "t"})
-    assert response.status_code == 503 and response.headers["retry-after"] == "60"
-    assert response.json()["error"] == "pack_check_busy"
-    assert client.get("/api/instructor/packs", headers={"X-Requested-With": "t"}).json() == []
-
-
-def test_the_upload_form_shows_a_starved_check_as_not_published(
-    starved_teacher: TestClient,
-) -> None:
-    client = starved_teacher
-    token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/instructor").text)
-    assert token, "no CSRF token on the page"
-    response = client.post(
-        "/instructor/packs",
-        files=UPLOAD,
-        data={"csrf_token": token.group(1)},
-        follow_redirects=False,
-    )
-    assert response.status_code == 503
-    assert "<strong>Not published:</strong> the server was too busy" in response.text

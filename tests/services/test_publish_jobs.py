@@ -54,7 +54,8 @@ def _version(version: str) -> bytes:
     return zip_folder(EXAMPLE, {"pack.yaml": text})
 
 
-async def _until(condition: Callable[[], bool]) -> None:
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait for `condition`, at most WAIT_SECONDS (then the test fails)."""
     deadline = time.monotonic() + WAIT_SECONDS
     while not condition():
         assert time.monotonic() < deadline, "the publishing jobs did not get there"
@@ -74,14 +75,14 @@ async def _three_jobs(session: Session, settings: Settings, user: User) -> list[
         )  # fmt: skip
 
     first = start(_version("1.0.0"))
-    await _until(lambda: first.step == 2)  # self-testing, held at the gate
+    await until(lambda: first.step == 2)  # self-testing, held at the gate
     behind = [start(_version("1.0.1")), start(_version("1.0.2"))]
     await asyncio.sleep(0.3)  # time enough for a wrongly started job to reach a step
     assert [(j.queued, j.running_for, j.step) for j in behind] == [(True, 0, 0)] * 2
     assert [j.ahead for j in behind] == [1, 2]  # in upload order
     assert not first.queued and first.running_since is not None
     grader.gate.set()
-    await _until(lambda: all(j.done for j in [first, *behind]))
+    await until(lambda: all(j.done for j in [first, *behind]))
     return [first, *behind]
 
 
@@ -108,7 +109,7 @@ async def _cancelled_before_it_ran(session: Session, settings: Settings, user: U
     for task in asyncio.all_tasks():
         if task is not asyncio.current_task():
             task.cancel()  # as when the server stops before the job's thread ran it
-    await _until(lambda: job.done)
+    await until(lambda: job.done)
     return job
 
 

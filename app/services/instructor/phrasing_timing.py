@@ -276,14 +276,15 @@ async def slow_phrasings(pack: Pack) -> list[str]:
         stop = await _run([p.pattern for p in phrasings[start:]], start, clock)
         if stop is None:
             break
-        if stop.reason == "busy" and not problems:
-            raise PackCheckBusy(_busy(phrasings, start + stop.phrasing, stop.probe))
-        if stop.reason not in ("probe", "busy"):
+        if stop.reason == "probe":  # that phrasing is slow: time the rest without it
+            problems.append(_problem(phrasings[start + stop.phrasing], stop.probe))
+            start += stop.phrasing + 1
+            continue
+        if stop.reason != "busy":
             problems.append(_unchecked(phrasings, clock, start + stop.phrasing, stop.reason))
-        if stop.reason != "probe":
-            break
-        problems.append(_problem(phrasings[start + stop.phrasing], stop.probe))
-        start += stop.phrasing + 1
+        elif not problems:  # starved before any phrasing was found slow: the server's fault
+            raise PackCheckBusy(_busy(phrasings, start + stop.phrasing, stop.probe))
+        break
     return problems
 
 

@@ -110,13 +110,13 @@ def test_pack_over_its_cpu_budget_is_refused_naming_the_slowest(
 def test_child_that_exits_early_refuses_the_pack() -> None:
     """A probe that crashed its child must not pass as 'finished' (it did before)."""
 
-    async def follow() -> phrasing_timing._Stop | None:
+    async def follow() -> phrasing_timing.ProbeStop | None:
         reader = asyncio.StreamReader()
         reader.feed_data(b"0 0 0.0100\n0 1 0.0200\n")
         reader.feed_eof()
-        return await phrasing_timing._follow(reader, 0, 0, phrasing_timing._Clock([0.0]))
+        return await phrasing_timing.follow_child(reader, 0, 0, phrasing_timing.ProbeClock([0.0]))
 
-    assert asyncio.run(follow()) == phrasing_timing._Stop(0, -1, "child")
+    assert asyncio.run(follow()) == phrasing_timing.ProbeStop(0, -1, "child")
 
 
 @pytest.mark.parametrize(

@@ -153,7 +153,7 @@ def _child() -> None:
 
 
 @dataclass
-class _Clock:
+class ProbeClock:
     """CPU seconds each phrasing's probes have taken, and their sum."""
 
     spent: list[float]
@@ -176,7 +176,7 @@ class _Probe:
 
 
 @dataclass(frozen=True)
-class _Stop:
+class ProbeStop:
     """Why the child was stopped: a probe over BUDGET_SECONDS ("probe"), the pack's budget
     spent ("pack"), the child's start or a probe too long on the wall clock on a busy host
     ("busy"), or the child gone, or its imports over STARTUP_SECONDS of CPU ("child")."""
@@ -186,7 +186,7 @@ class _Stop:
     reason: str
 
 
-async def _run(patterns: list[str], offset: int, clock: _Clock) -> _Stop | None:
+async def _run(patterns: list[str], offset: int, clock: ProbeClock) -> ProbeStop | None:
     """Where the child was stopped (it is killed), or None when every probe finished."""
     child = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -199,16 +199,18 @@ async def _run(patterns: list[str], offset: int, clock: _Clock) -> _Stop | None:
     child.stdin.write(json.dumps(patterns).encode())
     child.stdin.close()
     try:
-        return await _follow(child.stdout, child.pid, offset, clock)
+        return await follow_child(child.stdout, child.pid, offset, clock)
     finally:
         if child.returncode is None:
             child.kill()
         await child.wait()
 
 
-async def _follow(
-    lines: asyncio.StreamReader, pid: int, offset: int, clock: _Clock
-) -> _Stop | None:
+async def follow_child(
+    lines: asyncio.StreamReader, pid: int, offset: int, clock: ProbeClock
+) -> ProbeStop | None:
+    """Read the child's probe lines until it says "done" (None) or a stop is due; a public
+    seam so a test can feed the lines of a child that exited early."""
     running: _Probe | None = None
     started = time.monotonic()
     reading = asyncio.ensure_future(lines.readline())
@@ -224,11 +226,11 @@ async def _follow(
             if running is not None and fields:
                 clock.add(offset + running.phrasing, float(fields[-1]) - running.cpu)
                 if clock.left() < 0:
-                    return _Stop(running.phrasing, running.number, "pack")
+                    return ProbeStop(running.phrasing, running.number, "pack")
             if fields[:1] == ["done"]:
                 return None
             if len(fields) != 3:  # the child exited (or said something else)
-                return _Stop(running.phrasing if running else 0, -1, "child")
+                return ProbeStop(running.phrasing if running else 0, -1, "child")
             running = _Probe(int(fields[0]), int(fields[1]), float(fields[2]), time.monotonic())
             reading = asyncio.ensure_future(lines.readline())
     finally:
@@ -236,22 +238,22 @@ async def _follow(
 
 
 def _overrun(
-    running: _Probe | None, started: float, cpu: float | None, clock: _Clock, offset: int
-) -> _Stop | None:
+    running: _Probe | None, started: float, cpu: float | None, clock: ProbeClock, offset: int
+) -> ProbeStop | None:
     """A stop when the running probe (or the child's start) has gone on too long."""
     now = time.monotonic()
     if running is None:
         if cpu is not None and cpu > STARTUP_SECONDS:
-            return _Stop(0, -1, "child")
-        return _Stop(0, -1, "busy") if now - started > STARTUP_WALL_SECONDS else None
+            return ProbeStop(0, -1, "child")
+        return ProbeStop(0, -1, "busy") if now - started > STARTUP_WALL_SECONDS else None
     used = now - running.began if cpu is None else cpu - running.cpu
     if used > BUDGET_SECONDS:
-        return _Stop(running.phrasing, running.number, "probe")
+        return ProbeStop(running.phrasing, running.number, "probe")
     if used > clock.left():
         clock.add(offset + running.phrasing, used)
-        return _Stop(running.phrasing, running.number, "pack")
+        return ProbeStop(running.phrasing, running.number, "pack")
     if now - running.began > WALL_SECONDS:
-        return _Stop(running.phrasing, running.number, "busy")
+        return ProbeStop(running.phrasing, running.number, "busy")
     return None
 
 
@@ -269,7 +271,7 @@ async def slow_phrasings(pack: Pack) -> list[str]:
     pack when its phrasings' probes take more than PACK_BUDGET_SECONDS of CPU in all. Raises
     PackCheckBusy when the host was too busy to finish and no phrasing was found slow."""
     phrasings = rubric_phrasings(pack)
-    clock = _Clock([0.0] * len(phrasings))
+    clock = ProbeClock([0.0] * len(phrasings))
     problems: list[str] = []
     start = 0
     while start < len(phrasings) and len(problems) < MAX_REPORTED:
@@ -311,7 +313,7 @@ def _problem(phrasing: Phrasing, probe: int) -> str:
     )
 
 
-def _unchecked(phrasings: list[Phrasing], clock: _Clock, at: int, reason: str) -> str:
+def _unchecked(phrasings: list[Phrasing], clock: ProbeClock, at: int, reason: str) -> str:
     """The pack is refused when its phrasings could not all be timed (fail closed)."""
     phrasing = phrasings[at]
     if reason == "child":

@@ -130,7 +130,7 @@ test_round54_persistent_is_free_not_named_without_a_persistent_tape = names_noth
 def test_round54_requirements_stay_linear_on_pumped_text() -> None:
     free = misconception_of(PT, FREE)
     required = [p for p in (*free.any, *free.negated) if "!+(" in p]
-    assert len(required) == 9
+    assert len(required) >= 9  # round 55 (C57) adds three cost phrasings with the requirement
     assert_linear_on(
         required,
         [

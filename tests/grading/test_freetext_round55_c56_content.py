@@ -31,7 +31,9 @@ LOOP = (
     "```"
 )
 RAW = LOOP.format(apply="optimizer.apply_gradients(zip(acc, model.trainable_variables))")
-DIVIDED = LOOP.format(apply="optimizer.apply_gradients(zip([a / 4 for a in acc], model.trainable_variables))")
+DIVIDED = LOOP.format(
+    apply="optimizer.apply_gradients(zip([a / 4 for a in acc], model.trainable_variables))"
+)
 
 WRONG = [
     (ACCUMULATION, SUMMED, f"Keep one accumulator per variable and add each micro-batch's gradients into it.\n{RAW}\nAfter four micro-batches you make a single update, equivalent to one step on 256."),

@@ -61,6 +61,8 @@ PUMPED = [
     "word " * 2_000,
     "apply_gradients(zip(" * 700 + "acc,",
     "apply_gradients(zip(" + "acc" * 3_000 + ",",
+    "apply_gradients(zip(" + "acc" * 3_000 + "x",
+    "apply_gradients(zip(" + "x" * 9_000,
     "apply_gradients(zip(self." + "_" * 5_000,
     "256 " * 1_000 + "same",
     "full " * 1_000 + "batch as if",

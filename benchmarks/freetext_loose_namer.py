@@ -118,16 +118,17 @@ def spared_slots(rubric: Rubric, row: Row, loose: Iterable[str]) -> tuple[str, .
         for tag in loose
         for kind in ("any", "negated")
         for j, pattern in enumerate(getattr(tells[tag], kind))
-        for i, claim in _role_claims(pattern)
+        for i, claim in _role_claims(pattern, kind == "any")
     ]
     with mock.patch.object(learned_evidence, "MIN_ROLES_TO_SPARE", NEVER_SPARE):
         return tuple(slot for tag, kind, slot, claim in readings
                      if _states(tells[tag], kind, claim, row.answer))  # fmt: skip
 
 
-def _role_claims(pattern: str) -> list[tuple[str, str]]:
-    """The phrasing's whole claim (`w`) and each claim with one role spared (its index)."""
-    claims = learned_evidence.loosened(pattern)[1:]
+def _role_claims(pattern: str, affirmed: bool = True) -> list[tuple[str, str]]:
+    """The phrasing's whole claim (`w`) and each claim with one role spared (its index; an
+    affirmed phrasing's kept out of a sentence that denies, round 55)."""
+    claims = learned_evidence.loosened(pattern, affirmed)[1:]
     return [("w", c) if k == 0 else (str(k - 1), c) for k, c in enumerate(claims)]
 
 

@@ -25,7 +25,7 @@ alone in the same run. Held-out answers are never graded; nothing is printed ans
 (slots are rubric positions, printed with counts).
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python benchmarks/freetext_loose_slots.py \
-        [--rows R.pickle] [--hits F.json] [--slots S.json]
+        [--rows R.pickle] [--slots S.json]
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import multiprocessing
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -177,15 +178,31 @@ def held_true_statements() -> dict[str, list[str]]:
     return {q: list(dict.fromkeys(ts)) for q, ts in found.items()}
 
 
+_SHARED: dict[str, Any] = {}  # the rows and rubrics a forked worker reads
+
+
+def _slots_of(sources: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each row's slots (of its loose tags), in a worker."""
+    rows, rubrics = _SHARED["rows"], _SHARED["rubrics"]
+    out = []
+    for source in sources:
+        row = rows[source]
+        tags = fln.loose_tags(rubrics[row.question_id], row)
+        out.append((source, fln.spared_slots(rubrics[row.question_id], row, tags) if tags else ()))
+    return out
+
+
 def all_slots(
-    rows: Sequence[Row], rubrics: Mapping[str, Rubric], loose: fln.Hits, cache: Path | None
+    rows: Sequence[Row], rubrics: Mapping[str, Rubric], cache: Path | None, workers: int = 2
 ) -> fln.Hits:
-    """Each eligible row's slots (kept in `cache` when given)."""
+    """Each eligible row's slots (kept in `cache` when given), read by `workers` processes."""
     if cache and cache.exists():
         return {k: tuple(v) for k, v in json.loads(cache.read_text()).items()}
-    by_source = {r.source: r for r in rows}
-    slots = {s: fln.spared_slots(rubrics[by_source[s].question_id], by_source[s], t)
-             for s, t in loose.items() if t}  # fmt: skip
+    _SHARED.update(rows={r.source: r for r in rows}, rubrics=rubrics)
+    sources = [r.source for r in rows if fln.eligible(r, "any")]
+    chunks = [sources[i : i + 50] for i in range(0, len(sources), 50)]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        slots = {s: t for part in pool.imap_unordered(_slots_of, chunks) for s, t in part if t}
     if cache:
         cache.write_text(json.dumps(slots))
     return slots
@@ -214,9 +231,7 @@ def main(argv: list[str]) -> int:
 
     rows, rubrics, read = fln.graded_rows(given("--rows"))
     print(f"rows {len(rows)}", file=sys.stderr, flush=True)
-    loose = fln.all_hits(rows, rubrics, given("--hits"))
-    print("loose read", file=sys.stderr, flush=True)
-    slots = all_slots(rows, rubrics, loose, given("--slots"))
+    slots = all_slots(rows, rubrics, given("--slots"))
     print("slots read", file=sys.stderr, flush=True)
     statements = held_true_statements()
     on_true = true_fires(rubrics, statements)

@@ -59,6 +59,7 @@ from app.grading.freetext.evaluation import (  # noqa: E402
 )
 from app.grading.freetext.grader import has_evidence  # noqa: E402
 from app.grading.freetext.neighbours import suggested_verdict  # noqa: E402
+from app.grading.freetext.normalise import Normalised, normalise  # noqa: E402
 from app.packs.rubric import Misconception, Rubric  # noqa: E402
 
 MIN_FIRES = 2  # a tag's loose reading must fire on this many eligible training answers
@@ -81,10 +82,11 @@ def eligible(row: Row, variant: str) -> bool:
 
 def loose_tags(rubric: Rubric, row: Row) -> tuple[str, ...]:
     """The rubric's tags, not named by the rules, whose loose reading the answer states."""
+    answer = normalise(row.answer or "")  # once per answer, not once per tell (round 55)
     return tuple(
         m.tag
         for m in rubric.misconceptions
-        if m.tag not in row.named_tags and has_evidence(m, row.answer)
+        if m.tag not in row.named_tags and has_evidence(m, answer)
     )
 
 
@@ -118,20 +120,22 @@ def spared_slots(rubric: Rubric, row: Row, loose: Iterable[str]) -> tuple[str, .
         for tag in loose
         for kind in ("any", "negated")
         for j, pattern in enumerate(getattr(tells[tag], kind))
-        for i, claim in _role_claims(pattern)
+        for i, claim in _role_claims(pattern, kind == "any")
     ]
+    answer = normalise(row.answer or "")
     with mock.patch.object(learned_evidence, "MIN_ROLES_TO_SPARE", NEVER_SPARE):
         return tuple(slot for tag, kind, slot, claim in readings
-                     if _states(tells[tag], kind, claim, row.answer))  # fmt: skip
+                     if _states(tells[tag], kind, claim, answer))  # fmt: skip
 
 
-def _role_claims(pattern: str) -> list[tuple[str, str]]:
-    """The phrasing's whole claim (`w`) and each claim with one role spared (its index)."""
-    claims = learned_evidence.loosened(pattern)[1:]
+def _role_claims(pattern: str, affirmed: bool = True) -> list[tuple[str, str]]:
+    """The phrasing's whole claim (`w`) and each claim with one role spared (its index; an
+    affirmed phrasing's kept out of a sentence that denies, round 55)."""
+    claims = learned_evidence.loosened(pattern, affirmed)[1:]
     return [("w", c) if k == 0 else (str(k - 1), c) for k, c in enumerate(claims)]
 
 
-def _states(tell: Misconception, kind: str, claim: str, answer: str) -> bool:
+def _states(tell: Misconception, kind: str, claim: str, answer: str | Normalised) -> bool:
     one = Misconception.model_construct(
         tag=tell.tag, label=tell.label, correction=tell.correction, cap=tell.cap,
         any=[claim] if kind == "any" else [], negated=[claim] if kind == "negated" else [],

@@ -7,24 +7,19 @@ statements that only share it. Engineer E kept the ends of an ordered phrasing; 
 tune leave-one-persona-out it cost 17 of 91 right learned tells (not read: 7 of 33) and removed
 no wrong one, so the lead did not merge it (docs/freetext-rounds.md, "Round 28: the learned
 tells' evidence"). The two topic statements stayed strict xfails; round 34's rubric content
-made the persistent-tape one a plain test (the statistics one stays).
+made the persistent-tape one a plain test, and round 55's denial (learned_evidence.DENIED: a
+spared reading of an affirmed phrasing is no evidence in a sentence that denies, "is not
+legacy") the statistics one.
 """
 
 from __future__ import annotations
 
-import pytest
-
 from app.grading.freetext.grader import has_evidence
 from tests.grading.core_questions import misconception_of
 
-TOPIC_ONLY = pytest.mark.xfail(
-    strict=True,
-    reason="round 28: keeping an ordered phrasing's ends fixed this but cost 17 of 91 right "
-    "learned tells out of sample and removed no wrong one (not merged)",
-)
 
-
-@TOPIC_ONLY
+# A plain test since round 55 (engineer G4): the sentence denies ("is not legacy"), so the
+# spared reading "moving mean" is no evidence.
 def test_the_statistics_named_as_a_topic_are_no_evidence_they_get_gradients() -> None:
     text = (
         "model.variables is not legacy - it is current Keras 3 API and lists every variable, "

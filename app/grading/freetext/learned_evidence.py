@@ -19,6 +19,13 @@ beta" is no evidence of inference-mode-freezes-bn-params, whose phrasing rules o
 and a padded answer gains nothing by it (a tell only lowers a verdict). Each phrasing is
 read at most (roles + 2) times, each read linear in the answer's length (budget.py), and
 only on an answer a learned part suggested a tell for.
+
+Round 55 (engineer G4): an affirmed phrasing read with a role spared is no evidence in a
+sentence that denies (`DENIED`). The role left out may be the very word denied: "Across micro
+batches the gradients are never held in the tape" carried tape-accumulates' roles but its verb,
+and the two left ("across", "micro") were read as affirmed because the denial sits outside them
+(round 48's polarity gap). A `negated` phrasing keeps its spared readings: there the denial is
+what states the tell.
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ from app.grading.freetext.lexicon import balanced, split_top
 from app.packs.rubric import Misconception
 
 MIN_ROLES_TO_SPARE = 3  # a claim of this many roles may miss one (two roles: both needed)
+# The excluded role a spared reading of an affirmed phrasing takes: a denial in the sentence.
+DENIED = r"!(not|never|cannot|no longer|nor|\w+n['’]t)"
 
 
 def loose_tell(tell: Misconception) -> Misconception:
@@ -40,14 +49,14 @@ def loose_tell(tell: Misconception) -> Misconception:
         label=tell.label,
         correction=tell.correction,
         cap=tell.cap,
-        any=_loosened_all(tuple(tell.any)),
-        negated=_loosened_all(tuple(tell.negated)),
+        any=_loosened_all(tuple(tell.any), affirmed=True),
+        negated=_loosened_all(tuple(tell.negated), affirmed=False),
     )
 
 
 @lru_cache(maxsize=1024)
-def _loosened_all(patterns: tuple[str, ...]) -> list[str]:
-    return list(dict.fromkeys(p for pattern in patterns for p in loosened(pattern)))
+def _loosened_all(patterns: tuple[str, ...], *, affirmed: bool) -> list[str]:
+    return list(dict.fromkeys(p for pattern in patterns for p in loosened(pattern, affirmed)))
 
 
 def forget_loosened() -> None:
@@ -57,17 +66,21 @@ def forget_loosened() -> None:
     _loosened_all.cache_clear()
 
 
-def loosened(pattern: str) -> list[str]:
+def loosened(pattern: str, affirmed: bool = True) -> list[str]:
     """The phrasings that are evidence of a phrasing: itself; its roles (` & ` parts, and the ` ~ `
     pieces of each) in one clause, any order, with its excluded roles; and with three or
-    more roles, each of those claims with one role left out."""
+    more roles, each of those claims with one role left out (`affirmed`: an `any` phrasing's,
+    kept out of a sentence that denies, `DENIED`)."""
     parts, excluded = claim_parts(pattern)
     roles = [piece for p in parts for piece in _pieces(p)]
     if len(roles) < 2:
         return [pattern]  # one role: nothing to read loosely
     claims = [" & ".join([*roles, *excluded])]
     if len(roles) >= MIN_ROLES_TO_SPARE:
-        claims += [" & ".join([*roles[:i], *roles[i + 1 :], *excluded]) for i in range(len(roles))]
+        denied = [DENIED] if affirmed else []
+        claims += [
+            " & ".join([*roles[:i], *roles[i + 1 :], *excluded, *denied]) for i in range(len(roles))
+        ]
     return [pattern, *claims]
 
 

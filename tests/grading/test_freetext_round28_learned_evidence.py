@@ -7,19 +7,25 @@ statements that only share it. Engineer E kept the ends of an ordered phrasing; 
 tune leave-one-persona-out it cost 17 of 91 right learned tells (not read: 7 of 33) and removed
 no wrong one, so the lead did not merge it (docs/freetext-rounds.md, "Round 28: the learned
 tells' evidence"). The two topic statements stayed strict xfails; round 34's rubric content
-made the persistent-tape one a plain test, and round 55's denial (learned_evidence.DENIED: a
-spared reading of an affirmed phrasing is no evidence in a sentence that denies, "is not
-legacy") the statistics one.
+made the persistent-tape one a plain test. Round 55's denial (learned_evidence.DENIED: a spared
+reading of an affirmed phrasing is no evidence in a sentence that denies, "is not legacy")
+mends the statistics one, but is not in the shipped evidence until a whole-chain reading
+measures it, so that test stays a strict xfail.
 """
 
 from __future__ import annotations
+
+import pytest
 
 from app.grading.freetext.grader import has_evidence
 from tests.grading.core_questions import misconception_of
 
 
-# A plain test since round 55 (engineer G4): the sentence denies ("is not legacy"), so the
-# spared reading "moving mean" is no evidence.
+@pytest.mark.xfail(
+    strict=True,
+    reason="round 28: keeping an ordered phrasing's ends fixed this but cost 17 of 91 right "
+    "learned tells out of sample (not merged); round 55's denial mends it, not shipped yet",
+)
 def test_the_statistics_named_as_a_topic_are_no_evidence_they_get_gradients() -> None:
     text = (
         "model.variables is not legacy - it is current Keras 3 API and lists every variable, "

@@ -81,13 +81,28 @@ def test_the_failed_bar_is_named() -> None:
     assert fls.failed_bar(fls.Tally(5, 4, 0, frozenset({"x", "y"}))) is None
 
 
+# The denial is read by the slot benchmark only (learned_evidence.loose_tell): the shipped
+# evidence keeps round 54's reading until a whole-chain reading measures it (the lead, round 55).
+NOT_SHIPPED = pytest.mark.xfail(
+    strict=True, reason="round 55: the denial is not in the shipped evidence yet (the lead)"
+)
+
+
 @pytest.mark.parametrize(
     ("answer", "found"),
     [
         # round 48's gap: the verb spared, "never" denies it, the two roles left ("across",
         # "micro") were read as affirmed
-        ("Across micro batches the gradients are never held in the tape.", False),
-        ("Across micro batches the gradients don't get held in the tape.", False),
+        pytest.param(
+            "Across micro batches the gradients are never held in the tape.",
+            False,
+            marks=NOT_SHIPPED,
+        ),
+        pytest.param(
+            "Across micro batches the gradients don't get held in the tape.",
+            False,
+            marks=NOT_SHIPPED,
+        ),
         ("Across micro batches the gradients get held in the tape.", True),
     ],
 )

@@ -120,22 +120,22 @@ def spared_slots(rubric: Rubric, row: Row, loose: Iterable[str]) -> tuple[str, .
         for tag in loose
         for kind in ("any", "negated")
         for j, pattern in enumerate(getattr(tells[tag], kind))
-        for i, claim in _role_claims(pattern, kind == "any")
+        for i, claim in role_claims(pattern, kind == "any")
     ]
     answer = normalise(row.answer or "")
     with mock.patch.object(learned_evidence, "MIN_ROLES_TO_SPARE", NEVER_SPARE):
         return tuple(slot for tag, kind, slot, claim in readings
-                     if _states(tells[tag], kind, claim, answer))  # fmt: skip
+                     if claim_states(tells[tag], kind, claim, answer))  # fmt: skip
 
 
-def _role_claims(pattern: str, affirmed: bool = True) -> list[tuple[str, str]]:
+def role_claims(pattern: str, affirmed: bool = True) -> list[tuple[str, str]]:
     """The phrasing's whole claim (`w`) and each claim with one role spared (its index; an
     affirmed phrasing's kept out of a sentence that denies, round 55)."""
     claims = learned_evidence.loosened(pattern, affirmed)[1:]
     return [("w", c) if k == 0 else (str(k - 1), c) for k, c in enumerate(claims)]
 
 
-def _states(tell: Misconception, kind: str, claim: str, answer: str | Normalised) -> bool:
+def claim_states(tell: Misconception, kind: str, claim: str, answer: str | Normalised) -> bool:
     one = Misconception.model_construct(
         tag=tell.tag, label=tell.label, correction=tell.correction, cap=tell.cap,
         any=[claim] if kind == "any" else [], negated=[claim] if kind == "negated" else [],

@@ -129,9 +129,9 @@ def slot_states(rubric: Rubric, slot: str, text: str) -> bool:
     """Whether the slot's single reading states its tell in `text`."""
     tag, kind, j, i = slot.split("|")
     tell = next(m for m in rubric.misconceptions if m.tag == tag)
-    claim = dict(fln._role_claims(getattr(tell, kind)[int(j)], kind == "any"))[i]
+    claim = dict(fln.role_claims(getattr(tell, kind)[int(j)], kind == "any"))[i]
     with mock.patch.object(learned_evidence, "MIN_ROLES_TO_SPARE", fln.NEVER_SPARE):
-        return fln._states(tell, kind, claim, text)
+        return fln.claim_states(tell, kind, claim, text)
 
 
 def true_fires(rubrics: Mapping[str, Rubric], statements: Statements) -> Callable[[Key], bool]:
@@ -161,7 +161,7 @@ def held_true_statements() -> dict[str, list[str]]:
         for case in cases:
             values = getattr(case, "values", case)
             named = dict(zip(fields.split(), values, strict=False))
-            qid, _, text = held_statements._read(named)
+            qid, _, text = held_statements.read_case(named)
             found[qid].append(text)
         return real(cases, fields=fields, **kw)
 

@@ -48,7 +48,7 @@ def names_the_tell(
     (a strict xfail, so a fix shows)."""
 
     def check(case: Mapping[str, str]) -> None:
-        qid, tag, text = _read(case)
+        qid, tag, text = read_case(case)
         assert tag in tells(qid, text)
 
     return _built(fields, list(cases), check, xfail)
@@ -64,7 +64,7 @@ def names_nothing(
     """A test that each true statement names no tell; `xfail`: the reason one still does."""
 
     def check(case: Mapping[str, str]) -> None:
-        qid, _, text = _read(case)
+        qid, _, text = read_case(case)
         assert tells(qid, text) == []
 
     return _built(fields, list(cases), check, xfail)
@@ -101,7 +101,7 @@ def _texts(cases: Sequence[tuple[str, ...]], texts: Collection[str], inside: boo
     return [c for c in cases if (c[1] in texts) is inside]
 
 
-def _read(case: Mapping[str, str]) -> tuple[str, str, str]:
+def read_case(case: Mapping[str, str]) -> tuple[str, str, str]:
     """(question id, tag or "", statement) of a case, whichever names its table used."""
     qid = case.get("question_id", case.get("qid", ""))
     return qid, case.get("tag", ""), case.get("answer", case.get("text", ""))

@@ -131,7 +131,7 @@ def spared_slots(rubric: Rubric, row: Row, loose: Iterable[str]) -> tuple[str, .
 def role_claims(pattern: str, affirmed: bool = True) -> list[tuple[str, str]]:
     """The phrasing's whole claim (`w`) and each claim with one role spared (its index; an
     affirmed phrasing's kept out of a sentence that denies, round 55)."""
-    claims = learned_evidence.loosened(pattern, affirmed)[1:]
+    claims = learned_evidence.loosened(pattern, keep_out_denials=affirmed)[1:]
     return [("w", c) if k == 0 else (str(k - 1), c) for k, c in enumerate(claims)]
 
 

@@ -21,12 +21,14 @@ read at most (roles + 2) times, each read linear in the answer's length (budget.
 only on an answer a learned part suggested a tell for.
 
 Round 55 (engineer G4): an affirmed phrasing read with a role spared can be kept out of a
-sentence that denies (`DENIED`, `loosened(..., affirmed=True)`); the slot reading uses it, the
-shipped evidence (`loose_tell`) not yet. The role left out may be the very word denied: "Across
-micro batches the gradients are never held in the tape" carried tape-accumulates' roles but
-its verb, and the two left ("across", "micro") were read as affirmed because the denial sits
-outside them (round 48's polarity gap). A `negated` phrasing keeps its spared readings: there
-the denial is what states the tell.
+sentence that denies (`DENIED`, `loosened(..., keep_out_denials=True)`). The role left out may
+be the very word denied: "Across micro batches the gradients are never held in the tape"
+carried tape-accumulates' roles but its verb, and the two left ("across", "micro") were read as
+affirmed because the denial sits outside them (round 48's polarity gap). A `negated` phrasing
+keeps its spared readings: there the denial is what states the tell. The slot reading
+(benchmarks/freetext_loose_slots.py) uses it; the shipped evidence not yet: a whole-chain
+reading must measure it first (round 28 lost right learned tells out of sample to a stricter
+evidence rule).
 """
 
 from __future__ import annotations
@@ -50,17 +52,14 @@ def loose_tell(tell: Misconception) -> Misconception:
         label=tell.label,
         correction=tell.correction,
         cap=tell.cap,
-        # The round-55 denial (`affirmed=True`) is read by benchmarks/freetext_loose_slots.py
-        # only: the shipped evidence keeps round 54's reading until a whole-chain reading
-        # measures it (round 28 lost right learned tells out of sample to a stricter rule).
-        any=_loosened_all(tuple(tell.any), affirmed=False),
-        negated=_loosened_all(tuple(tell.negated), affirmed=False),
+        any=_loosened_all(tuple(tell.any)),
+        negated=_loosened_all(tuple(tell.negated)),
     )
 
 
 @lru_cache(maxsize=1024)
-def _loosened_all(patterns: tuple[str, ...], *, affirmed: bool) -> list[str]:
-    return list(dict.fromkeys(p for pattern in patterns for p in loosened(pattern, affirmed)))
+def _loosened_all(patterns: tuple[str, ...]) -> list[str]:
+    return list(dict.fromkeys(p for pattern in patterns for p in loosened(pattern)))
 
 
 def forget_loosened() -> None:
@@ -70,18 +69,18 @@ def forget_loosened() -> None:
     _loosened_all.cache_clear()
 
 
-def loosened(pattern: str, affirmed: bool = True) -> list[str]:
+def loosened(pattern: str, keep_out_denials: bool = False) -> list[str]:
     """The phrasings that are evidence of a phrasing: itself; its roles (` & ` parts, and the ` ~ `
     pieces of each) in one clause, any order, with its excluded roles; and with three or
-    more roles, each of those claims with one role left out (`affirmed`: an `any` phrasing's,
-    kept out of a sentence that denies, `DENIED`)."""
+    more roles, each of those claims with one role left out (`keep_out_denials`: and kept out
+    of a sentence that denies, `DENIED`; for an affirmed phrasing)."""
     parts, excluded = claim_parts(pattern)
     roles = [piece for p in parts for piece in _pieces(p)]
     if len(roles) < 2:
         return [pattern]  # one role: nothing to read loosely
     claims = [" & ".join([*roles, *excluded])]
     if len(roles) >= MIN_ROLES_TO_SPARE:
-        denied = [DENIED] if affirmed else []
+        denied = [DENIED] if keep_out_denials else []
         claims += [
             " & ".join([*roles[:i], *roles[i + 1 :], *excluded, *denied]) for i in range(len(roles))
         ]
